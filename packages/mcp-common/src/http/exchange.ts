@@ -1,0 +1,62 @@
+// One POST that carries requests: it stays open until every request in it is answered, as one JSON body
+// or, when the client asked for progress, as an SSE stream that also carries the requests' notifications.
+import type { ServerResponse } from 'node:http';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { type RpcId, SSE_HEADERS, sendJson, sseEvent } from './httpMessages.js';
+
+export class Exchange {
+  private readonly waiting: Set<RpcId>;
+  private readonly responses: JSONRPCMessage[] = [];
+  private done = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    ids: readonly RpcId[],
+    readonly streaming: boolean,
+    private readonly batch: boolean,
+    private readonly headers: Record<string, string>,
+  ) {
+    this.waiting = new Set(ids);
+    if (streaming) {
+      res.writeHead(200, { ...SSE_HEADERS, ...headers });
+      res.flushHeaders();
+    }
+  }
+
+  get finished(): boolean {
+    return this.done;
+  }
+
+  /** The ids still unanswered (for cancelling them when the client goes away). */
+  get unanswered(): RpcId[] {
+    return [...this.waiting];
+  }
+
+  /** Sends a notification on this exchange; false when it cannot carry one (a plain JSON answer). */
+  notify(message: JSONRPCMessage): boolean {
+    if (!this.streaming || this.done) return false;
+    this.res.write(sseEvent(message));
+    return true;
+  }
+
+  respond(id: RpcId, message: JSONRPCMessage): void {
+    if (this.done || !this.waiting.delete(id)) return;
+    if (this.streaming) this.res.write(sseEvent(message));
+    else this.responses.push(message);
+    if (this.waiting.size === 0) this.finish();
+  }
+
+  /** Ends the exchange early (the session is closing). */
+  abandon(): void {
+    if (this.done) return;
+    this.done = true;
+    if (this.streaming) this.res.end();
+    else if (!this.res.headersSent) sendJson(this.res, 503, { jsonrpc: '2.0', error: { code: -32000, message: 'Server is shutting down.' }, id: null });
+  }
+
+  private finish(): void {
+    this.done = true;
+    if (this.streaming) this.res.end();
+    else sendJson(this.res, 200, this.batch ? this.responses : this.responses[0], this.headers);
+  }
+}

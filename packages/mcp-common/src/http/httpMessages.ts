@@ -1,0 +1,88 @@
+// Small, shared pieces of the HTTP transports: JSON-RPC message classification and plain responses.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+export type RpcRequest = { jsonrpc: '2.0'; id: string | number; method: string; params?: Record<string, unknown> };
+export type RpcId = string | number;
+
+export function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & RpcRequest {
+  return 'method' in message && 'id' in message;
+}
+
+export function isResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id: RpcId } {
+  return !('method' in message) && 'id' in message;
+}
+
+export function isInitialize(message: JSONRPCMessage): boolean {
+  return 'method' in message && message.method === 'initialize';
+}
+
+export function hasProgressToken(message: RpcRequest): boolean {
+  const meta = message.params?._meta as { progressToken?: unknown } | undefined;
+  return meta?.progressToken !== undefined;
+}
+
+/** A JSON-RPC error answered outside any request (bad transport use): JSON-RPC requires `id: null` here. */
+export function sendRpcError(res: ServerResponse, status: number, code: number, message: string, headers = {}): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+export function sseEvent(message: JSONRPCMessage): string {
+  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+export function acceptsEventStream(req: IncomingMessage): boolean {
+  return (req.headers.accept ?? '').includes('text/event-stream');
+}
+
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+} as const;
+
+export class BodyError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Reads and parses a JSON body no larger than `limit` bytes. */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+  if (declared > limit) throw new BodyError(413, -32600, `Request body exceeds ${limit} bytes.`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new BodyError(413, -32600, `Request body exceeds ${limit} bytes.`);
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
+  } catch {
+    throw new BodyError(400, -32700, 'Parse error: the request body is not valid JSON.');
+  }
+}
+
+export function asMessages(body: unknown): JSONRPCMessage[] | undefined {
+  const list = Array.isArray(body) ? body : [body];
+  const wellFormed = list.every(
+    (item) => typeof item === 'object' && item !== null && (item as { jsonrpc?: unknown }).jsonrpc === '2.0',
+  );
+  return wellFormed && list.length > 0 ? (list as JSONRPCMessage[]) : undefined;
+}

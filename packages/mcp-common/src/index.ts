@@ -1,0 +1,30 @@
+// Everything exported here is public API of @groundwork/mcp-common; nothing else is.
+// The stdout guard comes first: it must be in place before any other module is evaluated.
+import './stdoutGuard.js';
+
+export { AllowedPaths, PathOutsideAllowedError } from './allowedPaths.js';
+export { TRANSPORT_MODES, type TransportMode } from './commandLine.js';
+export { createLogger, type Logger } from './logger.js';
+export { findSecrets, maskAbsolutePaths, maskForClient, maskSecrets, type SecretFinding } from './masking.js';
+export { runServer, type ServerSpec } from './runServer.js';
+export {
+  defineTool,
+  type LogLevel,
+  type McpTool,
+  type ToolAnnotations,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolLog,
+} from './tool.js';
+export {
+  optionalBoolean,
+  optionalBoundedInt,
+  optionalInt,
+  optionalString,
+  pathArg,
+  requiredInt,
+  requiredString,
+  stringList,
+} from './toolArguments.js';
+export { InvalidArgumentError, ToolError } from './toolError.js';
+export { ToolResult } from './toolResult.js';

@@ -1,0 +1,85 @@
+// Masks what must never reach a client or a log line: credentials, and the server's absolute paths.
+// Pure and dependency-free so domain cores (e.g. a secret scanner) can use the same patterns.
+
+const MASK = '***';
+
+/** Token shapes of well-known providers; each entry names what it detects. */
+export const SECRET_PATTERNS: ReadonlyArray<{ kind: string; pattern: RegExp }> = [
+  { kind: 'private key', pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g },
+  { kind: 'GitHub token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})\b/g },
+  { kind: 'Anthropic API key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
+  { kind: 'OpenAI API key', pattern: /\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
+  { kind: 'AWS access key id', pattern: /\b(?:AKIA|ASIA|AIDA|AROA)[0-9A-Z]{16}\b/g },
+  {
+    kind: 'AWS secret access key',
+    pattern: /\b(aws_secret_access_key|secretAccessKey)(["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}/gi,
+  },
+  { kind: 'Slack token', pattern: /\bxox[abprsec]-[A-Za-z0-9-]{10,}/g },
+  { kind: 'Slack webhook', pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]+/g },
+];
+
+const URL_USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@?#]+@/gi;
+const SECRET_ASSIGNMENT =
+  /\b((?:access_|refresh_|id_|api_|auth_)?token|password|passwd|pwd|secret|client_secret|api_?key)(=|:\s*)([^\s&"',;]+)/gi;
+const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{4,}/g;
+// A POSIX absolute path not inside a URL (not preceded by a word character, ':' or '/').
+const POSIX_ABSOLUTE = /(?<![\w.:/~-])\/(?:[^\s/'"`:,;()<>[\]{}|]+\/)*([^\s/'"`:,;()<>[\]{}|]*)/g;
+const WINDOWS_ABSOLUTE = /\b[A-Za-z]:\\(?:[^\s\\'"`:,;()<>|]+\\)*([^\s\\'"`:,;()<>|]*)/g;
+
+/** Replaces credentials with `***`, keeping enough shape that the reader knows what was there. */
+export function maskSecrets(text: string): string {
+  let masked = text;
+  for (const { kind, pattern } of SECRET_PATTERNS) {
+    masked = masked.replace(pattern, (match, name?: string, separator?: string) =>
+      kind === 'AWS secret access key' && name !== undefined ? `${name}${separator ?? '='}${MASK}` : MASK,
+    );
+  }
+  return masked
+    .replace(URL_USER_INFO, `$1${MASK}@`)
+    .replace(SECRET_ASSIGNMENT, `$1$2${MASK}`)
+    .replace(BEARER, `$1 ${MASK}`);
+}
+
+/** Reduces absolute paths to their last segment, so a message never reveals the server's layout. */
+export function maskAbsolutePaths(text: string): string {
+  return text
+    .replace(POSIX_ABSOLUTE, (match, last: string) => (match === '/' ? match : last || '.'))
+    .replace(WINDOWS_ABSOLUTE, (_match, last: string) => last || '.');
+}
+
+/** What a client may read of a failure: secrets and absolute paths masked. */
+export function maskForClient(text: string): string {
+  return maskAbsolutePaths(maskSecrets(text));
+}
+
+export interface SecretFinding {
+  kind: string;
+  index: number;
+  masked: string;
+}
+
+/** Where `text` holds a known token shape, each reported masked (first and last few characters kept). */
+export function findSecrets(text: string): SecretFinding[] {
+  const findings: SecretFinding[] = [];
+  for (const { kind, pattern } of SECRET_PATTERNS) {
+    for (const match of text.matchAll(new RegExp(pattern.source, pattern.flags))) {
+      findings.push({ kind, index: match.index ?? 0, masked: preview(match[0]) });
+    }
+  }
+  return findings.sort((a, b) => a.index - b.index);
+}
+
+function preview(secret: string): string {
+  if (secret.startsWith('-----BEGIN')) return '-----BEGIN … PRIVATE KEY-----';
+  return secret.length <= 8 ? MASK : `${secret.slice(0, 4)}${MASK}${secret.slice(-2)}`;
+}
+
+/** Masks every string inside a value (for logging a failed call's arguments). */
+export function maskValue(value: unknown): unknown {
+  if (typeof value === 'string') return maskSecrets(value);
+  if (Array.isArray(value)) return value.map(maskValue);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, maskValue(inner)]));
+  }
+  return value;
+}

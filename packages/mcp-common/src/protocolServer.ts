@@ -1,0 +1,133 @@
+// Binds the transport-neutral pieces (tool registry, usage document, logging) to an SDK Server. One
+// Server serves one session; everything that can be built once lives in ServerApp and is shared.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  type ServerNotification,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { AllowedPaths } from './allowedPaths.js';
+import type { Logger } from './logger.js';
+import { maskValue } from './masking.js';
+import type { LogLevel, ToolContext, ToolLog } from './tool.js';
+import { type ToolRegistry, UnknownToolError } from './toolRegistry.js';
+
+export interface ServerApp {
+  name: string;
+  version: string;
+  instructions?: string;
+  registry: ToolRegistry;
+  allowedPaths: AllowedPaths;
+  logger: Logger;
+  /** The server's MCP_USAGE.md, offered as a resource. */
+  usage?: string;
+}
+
+const LEVELS: readonly LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const PROGRESS_INTERVAL_MS = 100;
+
+export function usageUri(app: ServerApp): string {
+  return `groundwork://${app.name}/usage`;
+}
+
+export function createProtocolServer(app: ServerApp): Server {
+  const server = new Server(
+    { name: app.name, version: app.version },
+    {
+      capabilities: { tools: { listChanged: false }, resources: {}, logging: {} },
+      ...(app.instructions === undefined ? {} : { instructions: app.instructions }),
+    },
+  );
+  let clientLevel: LogLevel = 'info';
+  const tools = { tools: app.registry.listing };
+
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    clientLevel = request.params.level;
+    return {};
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => tools);
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const send = (notification: ServerNotification) =>
+      extra.sendNotification(notification).catch(() => undefined);
+    const ctx: ToolContext = {
+      signal: extra.signal,
+      progress: progressReporter(request.params._meta?.progressToken, send),
+      log: toolLog(request.params.name, app.logger, () => clientLevel, send),
+      allowedPaths: app.allowedPaths,
+    };
+    try {
+      return await app.registry.call(request.params.name, request.params.arguments, ctx);
+    } catch (error) {
+      if (error instanceof UnknownToolError) throw new McpError(ErrorCode.InvalidParams, error.message);
+      throw error;
+    }
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources:
+      app.usage === undefined
+        ? []
+        : [
+            {
+              uri: usageUri(app),
+              name: 'MCP_USAGE.md',
+              title: `How to use ${app.name}`,
+              description: 'Every tool of this server, its parameters, example calls and results.',
+              mimeType: 'text/markdown',
+            },
+          ],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    if (app.usage === undefined || request.params.uri !== usageUri(app)) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown resource '${request.params.uri}'.`);
+    }
+    return { contents: [{ uri: usageUri(app), mimeType: 'text/markdown', text: app.usage }] };
+  });
+  return server;
+}
+
+type Send = (notification: ServerNotification) => Promise<void>;
+
+function progressReporter(token: string | number | undefined, send: Send): ToolContext['progress'] {
+  if (token === undefined) return () => undefined;
+  let lastSentAt = 0;
+  let lastDone = Number.NEGATIVE_INFINITY;
+  return (done, total, message) => {
+    const now = Date.now();
+    const finished = total !== undefined && done >= total;
+    // Progress must increase, and a flood of notifications would cost more than the work they report.
+    if (done <= lastDone || (!finished && now - lastSentAt < PROGRESS_INTERVAL_MS)) return;
+    lastSentAt = now;
+    lastDone = done;
+    void send({
+      method: 'notifications/progress',
+      params: {
+        progressToken: token,
+        progress: done,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+      },
+    });
+  };
+}
+
+function toolLog(tool: string, logger: Logger, clientLevel: () => LogLevel, send: Send): ToolLog {
+  const emit = (level: LogLevel, message: string, data?: Record<string, unknown>) => {
+    const masked = data === undefined ? undefined : (maskValue(data) as Record<string, unknown>);
+    const pinoLevel = level === 'warning' ? 'warn' : level === 'debug' ? 'debug' : level === 'info' ? 'info' : 'error';
+    logger[pinoLevel]({ tool, ...masked }, message);
+    if (LEVELS.indexOf(level) < LEVELS.indexOf(clientLevel())) return;
+    void send({ method: 'notifications/message', params: { level, logger: tool, data: { message, ...masked } } });
+  };
+  return {
+    debug: (message, data) => emit('debug', message, data),
+    info: (message, data) => emit('info', message, data),
+    warning: (message, data) => emit('warning', message, data),
+    error: (message, data) => emit('error', message, data),
+  };
+}
+

@@ -1,0 +1,74 @@
+// The whole bootstrap of a groundwork server: command line, allowed paths, transport.
+import { readFile } from 'node:fs/promises';
+import { AllowedPaths } from './allowedPaths.js';
+import { parseCommandLine, type StartupOptions, usage } from './commandLine.js';
+import { createLogger } from './logger.js';
+import type { ServerApp } from './protocolServer.js';
+import type { McpTool } from './tool.js';
+import { ToolRegistry } from './toolRegistry.js';
+
+export interface ServerSpec {
+  /** The bin's name, e.g. `groundwork-data`. */
+  name: string;
+  /** The server package's version (read from its package.json by the bin). */
+  version: string;
+  tools: readonly McpTool[];
+  /** Each server has its own, so all can run side by side. */
+  defaultPort: number;
+  /** Told to the client at initialize: when to use this server. */
+  instructions?: string;
+  /** The server's MCP_USAGE.md, offered to clients as a resource. */
+  usageFile?: URL;
+}
+
+/** Parses `argv` and serves `spec` until the client (stdio) or a signal (HTTP) ends it. */
+export async function runServer(spec: ServerSpec, argv = process.argv.slice(2)): Promise<void> {
+  const commandLine = parseCommandLine(argv, process.env, spec.defaultPort);
+  switch (commandLine.kind) {
+    case 'help':
+      process.stdout.write(usage(spec.name, spec.defaultPort));
+      return;
+    case 'version':
+      process.stdout.write(`${spec.version}\n`);
+      return;
+    case 'invalid':
+      process.stderr.write(`${spec.name}: ${commandLine.message}\n\n${usage(spec.name, spec.defaultPort)}`);
+      process.exitCode = 2;
+      return;
+  }
+  const options = commandLine.options;
+  const app = await buildApp(spec, options);
+  if (options.transport === 'stdio') {
+    const { serveStdio } = await import('./stdio.js');
+    return serveStdio(app);
+  }
+  // Loaded only here, so a stdio start never pays for the HTTP stack.
+  const { serveHttp } = await import('./http/httpHost.js');
+  const running = await serveHttp(app, { ...options, mode: options.transport });
+  process.stderr.write(`${spec.name} ${spec.version} serving ${options.transport} at ${running.url}\n`);
+  const stop = () => {
+    running.close().finally(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+async function buildApp(spec: ServerSpec, options: StartupOptions): Promise<ServerApp> {
+  const logger = createLogger(spec.name);
+  const [allowedPaths, usageText] = await Promise.all([
+    AllowedPaths.under(...options.allowedDirs).catch((error: NodeJS.ErrnoException) => {
+      process.stderr.write(`${spec.name}: an allowed directory does not exist or cannot be read (${error.code}).\n`);
+      process.exit(2);
+    }),
+    spec.usageFile === undefined ? undefined : readFile(spec.usageFile, 'utf8').catch(() => undefined),
+  ]);
+  return {
+    name: spec.name,
+    version: spec.version,
+    ...(spec.instructions === undefined ? {} : { instructions: spec.instructions }),
+    registry: new ToolRegistry(spec.tools, logger),
+    allowedPaths,
+    logger,
+    ...(usageText === undefined ? {} : { usage: usageText }),
+  };
+}

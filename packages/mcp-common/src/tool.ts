@@ -1,0 +1,55 @@
+// The tool SPI: what a groundwork tool implements. Nothing here mentions the MCP SDK; mcp-common
+// translates these types to the protocol.
+import type { z } from 'zod';
+import type { AllowedPaths } from './allowedPaths.js';
+import type { ToolResult } from './toolResult.js';
+
+/** Hints a client may use to decide how much to trust and confirm a call (MCP tool annotations). */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
+  /** snake_case, unique within a server. */
+  name: string;
+  title: string;
+  /** Written for a model: what the tool answers, when to call it, what it costs. */
+  description: string;
+  input: Input;
+  /** When given, results carry `structuredContent` validated against it, plus the same JSON as text. */
+  output?: z.ZodObject;
+  annotations: ToolAnnotations;
+}
+
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/** Logs to the client (MCP `notifications/message`, at the level it chose) and to the server's own log. */
+export interface ToolLog {
+  debug(message: string, data?: Record<string, unknown>): void;
+  info(message: string, data?: Record<string, unknown>): void;
+  warning(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
+}
+
+export interface ToolContext {
+  /** Aborted when the client cancels the call or goes away; long work should check it often. */
+  signal: AbortSignal;
+  /** Reports progress; sent only when the client asked for it, and throttled. */
+  progress(done: number, total?: number, message?: string): void;
+  log: ToolLog;
+  /** The only directories this tool may touch. */
+  allowedPaths: AllowedPaths;
+}
+
+export interface McpTool<Input extends z.ZodObject = z.ZodObject> {
+  definition: ToolDefinition<Input>;
+  apply(args: z.output<Input>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Declares a tool with its argument types inferred from its input schema. */
+export function defineTool<Input extends z.ZodObject>(tool: McpTool<Input>): McpTool {
+  return tool as unknown as McpTool;
+}
