@@ -7,15 +7,17 @@ import { build } from 'esbuild';
 const root = process.cwd();
 const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
 const entry = process.argv[2] ?? 'src/bin.ts';
+// A second argument builds elsewhere (mcp-testkit builds its fixture server without touching its own dist).
+const outdir = path.resolve(root, process.argv[3] ?? 'dist');
 // Shared scaffolding and the libraries it hands tools (zod) are bundled; a server's own dependencies
 // (native addons, wasm, large optional parsers) stay external and load when a tool first needs them.
 const bundled = new Set(['@groundwork/mcp-common', 'zod']);
 const external = Object.keys(pkg.dependencies ?? {}).filter((name) => !bundled.has(name));
 
-await rm(path.join(root, 'dist'), { recursive: true, force: true });
+await rm(outdir, { recursive: true, force: true });
 await build({
   entryPoints: [entry],
-  outdir: path.join(root, 'dist'),
+  outdir,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -29,4 +31,4 @@ await build({
     js: "import { createRequire as __groundworkRequire } from 'node:module'; const require = __groundworkRequire(import.meta.url);",
   },
 });
-await chmod(path.join(root, 'dist', path.basename(entry).replace(/\.ts$/, '.js')), 0o755);
+await chmod(path.join(outdir, path.basename(entry).replace(/\.ts$/, '.js')), 0o755);
