@@ -83,7 +83,9 @@ export function parseCommandLine(
     return {
       kind: 'run',
       options: {
-        transport: transportOf(values.transport ?? values['transport.mode'] ?? env.GROUNDWORK_TRANSPORT ?? 'stdio'),
+        transport: transportOf(
+          values.transport ?? values['transport.mode'] ?? env.GROUNDWORK_TRANSPORT ?? 'stdio',
+        ),
         host: values.host ?? '127.0.0.1',
         port: integerOption('--port', values.port, defaultPort, 0, 65_535),
         allowedDirs,
@@ -91,7 +93,8 @@ export function parseCommandLine(
         allowedOrigins: values['allowed-origin'] ?? [],
         corsOrigins: values['cors-origin'] ?? [],
         ...(env.GROUNDWORK_AUTH_TOKEN ? { authToken: env.GROUNDWORK_AUTH_TOKEN } : {}),
-        sessionIdleMs: integerOption('--session-idle-minutes', values['session-idle-minutes'], 30, 1, 24 * 60) * 60_000,
+        sessionIdleMs:
+          integerOption('--session-idle-minutes', values['session-idle-minutes'], 30, 1, 24 * 60) * 60_000,
         maxSessions: integerOption('--max-sessions', values['max-sessions'], 10_000, 1, 1_000_000),
         maxBodyBytes: 4 * 1024 * 1024,
       },
@@ -106,7 +109,13 @@ function transportOf(value: string): TransportMode {
   throw new UsageError(`Unknown transport '${value}': use one of ${TRANSPORT_MODES.join(', ')}.`);
 }
 
-function integerOption(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+function integerOption(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   if (value === undefined) return fallback;
   const number = Number(value);
   if (!Number.isInteger(number) || number < min || number > max) {

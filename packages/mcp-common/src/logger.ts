@@ -1,5 +1,5 @@
 // The server's own log. It always goes to stderr (fd 2): on stdio, stdout belongs to the protocol.
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 
 export type { Logger };
 

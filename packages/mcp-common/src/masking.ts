@@ -5,7 +5,10 @@ const MASK = '***';
 
 /** Token shapes of well-known providers; each entry names what it detects. */
 export const SECRET_PATTERNS: ReadonlyArray<{ kind: string; pattern: RegExp }> = [
-  { kind: 'private key', pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g },
+  {
+    kind: 'private key',
+    pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
+  },
   { kind: 'GitHub token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})\b/g },
   { kind: 'Anthropic API key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
   { kind: 'OpenAI API key', pattern: /\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
@@ -30,7 +33,7 @@ const WINDOWS_ABSOLUTE = /\b[A-Za-z]:\\(?:[^\s\\'"`:,;()<>|]+\\)*([^\s\\'"`:,;()
 export function maskSecrets(text: string): string {
   let masked = text;
   for (const { kind, pattern } of SECRET_PATTERNS) {
-    masked = masked.replace(pattern, (match, name?: string, separator?: string) =>
+    masked = masked.replace(pattern, (_match, name?: string, separator?: string) =>
       kind === 'AWS secret access key' && name !== undefined ? `${name}${separator ?? '='}${MASK}` : MASK,
     );
   }

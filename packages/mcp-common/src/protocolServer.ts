@@ -8,8 +8,8 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
-  SetLevelRequestSchema,
   type ServerNotification,
+  SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AllowedPaths } from './allowedPaths.js';
 import type { Logger } from './logger.js';
@@ -28,7 +28,16 @@ export interface ServerApp {
   usage?: string;
 }
 
-const LEVELS: readonly LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const LEVELS: readonly LogLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
 const PROGRESS_INTERVAL_MS = 100;
 
 export function usageUri(app: ServerApp): string {
@@ -118,10 +127,14 @@ function progressReporter(token: string | number | undefined, send: Send): ToolC
 function toolLog(tool: string, logger: Logger, clientLevel: () => LogLevel, send: Send): ToolLog {
   const emit = (level: LogLevel, message: string, data?: Record<string, unknown>) => {
     const masked = data === undefined ? undefined : (maskValue(data) as Record<string, unknown>);
-    const pinoLevel = level === 'warning' ? 'warn' : level === 'debug' ? 'debug' : level === 'info' ? 'info' : 'error';
+    const pinoLevel =
+      level === 'warning' ? 'warn' : level === 'debug' ? 'debug' : level === 'info' ? 'info' : 'error';
     logger[pinoLevel]({ tool, ...masked }, message);
     if (LEVELS.indexOf(level) < LEVELS.indexOf(clientLevel())) return;
-    void send({ method: 'notifications/message', params: { level, logger: tool, data: { message, ...masked } } });
+    void send({
+      method: 'notifications/message',
+      params: { level, logger: tool, data: { message, ...masked } },
+    });
   };
   return {
     debug: (message, data) => emit('debug', message, data),
@@ -130,4 +143,3 @@ function toolLog(tool: string, logger: Logger, clientLevel: () => LogLevel, send
     error: (message, data) => emit('error', message, data),
   };
 }
-

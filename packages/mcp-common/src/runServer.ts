@@ -57,7 +57,9 @@ async function buildApp(spec: ServerSpec, options: StartupOptions): Promise<Serv
   const logger = createLogger(spec.name);
   const [allowedPaths, usageText] = await Promise.all([
     AllowedPaths.under(...options.allowedDirs).catch((error: NodeJS.ErrnoException) => {
-      process.stderr.write(`${spec.name}: an allowed directory does not exist or cannot be read (${error.code}).\n`);
+      process.stderr.write(
+        `${spec.name}: an allowed directory does not exist or cannot be read (${error.code}).\n`,
+      );
       process.exit(2);
     }),
     spec.usageFile === undefined ? undefined : readFile(spec.usageFile, 'utf8').catch(() => undefined),

@@ -4,4 +4,5 @@ const toStderr = (...args: unknown[]): void => console.error(...args);
 console.log = toStderr;
 console.info = toStderr;
 console.debug = toStderr;
+
 export {};

@@ -31,7 +31,10 @@ export function optionalBoolean(fallback: boolean, description: string) {
 /** One or more strings, given as an array or as one comma-separated string (models send both). */
 export function stringList(description: string) {
   return z
-    .union([z.array(z.string().min(1, 'must not contain empty names')).min(1, 'must not be empty'), z.string()])
+    .union([
+      z.array(z.string().min(1, 'must not contain empty names')).min(1, 'must not be empty'),
+      z.string(),
+    ])
     .transform((value, ctx) => {
       const list = Array.isArray(value)
         ? value
@@ -91,9 +94,13 @@ function problemOf(issue: z.core.$ZodIssue): string {
     case 'invalid_value':
       return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}, got ${JSON.stringify(issue.input)}`;
     case 'too_small':
-      return issue.origin === 'number' || issue.origin === 'int' ? `must be at least ${issue.minimum}` : issue.message;
+      return issue.origin === 'number' || issue.origin === 'int'
+        ? `must be at least ${issue.minimum}`
+        : issue.message;
     case 'too_big':
-      return issue.origin === 'number' || issue.origin === 'int' ? `must be at most ${issue.maximum}` : issue.message;
+      return issue.origin === 'number' || issue.origin === 'int'
+        ? `must be at most ${issue.maximum}`
+        : issue.message;
     case 'unrecognized_keys':
       return `unknown argument(s) ${issue.keys.join(', ')}`;
     default:

@@ -76,8 +76,13 @@ export class ToolRegistry {
     }
     const checked = output.safeParse(value);
     if (!checked.success) {
-      this.logger.error({ tool: name, issues: checked.error.issues }, 'tool result does not match its output schema');
-      return errorOutcome(`Tool '${name}' produced a result that does not match its output schema (a server bug).`);
+      this.logger.error(
+        { tool: name, issues: checked.error.issues },
+        'tool result does not match its output schema',
+      );
+      return errorOutcome(
+        `Tool '${name}' produced a result that does not match its output schema (a server bug).`,
+      );
     }
     const structured = checked.data as Record<string, unknown>;
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
@@ -89,7 +94,11 @@ export class ToolRegistry {
     if (isAbort(error)) return errorOutcome(`Tool '${name}' was cancelled.`);
     const message = error instanceof Error ? error.message : String(error);
     this.logger.error(
-      { tool: name, arguments: maskValue(rawArguments), error: maskSecrets(error instanceof Error ? (error.stack ?? message) : message) },
+      {
+        tool: name,
+        arguments: maskValue(rawArguments),
+        error: maskSecrets(error instanceof Error ? (error.stack ?? message) : message),
+      },
       'tool failed',
     );
     return errorOutcome(`Tool '${name}' failed: ${maskForClient(message)}`);
@@ -101,7 +110,10 @@ function errorOutcome(text: string): CallOutcome {
 }
 
 function isAbort(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || (error as { code?: string }).code === 'ABORT_ERR');
+  return (
+    error instanceof Error &&
+    (error.name === 'AbortError' || (error as { code?: string }).code === 'ABORT_ERR')
+  );
 }
 
 function listingOf(tool: McpTool): ToolListing {
@@ -117,9 +129,9 @@ function listingOf(tool: McpTool): ToolListing {
 }
 
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
+  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
   return jsonSchema;
 }

@@ -51,7 +51,12 @@ export class Exchange {
     if (this.done) return;
     this.done = true;
     if (this.streaming) this.res.end();
-    else if (!this.res.headersSent) sendJson(this.res, 503, { jsonrpc: '2.0', error: { code: -32000, message: 'Server is shutting down.' }, id: null });
+    else if (!this.res.headersSent)
+      sendJson(this.res, 503, {
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Server is shutting down.' },
+        id: null,
+      });
   }
 
   private finish(): void {

@@ -1,7 +1,12 @@
 // The HTTP server around /mcp: DNS-rebinding protection, CORS, bearer auth, health and the OAuth
 // discovery probes (a JSON 404, because some clients crash on an empty one).
 import { timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server as NodeHttpServer,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServerApp } from '../protocolServer.js';
 import { sendJson, sendRpcError } from './httpMessages.js';
@@ -36,9 +41,15 @@ const OAUTH_PROBES = new Set([
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<RunningHttpServer> {
-  const limits = { idleMs: options.sessionIdleMs, maxSessions: options.maxSessions, maxBodyBytes: options.maxBodyBytes };
+  const limits = {
+    idleMs: options.sessionIdleMs,
+    maxSessions: options.maxSessions,
+    maxBodyBytes: options.maxBodyBytes,
+  };
   const endpoint: McpEndpoint =
-    options.mode === 'stateless-http' ? await StatelessEndpoint.create(app, limits) : new SessionEndpoint(app, limits);
+    options.mode === 'stateless-http'
+      ? await StatelessEndpoint.create(app, limits)
+      : new SessionEndpoint(app, limits);
   let guard = (_req: IncomingMessage, _res: ServerResponse) => true;
   const server = createServer((req, res) => {
     if (!guard(req, res)) return;
@@ -81,19 +92,25 @@ async function route(
   if (OAUTH_PROBES.has(path)) {
     return sendJson(res, 404, {
       error: 'invalid_request',
-      error_description: 'This server does not use OAuth; connect without authorization (or with its bearer token).',
+      error_description:
+        'This server does not use OAuth; connect without authorization (or with its bearer token).',
     });
   }
-  sendJson(res, 404, { error: 'not_found', error_description: `Nothing is served at ${path}; MCP is at /mcp.` });
+  sendJson(res, 404, {
+    error: 'not_found',
+    error_description: `Nothing is served at ${path}; MCP is at /mcp.`,
+  });
 }
 
 /** Host/Origin allow-lists (DNS-rebinding protection) and CORS; false when the request was answered. */
 function requestGuard(options: HttpOptions, port: number) {
   const names = LOOPBACK.has(options.host) ? ['localhost', '127.0.0.1', '[::1]'] : [bracketed(options.host)];
-  const hosts = new Set([...names.map((name) => `${name}:${port}`), ...options.allowedHosts].map((h) => h.toLowerCase()));
+  const hosts = new Set(
+    [...names.map((name) => `${name}:${port}`), ...options.allowedHosts].map((h) => h.toLowerCase()),
+  );
   const origins = new Set(
-    [...names.map((name) => `http://${name}:${port}`), ...options.allowedOrigins, ...options.corsOrigins].map((o) =>
-      o.toLowerCase(),
+    [...names.map((name) => `http://${name}:${port}`), ...options.allowedOrigins, ...options.corsOrigins].map(
+      (o) => o.toLowerCase(),
     ),
   );
   const cors = new Set(options.corsOrigins.map((o) => o.toLowerCase()));
@@ -105,7 +122,12 @@ function requestGuard(options: HttpOptions, port: number) {
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !origins.has(origin.toLowerCase())) {
-      sendRpcError(res, 403, -32000, 'Forbidden: Origin not allowed (add it with --allowed-origin or --cors-origin).');
+      sendRpcError(
+        res,
+        403,
+        -32000,
+        'Forbidden: Origin not allowed (add it with --allowed-origin or --cors-origin).',
+      );
       return false;
     }
     if (origin !== undefined && cors.has(origin.toLowerCase())) {

@@ -2,7 +2,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
-export type RpcRequest = { jsonrpc: '2.0'; id: string | number; method: string; params?: Record<string, unknown> };
+export type RpcRequest = {
+  jsonrpc: '2.0';
+  id: string | number;
+  method: string;
+  params?: Record<string, unknown>;
+};
 export type RpcId = string | number;
 
 export function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & RpcRequest {
@@ -23,11 +28,22 @@ export function hasProgressToken(message: RpcRequest): boolean {
 }
 
 /** A JSON-RPC error answered outside any request (bad transport use): JSON-RPC requires `id: null` here. */
-export function sendRpcError(res: ServerResponse, status: number, code: number, message: string, headers = {}): void {
+export function sendRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers = {},
+): void {
   sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     ...headers,

@@ -43,7 +43,13 @@ async function readMessages(req: IncomingMessage, res: ServerResponse, limit: nu
     return { messages, batch: Array.isArray(body) };
   } catch (error) {
     if (!(error instanceof BodyError)) throw error;
-    sendRpcError(res, error.status, error.code, error.message, error.status === 413 ? { connection: 'close' } : {});
+    sendRpcError(
+      res,
+      error.status,
+      error.code,
+      error.message,
+      error.status === 413 ? { connection: 'close' } : {},
+    );
     return undefined;
   }
 }
@@ -101,11 +107,18 @@ export class SessionEndpoint implements McpEndpoint {
     const { messages, batch } = read;
     let session: Session | undefined;
     if (messages.some(isInitialize)) {
-      if (messages.length > 1) return sendRpcError(res, 400, -32600, 'Invalid Request: initialize must not be batched.');
+      if (messages.length > 1)
+        return sendRpcError(res, 400, -32600, 'Invalid Request: initialize must not be batched.');
       if (this.sessions.size >= this.limits.maxSessions) {
-        return sendRpcError(res, 503, -32000, 'Service Unavailable: too many open sessions; try again later.', {
-          'retry-after': '5',
-        });
+        return sendRpcError(
+          res,
+          503,
+          -32000,
+          'Service Unavailable: too many open sessions; try again later.',
+          {
+            'retry-after': '5',
+          },
+        );
       }
       session = await this.open();
     } else {
@@ -118,7 +131,13 @@ export class SessionEndpoint implements McpEndpoint {
 
   private get(req: IncomingMessage, res: ServerResponse): void {
     if (!(req.headers.accept ?? '').includes('text/event-stream')) {
-      return sendRpcError(res, 406, -32000, 'Not Acceptable: the GET stream needs Accept: text/event-stream.');
+      sendRpcError(
+        res,
+        406,
+        -32000,
+        'Not Acceptable: the GET stream needs Accept: text/event-stream.',
+      );
+      return;
     }
     const session = this.lookup(req, res);
     if (session === undefined) return;
@@ -138,11 +157,17 @@ export class SessionEndpoint implements McpEndpoint {
   private lookup(req: IncomingMessage, res: ServerResponse): Session | undefined {
     const id = req.headers['mcp-session-id'];
     if (typeof id !== 'string' || id === '') {
-      sendRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (send initialize first).');
+      sendRpcError(
+        res,
+        400,
+        -32000,
+        'Bad Request: Mcp-Session-Id header is required (send initialize first).',
+      );
       return undefined;
     }
     const session = this.sessions.get(id);
-    if (session === undefined) sendRpcError(res, 404, -32001, 'Session not found: it expired or was closed; initialize again.');
+    if (session === undefined)
+      sendRpcError(res, 404, -32001, 'Session not found: it expired or was closed; initialize again.');
     return session;
   }
 
@@ -201,7 +226,12 @@ export class StatelessEndpoint implements McpEndpoint {
     if (!protocolVersionSupported(req, res)) return;
     if (req.method !== 'POST') {
       res.setHeader('allow', 'POST');
-      return sendRpcError(res, 405, -32000, 'Method not allowed: this server is stateless; only POST is served.');
+      return sendRpcError(
+        res,
+        405,
+        -32000,
+        'Method not allowed: this server is stateless; only POST is served.',
+      );
     }
     const read = await readMessages(req, res, this.limits.maxBodyBytes);
     if (read === undefined) return;

@@ -4,7 +4,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { Exchange } from './exchange.js';
-import { acceptsEventStream, hasProgressToken, isRequest, isResponse, type RpcId, SSE_HEADERS, sseEvent } from './httpMessages.js';
+import {
+  acceptsEventStream,
+  hasProgressToken,
+  isRequest,
+  isResponse,
+  type RpcId,
+  SSE_HEADERS,
+  sseEvent,
+} from './httpMessages.js';
 
 export class SessionTransport implements Transport {
   onmessage?: Transport['onmessage'];
@@ -27,7 +35,13 @@ export class SessionTransport implements Transport {
     const headers = { 'mcp-session-id': this.sessionId };
     if (requests.length > 0) {
       const streaming = acceptsEventStream(req) && requests.some(hasProgressToken);
-      const exchange = new Exchange(res, requests.map((request) => request.id), streaming, batch, headers);
+      const exchange = new Exchange(
+        res,
+        requests.map((request) => request.id),
+        streaming,
+        batch,
+        headers,
+      );
       for (const request of requests) this.exchanges.set(request.id, exchange);
       res.on('close', () => this.cancelUnanswered(exchange));
     } else {
@@ -56,7 +70,8 @@ export class SessionTransport implements Transport {
       exchange?.respond(message.id, message);
       return;
     }
-    const related = options?.relatedRequestId === undefined ? undefined : this.exchanges.get(options.relatedRequestId);
+    const related =
+      options?.relatedRequestId === undefined ? undefined : this.exchanges.get(options.relatedRequestId);
     if (related?.notify(message)) return;
     this.standalone?.write(sseEvent(message));
   }

@@ -51,7 +51,10 @@ export class StatelessTransport implements Transport {
       pending.exchange.respond(message.id, { ...message, id: pending.clientId });
       return;
     }
-    const related = options?.relatedRequestId === undefined ? undefined : this.pending.get(options.relatedRequestId as number);
+    const related =
+      options?.relatedRequestId === undefined
+        ? undefined
+        : this.pending.get(options.relatedRequestId as number);
     related?.exchange.notify(message);
   }
 

@@ -1,0 +1,130 @@
+// The README's demo: a real MCP client (the official SDK) drives every built groundwork server over
+// stdio and over streamable HTTP, and prints what it got. Each server names its demo call in its
+// package.json ("groundwork": { "demo": … }), so this file knows nothing server-specific.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+interface DemoCall {
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** Relative to the server's folder: the directory the server may read. */
+  allowedDir: string;
+}
+
+interface DemoServer {
+  name: string;
+  bin: string;
+  allowedDir: string;
+  call: DemoCall;
+}
+
+const repo = fileURLToPath(new URL('../../..', import.meta.url));
+const MAX_LINES = 24;
+
+function discoverServers(): DemoServer[] {
+  const serversDir = path.join(repo, 'servers');
+  return readdirSync(serversDir)
+    .sort()
+    .flatMap((folder) => {
+      const manifestPath = path.join(serversDir, folder, 'package.json');
+      if (!existsSync(manifestPath)) return [];
+      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+      const call: DemoCall | undefined = manifest.groundwork?.demo;
+      const [name, binPath] = Object.entries<string>(manifest.bin ?? {})[0] ?? [];
+      const bin = binPath === undefined ? undefined : path.join(serversDir, folder, binPath);
+      if (call === undefined || name === undefined || bin === undefined || !existsSync(bin)) {
+        process.stderr.write(`(skipping ${folder}: not built or no demo call)\n`);
+        return [];
+      }
+      return [{ name, bin, allowedDir: path.join(serversDir, folder, call.allowedDir), call }];
+    });
+}
+
+async function exercise(client: Client, server: DemoServer, transport: string): Promise<void> {
+  const info = client.getServerVersion();
+  const { tools } = await client.listTools();
+  console.log(`\n=== ${server.name} over ${transport}: ${info?.name} ${info?.version}`);
+  console.log(`tools: ${tools.map((tool) => tool.name).join(', ')}`);
+  console.log(`call:  ${server.call.tool} ${JSON.stringify(server.call.arguments)}`);
+  const started = performance.now();
+  const result = await client.callTool({ name: server.call.tool, arguments: server.call.arguments });
+  const elapsed = (performance.now() - started).toFixed(1);
+  const shown = result.structuredContent ?? result.content;
+  const lines = JSON.stringify(shown, null, 2).split('\n');
+  console.log(`result (${result.isError ? 'ERROR' : 'ok'}, ${elapsed} ms):`);
+  console.log(
+    lines.slice(0, MAX_LINES).join('\n') +
+      (lines.length > MAX_LINES ? `\n  … ${lines.length - MAX_LINES} more lines` : ''),
+  );
+  if (result.isError) process.exitCode = 1;
+}
+
+async function overStdio(server: DemoServer): Promise<void> {
+  const client = new Client({ name: 'groundwork-demo', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [server.bin, '--allowed-dir', server.allowedDir],
+      stderr: 'ignore',
+    }),
+  );
+  try {
+    await exercise(client, server, 'stdio');
+  } finally {
+    await client.close();
+  }
+}
+
+async function overHttp(server: DemoServer): Promise<void> {
+  const child = spawn(
+    process.execPath,
+    [server.bin, '--transport', 'streamable-http', '--port', '0', '--allowed-dir', server.allowedDir],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  try {
+    const url = await listeningUrl(child);
+    const client = new Client({ name: 'groundwork-demo', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    await client.connect(transport);
+    try {
+      await exercise(client, server, `streamable HTTP (${url})`);
+      await transport.terminateSession();
+    } finally {
+      await client.close();
+    }
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+function listeningUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${seen}`)), 10_000);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /serving \S+ at (\S+)/.exec(seen);
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${seen}`)));
+  });
+}
+
+const servers = discoverServers();
+if (servers.length === 0) {
+  console.error('No built servers found: run `pnpm build` first.');
+  process.exit(1);
+}
+for (const server of servers) {
+  await overStdio(server);
+  await overHttp(server);
+}
+console.log(`\nDemo done: ${servers.length} server(s), each over stdio and streamable HTTP.`);
