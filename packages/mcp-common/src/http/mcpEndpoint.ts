@@ -131,12 +131,7 @@ export class SessionEndpoint implements McpEndpoint {
 
   private get(req: IncomingMessage, res: ServerResponse): void {
     if (!(req.headers.accept ?? '').includes('text/event-stream')) {
-      sendRpcError(
-        res,
-        406,
-        -32000,
-        'Not Acceptable: the GET stream needs Accept: text/event-stream.',
-      );
+      sendRpcError(res, 406, -32000, 'Not Acceptable: the GET stream needs Accept: text/event-stream.');
       return;
     }
     const session = this.lookup(req, res);
