@@ -69,11 +69,17 @@ export function createProtocolServer(app: ServerApp): Server {
       log: toolLog(request.params.name, app.logger, () => clientLevel, send),
       allowedPaths: app.allowedPaths,
     };
+    const started = Date.now();
     try {
       return await app.registry.call(request.params.name, request.params.arguments, ctx);
     } catch (error) {
       if (error instanceof UnknownToolError) throw new McpError(ErrorCode.InvalidParams, error.message);
       throw error;
+    } finally {
+      // Shows that a cancelled call really stopped, and how long it took to notice.
+      if (extra.signal.aborted) {
+        app.logger.info({ tool: request.params.name, ms: Date.now() - started }, 'tool call cancelled');
+      }
     }
   });
   server.setRequestHandler(ListResourcesRequestSchema, () => ({

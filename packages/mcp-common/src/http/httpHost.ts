@@ -88,7 +88,11 @@ async function route(
     }
     return endpoint.handle(req, res);
   }
-  if (path === '/healthz') return sendJson(res, 200, { status: 'ok', name: app.name, version: app.version });
+  if (path === '/healthz') {
+    // The open-session count lets a load test see that session memory is released after churn.
+    const sessions = endpoint instanceof SessionEndpoint ? { sessions: endpoint.size } : {};
+    return sendJson(res, 200, { status: 'ok', name: app.name, version: app.version, ...sessions });
+  }
   if (OAUTH_PROBES.has(path)) {
     return sendJson(res, 404, {
       error: 'invalid_request',
