@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import * as publicApi from './index.js';
+import * as masking from './masking.js';
+
+// The public surface only grows on purpose: a new export must be added here, in review.
+describe('@groundwork/mcp-common public API', () => {
+  it('exports exactly these names', () => {
+    expect(Object.keys(publicApi).sort()).toEqual([
+      'AllowedPaths',
+      'InvalidArgumentError',
+      'PathOutsideAllowedError',
+      'TRANSPORT_MODES',
+      'ToolError',
+      'ToolResult',
+      'createLogger',
+      'defineTool',
+      'findSecrets',
+      'maskAbsolutePaths',
+      'maskForClient',
+      'maskSecrets',
+      'optionalBoolean',
+      'optionalBoundedInt',
+      'optionalInt',
+      'optionalString',
+      'pathArg',
+      'requiredInt',
+      'requiredString',
+      'runServer',
+      'stringList',
+    ]);
+  });
+
+  it('keeps the masking subpath free of anything but masking', () => {
+    expect(Object.keys(masking).sort()).toEqual([
+      'SECRET_PATTERNS',
+      'findSecrets',
+      'maskAbsolutePaths',
+      'maskForClient',
+      'maskSecrets',
+      'maskValue',
+    ]);
+  });
+});
