@@ -1,0 +1,47 @@
+// Local Markdown links (not URLs, not pure anchors) must point at something that exists in the repository.
+import type { FindingSink } from './finding.js';
+import type { MarkdownDocument } from './markdownDocument.js';
+import type { RepoFiles } from './repoFiles.js';
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+export async function checkLocalLinks(
+  files: RepoFiles,
+  documents: ReadonlyArray<{ file: string; document: MarkdownDocument }>,
+  sink: FindingSink,
+): Promise<void> {
+  const checks = documents.flatMap(({ file, document }) =>
+    document.links
+      .filter(
+        (link) =>
+          link.url !== '' &&
+          !SCHEME.test(link.url) &&
+          !link.url.startsWith('#') &&
+          !link.url.startsWith('//'),
+      )
+      .map(async (link) => {
+        const target = files.resolveFrom(file, safeDecode(link.url.split(/[?#]/)[0] ?? ''));
+        const exists = target !== undefined && (await files.kind(target)) !== undefined;
+        if (!exists) {
+          sink.error(
+            'links/unresolved',
+            file,
+            `Link '${link.url}' does not resolve to a file in the repository.`,
+            {
+              line: link.line,
+              fix: 'Fix the path (it is relative to this file) or remove the link.',
+            },
+          );
+        }
+      }),
+  );
+  await Promise.all(checks);
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
