@@ -1,0 +1,295 @@
+// `pnpm bench`: mcp-common side by side with what users run today, in one run on one machine.
+// Prints each figure, its ratio to the baseline and whether the target of issue 2 is met.
+import { mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { median, timeStart } from './coldStart.js';
+import { McpHttpClient, measureThroughput } from './mcpHttpClient.js';
+import {
+  buildAll,
+  dataDir,
+  freePort,
+  type RunningServer,
+  resolvePackageBin,
+  startServer,
+} from './processes.js';
+
+const env = process.env;
+const COLD_RUNS = Number(env.BENCH_COLD_RUNS ?? 15);
+const CONCURRENCY = 16;
+const WARMUP_MS = Number(env.BENCH_WARMUP_MS ?? 1500);
+const DURATION_MS = Number(env.BENCH_DURATION_MS ?? 5000);
+const ROUNDS = Number(env.BENCH_ROUNDS ?? 3);
+const SESSIONS = Number(env.BENCH_SESSIONS ?? 2000);
+const CHURN_ROUNDS = Number(env.BENCH_CHURN_ROUNDS ?? 3);
+
+interface Row {
+  what: string;
+  ours: number;
+  baseline: number;
+  unit: string;
+  /** The target on ours ÷ baseline (or, with `absolute`, on ours alone). */
+  target: { atMost?: number; atLeast?: number; absolute?: boolean };
+  note?: string;
+}
+const rows: Row[] = [];
+
+const built = await buildAll();
+const allowedDir = path.join(dataDir, 'allowed');
+await mkdir(allowedDir, { recursive: true });
+log(
+  `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
+);
+
+await coldStart();
+await streamableHttp();
+await statelessHttp();
+await sessionMemory();
+printTable();
+
+async function coldStart(): Promise<void> {
+  const contenders = {
+    ours: [built.echoServer, '--allowed-dir', allowedDir],
+    filesystem: [resolvePackageBin('@modelcontextprotocol/server-filesystem', 'dist/index.js'), allowedDir],
+  };
+  const times = { ours: [] as number[], filesystem: [] as number[], node: [] as number[] };
+  // Interleaved, so a busy moment on the machine hits every contender alike.
+  for (let run = 0; run < COLD_RUNS + 1; run++) {
+    const ours = await timeStart(contenders.ours, true);
+    const filesystem = await timeStart(contenders.filesystem, true);
+    const node = await timeStart(['-e', ''], false);
+    if (run === 0) continue; // the first run warms the file cache
+    times.ours.push(ours);
+    times.filesystem.push(filesystem);
+    times.node.push(node);
+  }
+  const [ours, filesystem, node] = [median(times.ours), median(times.filesystem), median(times.node)];
+  log(
+    `cold start medians: mcp-common ${ours.toFixed(1)} ms, server-filesystem ${filesystem.toFixed(1)} ms, node -e '' ${node.toFixed(1)} ms`,
+  );
+  rows.push({
+    what: 'stdio cold start, spawn → initialize result (median)',
+    ours,
+    baseline: filesystem,
+    unit: 'ms',
+    target: { atMost: 0.5 },
+    note: `vs @modelcontextprotocol/server-filesystem; bare node -e '' = ${node.toFixed(1)} ms (ours ${(ours / node).toFixed(2)}×)`,
+  });
+}
+
+/** Requests/s of `call` through one client, best of ROUNDS alternating with the baseline. */
+async function throughput(
+  start: () => Promise<RunningServer>,
+  call: (client: McpHttpClient, session?: string) => Promise<void>,
+) {
+  const server = await start();
+  const client = new McpHttpClient(server.url, CONCURRENCY);
+  try {
+    const session = await client.initialize();
+    await measureThroughput(() => call(client, session), CONCURRENCY, WARMUP_MS);
+    return await measureThroughput(() => call(client, session), CONCURRENCY, DURATION_MS);
+  } finally {
+    await client.close();
+    await server.stop();
+  }
+}
+
+async function compareThroughput(
+  what: string,
+  baselineName: string,
+  ours: () => Promise<number>,
+  baseline: () => Promise<number>,
+): Promise<void> {
+  const results = { ours: [] as number[], baseline: [] as number[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    results.ours.push(await ours());
+    results.baseline.push(await baseline());
+    log(
+      `${what} round ${round + 1}: mcp-common ${results.ours.at(-1)?.toFixed(0)}/s, ${baselineName} ${results.baseline.at(-1)?.toFixed(0)}/s`,
+    );
+  }
+  rows.push({
+    what: `${what}, 16 concurrent echo calls (median of ${ROUNDS} × ${DURATION_MS / 1000} s)`,
+    ours: median(results.ours),
+    baseline: median(results.baseline),
+    unit: 'req/s',
+    target: { atLeast: 2 },
+    note: `vs ${baselineName}`,
+  });
+}
+
+async function streamableHttp(): Promise<void> {
+  const everything = resolvePackageBin('@modelcontextprotocol/server-everything', 'dist/index.js');
+  await compareThroughput(
+    'streamable HTTP, one session',
+    "server-everything's echo (streamableHttp)",
+    () =>
+      throughput(
+        () =>
+          startServer(
+            [built.echoServer, '--transport', 'streamable-http', '--port', '0'],
+            /serving streamable-http at (\S+)/,
+          ),
+        (client, session) => client.callTool(session, 'echo', { text: 'hello' }),
+      ),
+    async () => {
+      const port = await freePort();
+      return throughput(
+        () =>
+          startServer([everything, 'streamableHttp'], /listening on port/, {
+            env: { PORT: String(port) },
+            url: `http://127.0.0.1:${port}/mcp`,
+          }),
+        (client, session) => client.callTool(session, 'echo', { message: 'hello' }),
+      );
+    },
+  );
+}
+
+async function statelessHttp(): Promise<void> {
+  await compareThroughput(
+    'stateless HTTP',
+    'the SDK documented stateless pattern (new server per request)',
+    () =>
+      throughput(
+        () =>
+          startServer(
+            [built.echoServer, '--transport', 'stateless-http', '--port', '0'],
+            /serving stateless-http at (\S+)/,
+          ),
+        (client) => client.callTool(undefined, 'echo', { text: 'hello' }),
+      ),
+    () =>
+      throughput(
+        () => startServer([built.sdkStatelessServer], /listening (\S+)/),
+        (client) => client.callTool(undefined, 'echo', { text: 'hello' }),
+      ),
+  );
+}
+
+interface Memory {
+  heapUsed: number;
+  rss: number;
+}
+
+function measure(server: RunningServer): Promise<Memory> {
+  return new Promise((resolve) => {
+    server.child.once('message', (message) => resolve(message as Memory));
+    server.child.send('measure');
+  });
+}
+
+async function openSessions(client: McpHttpClient, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  const worker = async () => {
+    while (ids.length < count) {
+      ids.push('');
+      const id = await client.initialize();
+      if (id === undefined) throw new Error('initialize answered without a session id');
+      ids[ids.indexOf('')] = id;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return ids;
+}
+
+async function deleteSessions(client: McpHttpClient, ids: readonly string[]): Promise<void> {
+  const queue = [...ids];
+  const worker = async () => {
+    for (let id = queue.pop(); id !== undefined; id = queue.pop()) await client.deleteSession(id);
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+}
+
+/** Heap per idle session, and the heap left after churn compared with before it. */
+async function sessionMemoryOf(args: readonly string[], ready: RegExp) {
+  const server = await startServer(['--expose-gc', '--import', built.memoryProbe, ...args], ready, {
+    ipc: true,
+  });
+  const client = new McpHttpClient(server.url, CONCURRENCY);
+  try {
+    await deleteSessions(client, await openSessions(client, 200)); // warm every code path first
+    const before = await measure(server);
+    const ids = await openSessions(client, SESSIONS);
+    const open = await measure(server);
+    await deleteSessions(client, ids);
+    const afterDelete = await measure(server);
+    for (let round = 0; round < CHURN_ROUNDS; round++)
+      await deleteSessions(client, await openSessions(client, SESSIONS));
+    const afterChurn = await measure(server);
+    return {
+      heapPerSession: (open.heapUsed - before.heapUsed) / SESSIONS,
+      rssPerSession: (open.rss - before.rss) / SESSIONS,
+      heapAfterDelete: afterDelete.heapUsed - before.heapUsed,
+      churnGrowth: afterChurn.heapUsed - afterDelete.heapUsed,
+    };
+  } finally {
+    await client.close();
+    await server.stop();
+  }
+}
+
+async function sessionMemory(): Promise<void> {
+  const ours = await sessionMemoryOf(
+    [built.echoServer, '--transport', 'streamable-http', '--port', '0'],
+    /serving streamable-http at (\S+)/,
+  );
+  const sdk = await sessionMemoryOf([built.sdkSessionServer], /listening (\S+)/);
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+  for (const [name, m] of [
+    ['mcp-common', ours],
+    ['plain SDK', sdk],
+  ] as const) {
+    log(
+      `${name}: ${kib(m.heapPerSession)} heap and ${kib(m.rssPerSession)} RSS per idle session; heap after deleting all ${kib(m.heapAfterDelete)} above the start; ` +
+        `growth over ${CHURN_ROUNDS} × ${SESSIONS} open+DELETE: ${kib(m.churnGrowth)}`,
+    );
+  }
+  rows.push({
+    what: `heap per idle streamable-HTTP session (${SESSIONS} sessions, after GC)`,
+    ours: ours.heapPerSession / 1024,
+    baseline: sdk.heapPerSession / 1024,
+    unit: 'KiB',
+    target: { atMost: 50, absolute: true },
+    note: `vs the plain SDK pattern (McpServer + StreamableHTTPServerTransport per session); RSS per session ${kib(ours.rssPerSession)} vs ${kib(sdk.rssPerSession)}`,
+  });
+  const churned = CHURN_ROUNDS * SESSIONS;
+  rows.push({
+    what: `heap growth per session after ${churned} sessions opened and DELETEd (churn)`,
+    ours: Math.max(0, ours.churnGrowth / churned),
+    baseline: Math.max(0, sdk.churnGrowth / churned),
+    unit: 'B',
+    // A leak of the session's state would show hundreds of bytes per session; noise is a few.
+    target: { atMost: 16, absolute: true },
+    note: 'no growth expected',
+  });
+}
+
+function printTable(): void {
+  const lines = [
+    '',
+    '| measure | mcp-common | baseline | ratio | target | met |',
+    '|---|---:|---:|---:|---|---|',
+  ];
+  for (const row of rows) {
+    const ratio = row.ours / row.baseline;
+    const subject = row.target.absolute ? row.ours : ratio;
+    const met =
+      (row.target.atMost === undefined || subject <= row.target.atMost) &&
+      (row.target.atLeast === undefined || subject >= row.target.atLeast);
+    const target = row.target.absolute
+      ? `≤ ${row.target.atMost} ${row.unit}`
+      : row.target.atMost !== undefined
+        ? `≤ ${row.target.atMost}×`
+        : `≥ ${row.target.atLeast}×`;
+    const figure = (value: number) => `${value.toFixed(1)} ${row.unit}`;
+    lines.push(
+      `| ${row.what} (${row.note ?? ''}) | ${figure(row.ours)} | ${figure(row.baseline)} | ${ratio.toFixed(2)}× | ${target} | ${met ? 'met' : 'NOT met'} |`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function log(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
