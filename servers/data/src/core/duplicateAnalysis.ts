@@ -1,0 +1,186 @@
+// The exact duplicate search behind uniqueness_check and find_duplicates. Pass 1 finds the key hashes that
+// repeat (bounded memory, spilling to disk); pass 2 re-reads only to compare the real values of rows whose
+// hash repeated, so a hash collision can never make a unique key look duplicated. A file whose hashes never
+// repeat is proven unique after one pass. SQL sources push the whole search down to their database.
+import { throwIfAborted } from './dataError.js';
+import { FieldHash } from './fieldHash.js';
+import type { HashCounts } from './hashCounts.js';
+import { RepeatedHashFinder } from './repeatedHashes.js';
+import { type Comparison, DEFAULT_MEMORY_BUDGET_BYTES, type ScanControl } from './scanOptions.js';
+import { columnIndexes, type RecordCursor, type TabularSource } from './sources/tabularSource.js';
+
+export interface DuplicateGroup {
+  /** The key's values as compared (after trim / case folding); null for a null. */
+  values: (string | null)[];
+  count: number;
+  /** The first rows of the group (1-based data-record numbers), in file order. */
+  rows: number[];
+  /** The physical line where each of those rows starts (empty where the source has no lines). */
+  lines: number[];
+}
+
+export interface DuplicateAnalysis {
+  rows: number;
+  /** Rows whose key has a null in it. */
+  nulls: number;
+  /** Distinct non-null key values (with nulls 'equal', the null key counts as one value). */
+  distinct: number;
+  /** Key values that occur more than once. */
+  duplicateValues: number;
+  /** Rows that carry such a value (all of them, the first occurrence included). */
+  duplicateRows: number;
+  /** The largest groups first, at most `limit`. */
+  groups: DuplicateGroup[];
+  /** Whether groups, or the rows listed for a group, were cut. */
+  truncated: boolean;
+  /** Whether the search went to temporary files because it outgrew its memory budget. */
+  spilled: boolean;
+}
+
+export interface DuplicateQuery {
+  columns: readonly string[];
+  comparison: Comparison;
+  /** Groups to return at most. */
+  limit: number;
+  /** Rows to list per group at most. */
+  rowsPerGroup: number;
+}
+
+/** A source that answers the search itself (SQL databases). */
+export interface DuplicateSearchPushdown {
+  analyzeDuplicates(query: DuplicateQuery, control: ScanControl): Promise<DuplicateAnalysis>;
+}
+
+export function hasPushdown(source: TabularSource): source is TabularSource & DuplicateSearchPushdown {
+  return typeof (source as Partial<DuplicateSearchPushdown>).analyzeDuplicates === 'function';
+}
+
+/** Bytes a pass-2 group costs, roughly (object, arrays, key string). */
+const GROUP_BYTES = 256;
+
+export async function analyzeDuplicates(
+  source: TabularSource,
+  query: DuplicateQuery,
+  control: ScanControl = {},
+): Promise<DuplicateAnalysis> {
+  const columns = columnIndexes(source, query.columns);
+  if (hasPushdown(source)) return source.analyzeDuplicates(query, control);
+  const budget = control.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
+  const nullsEqual = query.comparison.nulls === 'equal';
+  const hash = new FieldHash();
+  /** Hashes the row's key into `hash`, telling whether it has a null and whether that excludes it. */
+  const hashKey = (cursor: RecordCursor): KeyState => {
+    hash.reset();
+    let hasNull = false;
+    for (let k = 0; k < columns.length; k++) {
+      if (!cursor.hash(k, hash)) {
+        if (!nullsEqual) return KeyState.Excluded;
+        hasNull = true;
+        hash.addNull();
+      }
+    }
+    hash.finish();
+    return hasNull ? KeyState.KeyedWithNull : KeyState.Keyed;
+  };
+
+  let rows = 0;
+  let nulls = 0;
+  const finder = new RepeatedHashFinder(budget);
+  let repeated: HashCounts;
+  try {
+    await source.scan(
+      columns,
+      query.comparison,
+      (cursor) => {
+        rows++;
+        const state = hashKey(cursor);
+        if (state !== KeyState.Keyed) nulls++;
+        if (state !== KeyState.Excluded) finder.add(hash.h1, hash.h2);
+      },
+      control,
+      'counting keys',
+    );
+    repeated = await finder.finish(control.signal);
+  } finally {
+    finder.dispose();
+  }
+
+  const candidates = nullsEqual ? rows : rows - nulls;
+  if (repeated.size === 0) {
+    return {
+      rows,
+      nulls,
+      distinct: candidates,
+      duplicateValues: 0,
+      duplicateRows: 0,
+      groups: [],
+      truncated: false,
+      spilled: finder.spilled,
+    };
+  }
+
+  // Pass 2, split into slices of the repeated hashes when their groups would not fit the budget.
+  const slices = Math.max(1, Math.ceil((repeated.size * GROUP_BYTES) / budget));
+  let duplicateValues = 0;
+  let duplicateRows = 0;
+  let surplus = 0;
+  let truncated = false;
+  let top: DuplicateGroup[] = [];
+  for (let slice = 0; slice < slices; slice++) {
+    throwIfAborted(control.signal);
+    const groups = new Map<string | null, DuplicateGroup>();
+    await source.scan(
+      columns,
+      query.comparison,
+      (cursor) => {
+        if (hashKey(cursor) === KeyState.Excluded || !repeated.has(hash.h1, hash.h2)) return;
+        if (slices > 1 && (hash.h1 >>> 0) % slices !== slice) return;
+        const values: (string | null)[] = [];
+        for (let k = 0; k < columns.length; k++) values.push(cursor.text(k));
+        const key = values.length === 1 ? values[0]! : JSON.stringify(values);
+        let group = groups.get(key);
+        if (group === undefined) {
+          group = { values, count: 0, rows: [], lines: [] };
+          groups.set(key, group);
+        }
+        group.count++;
+        if (group.rows.length < query.rowsPerGroup) {
+          group.rows.push(cursor.row);
+          if (cursor.line > 0) group.lines.push(cursor.line);
+        }
+      },
+      control,
+      slices > 1 ? `comparing repeated keys (${slice + 1} of ${slices})` : 'comparing repeated keys',
+    );
+    for (const group of groups.values()) {
+      if (group.count < 2) continue;
+      duplicateValues++;
+      duplicateRows += group.count;
+      surplus += group.count - 1;
+      if (group.count > query.rowsPerGroup) truncated = true;
+      top.push(group);
+    }
+    top.sort(largestFirst);
+    if (top.length > query.limit) {
+      truncated = true;
+      top = top.slice(0, query.limit);
+    }
+  }
+  return {
+    rows,
+    nulls,
+    distinct: candidates - surplus,
+    duplicateValues,
+    duplicateRows,
+    groups: top,
+    truncated,
+    spilled: finder.spilled,
+  };
+}
+
+const KeyState = { Excluded: 0, Keyed: 1, KeyedWithNull: 2 } as const;
+type KeyState = (typeof KeyState)[keyof typeof KeyState];
+
+function largestFirst(a: DuplicateGroup, b: DuplicateGroup): number {
+  return b.count - a.count || (a.rows[0] ?? 0) - (b.rows[0] ?? 0);
+}

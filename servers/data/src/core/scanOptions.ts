@@ -1,0 +1,29 @@
+// What every analysis shares: how values compare, and how a long scan is observed and stopped.
+
+/** How two values are compared; identical for every source. */
+export interface Comparison {
+  /** 'distinct' (SQL): a null never equals anything, rows with a null key are only counted. 'equal': null is one value. */
+  nulls: 'distinct' | 'equal';
+  trim: boolean;
+  caseInsensitive: boolean;
+}
+
+export const DEFAULT_COMPARISON: Comparison = { nulls: 'distinct', trim: false, caseInsensitive: false };
+
+export interface ScanControl {
+  signal?: AbortSignal;
+  /** Progress of the current pass, in `unit`s (bytes of the file, or rows). */
+  onProgress?: (done: number, total: number | undefined, unit: 'bytes' | 'rows', pass: string) => void;
+  /** The memory the analysis may use for its own tables before it spills to temporary files. */
+  memoryBudgetBytes?: number;
+}
+
+export const DEFAULT_MEMORY_BUDGET_BYTES = 512 * 1024 * 1024;
+
+/** Applies trim / case folding; an empty result is a null. */
+export function normalizeText(value: string, comparison: Comparison): string | null {
+  let text = comparison.trim ? value.trim() : value;
+  if (text.length === 0) return null;
+  if (comparison.caseInsensitive) text = text.toLowerCase();
+  return text;
+}

@@ -1,0 +1,246 @@
+// Delimited text (CSV, TSV, PSV; plain or gzip): sniffs the dialect, reads the header, and scans records
+// with the byte-level parser, decoding or hashing only the fields an analysis asks for.
+import { CancelledError, DataError, throwIfAborted } from '../dataError.js';
+import type { FieldHash } from '../fieldHash.js';
+import { type Comparison, normalizeText, type ScanControl } from '../scanOptions.js';
+import { describeStreamError, openByteStream } from './byteStream.js';
+import { type CsvDialect, type CsvRecord, CsvRecordParser } from './csvRecordParser.js';
+import type { RecordCursor, TabularSource } from './tabularSource.js';
+
+export interface CsvOptions {
+  /** One character; sniffed from the start of the file when absent. */
+  delimiter?: string;
+  quote?: string;
+  /** 0-based index of the header record; records above it are skipped. */
+  headerRow?: number;
+  /** Accept records with a different number of fields (missing ones are nulls, extra ones ignored). */
+  allowRagged?: boolean;
+}
+
+const HEAD_BYTES = 256 * 1024;
+const MAX_HEAD_BYTES = 64 * 1024 * 1024;
+const DELIMITER_CANDIDATES = [',', '\t', ';', '|'];
+
+export async function openCsvSource(path: string, options: CsvOptions): Promise<TabularSource> {
+  const headerRow = options.headerRow ?? 0;
+  const quote = singleByte(options.quote ?? '"', 'quote');
+  let head = await readHead(path, HEAD_BYTES);
+  const delimiter =
+    options.delimiter === undefined ? sniffDelimiter(head.bytes, quote, path) : singleByte(options.delimiter, 'delimiter');
+  const dialect = { delimiter, quote };
+  let header = headerOf(head.bytes, head.complete, dialect, headerRow);
+  while (header === undefined && !head.complete && head.bytes.length < MAX_HEAD_BYTES) {
+    head = await readHead(path, head.bytes.length * 4);
+    header = headerOf(head.bytes, head.complete, dialect, headerRow);
+  }
+  if (header === undefined) {
+    throw new DataError('NO_HEADER', `The file has no record at header_row ${headerRow}; it has fewer records (or is empty).`);
+  }
+  return new CsvSource(path, dialect, header, headerRow, options.allowRagged ?? false);
+}
+
+class CsvSource implements TabularSource {
+  readonly format = 'csv';
+
+  constructor(
+    private readonly path: string,
+    private readonly dialect: CsvDialect,
+    readonly columns: readonly string[],
+    private readonly headerRow: number,
+    private readonly allowRagged: boolean,
+  ) {}
+
+  async scan(
+    columns: readonly number[],
+    comparison: Comparison,
+    visit: (cursor: RecordCursor) => void,
+    control: ScanControl,
+    pass: string,
+  ): Promise<void> {
+    const stream = await openByteStream(this.path);
+    const parser = new CsvRecordParser(this.dialect);
+    const cursor = new CsvCursor(parser.record, columns, comparison, this.dialect.quote);
+    const width = this.columns.length;
+    const { headerRow, allowRagged } = this;
+    let recordIndex = 0;
+    const onRecord = (record: CsvRecord): undefined => {
+      if (recordIndex++ <= headerRow) return;
+      cursor.row++;
+      if (record.count !== width && !allowRagged) throw new RaggedRecordError(cursor.row, record.line, record.count, width);
+      visit(cursor);
+    };
+    let leftover: Buffer | undefined;
+    let first = true;
+    try {
+      for await (const chunk of stream.chunks as AsyncIterable<Buffer>) {
+        throwIfAborted(control.signal);
+        let bytes = leftover === undefined ? chunk : Buffer.concat([leftover, chunk]);
+        if (first) {
+          bytes = withoutBom(bytes);
+          first = false;
+        }
+        const used = parser.parse(bytes, false, onRecord);
+        leftover = used < bytes.length ? bytes.subarray(used) : undefined;
+        control.onProgress?.(stream.bytesRead(), stream.fileBytes, 'bytes', pass);
+      }
+      if (leftover !== undefined) parser.parse(first ? withoutBom(leftover) : leftover, true, onRecord);
+    } catch (error) {
+      if (error instanceof DataError) throw error;
+      if (control.signal?.aborted) throw new CancelledError();
+      describeStreamError(error);
+    } finally {
+      stream.destroy();
+    }
+  }
+
+  async close(): Promise<void> {}
+}
+
+class RaggedRecordError extends DataError {
+  constructor(row: number, line: number, fields: number, width: number) {
+    super(
+      'RAGGED_RECORD',
+      `Record ${row} (line ${line}) has ${fields} field(s) but the header has ${width}; fix the file, check 'delimiter'/'quote'/'header_row', or pass allow_ragged: true (missing fields are then nulls, extra ones ignored).`,
+    );
+  }
+}
+
+const ASCII_SPACE = new Uint8Array(128);
+for (const c of [9, 10, 11, 12, 13, 32]) ASCII_SPACE[c] = 1;
+
+class CsvCursor implements RecordCursor {
+  row = 0;
+
+  constructor(
+    private readonly record: CsvRecord,
+    private readonly fields: readonly number[],
+    private readonly comparison: Comparison,
+    private readonly quote: number,
+  ) {}
+
+  get line(): number {
+    return this.record.line;
+  }
+
+  text(column: number): string | null {
+    const field = this.fields[column]!;
+    const record = this.record;
+    if (field >= record.count || record.starts[field] === record.ends[field]) return null;
+    return normalizeText(record.decode(field, this.quote), this.comparison);
+  }
+
+  hash(column: number, hash: FieldHash): boolean {
+    const field = this.fields[column]!;
+    const record = this.record;
+    if (field >= record.count) return false;
+    let start = record.starts[field]!;
+    let end = record.ends[field]!;
+    const quote = record.escaped[field] === 1 ? this.quote : -1;
+    const { trim, caseInsensitive } = this.comparison;
+    if (!trim && !caseInsensitive) {
+      if (start === end) return false;
+      hash.addBytes(record.bytes, start, end, quote);
+      return true;
+    }
+    const bytes = record.bytes;
+    for (let i = start; i < end; i++) {
+      if (bytes[i]! >= 0x80) {
+        // Unicode case folding and white space need the decoded text.
+        const text = this.text(column);
+        if (text === null) return false;
+        hash.addString(text);
+        return true;
+      }
+    }
+    if (trim) {
+      while (start < end && ASCII_SPACE[bytes[start]!] === 1) start++;
+      while (end > start && ASCII_SPACE[bytes[end - 1]!] === 1) end--;
+    }
+    if (start === end) return false;
+    if (caseInsensitive) hash.addBytesFolded(bytes, start, end, quote);
+    else hash.addBytes(bytes, start, end, quote);
+    return true;
+  }
+}
+
+function withoutBom(bytes: Buffer): Buffer {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+}
+
+function singleByte(value: string, argument: string): number {
+  const bytes = Buffer.from(value === '\\t' ? '\t' : value, 'utf8');
+  if (bytes.length !== 1 || bytes[0] === 10 || bytes[0] === 13) {
+    throw new DataError('INVALID_DIALECT', `'${argument}' must be one ASCII character other than a line break, e.g. ',' or '\\t'.`);
+  }
+  return bytes[0]!;
+}
+
+async function readHead(path: string, limit: number): Promise<{ bytes: Buffer; complete: boolean }> {
+  const stream = await openByteStream(path);
+  const parts: Buffer[] = [];
+  let size = 0;
+  let complete = true;
+  try {
+    for await (const chunk of stream.chunks as AsyncIterable<Buffer>) {
+      parts.push(chunk);
+      size += chunk.length;
+      if (size >= limit) {
+        complete = false;
+        break;
+      }
+    }
+  } catch (error) {
+    describeStreamError(error);
+  } finally {
+    stream.destroy();
+  }
+  return { bytes: withoutBom(Buffer.concat(parts)), complete };
+}
+
+/** The delimiter that splits the sample's records into the most fields, consistently. */
+function sniffDelimiter(sample: Buffer, quote: number, path: string): number {
+  const byExtension = /\.tsv(\.gz)?$/i.test(path) ? '\t' : /\.psv(\.gz)?$/i.test(path) ? '|' : undefined;
+  if (byExtension !== undefined) return byExtension.charCodeAt(0);
+  let best = { delimiter: 44, score: -1 };
+  for (const candidate of DELIMITER_CANDIDATES) {
+    const delimiter = candidate.charCodeAt(0);
+    const counts: number[] = [];
+    try {
+      new CsvRecordParser({ delimiter, quote }).parse(sample, false, (record) => {
+        counts.push(record.count);
+        return counts.length < 200 ? undefined : false;
+      });
+    } catch {
+      continue;
+    }
+    if (counts.length === 0) continue;
+    const width = counts[0]!;
+    if (width < 2) continue;
+    const consistent = counts.filter((count) => count === width).length / counts.length;
+    const score = consistent * 1000 + width;
+    if (score > best.score) best = { delimiter, score };
+  }
+  return best.delimiter;
+}
+
+function headerOf(sample: Buffer, complete: boolean, dialect: CsvDialect, headerRow: number): string[] | undefined {
+  let header: string[] | undefined;
+  let index = 0;
+  new CsvRecordParser(dialect).parse(sample, complete, (record) => {
+    if (index++ < headerRow) return undefined;
+    header = Array.from({ length: record.count }, (_, field) => record.decode(field, dialect.quote).trim());
+    return false;
+  });
+  return header === undefined ? undefined : uniqueNames(header);
+}
+
+/** Empty header cells become column_N, repeated names get a _2, _3 … suffix, so every column can be named. */
+export function uniqueNames(names: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return names.map((raw, index) => {
+    let name = raw.length === 0 ? `column_${index + 1}` : raw;
+    for (let n = 2; seen.has(name); n++) name = `${raw}_${n}`;
+    seen.add(name);
+    return name;
+  });
+}
