@@ -1,0 +1,19 @@
+// What resolving one import gave: local files of the project, or the name of an external package.
+
+export interface ResolvedImport {
+  /** Project files (relative, `/`-separated) the import reaches; empty when it reaches none. */
+  local: string[];
+  /** The external package, module or namespace when the import leaves the project. */
+  external?: string;
+}
+
+export const UNRESOLVED: ResolvedImport = { local: [] };
+
+export function dirnameOf(relativePath: string): string {
+  const slash = relativePath.lastIndexOf('/');
+  return slash < 0 ? '' : relativePath.slice(0, slash);
+}
+
+export function joinRelative(folder: string, name: string): string {
+  return folder === '' ? name : `${folder}/${name}`;
+}

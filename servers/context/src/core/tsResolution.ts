@@ -1,0 +1,126 @@
+// Resolves TypeScript/JavaScript specifiers with oxc-resolver: tsconfig `paths`/`baseUrl` (found per file,
+// following `extends`), `.js` specifiers naming `.ts` sources, index files, package.json `exports` and
+// `imports`, and workspace packages whether or not node_modules links them.
+import { isBuiltin } from 'node:module';
+import path from 'node:path';
+import type { ResolverFactory } from 'oxc-resolver';
+import { dirnameOf, type ResolvedImport, UNRESOLVED } from './resolution.js';
+
+type OxcResolver = typeof import('oxc-resolver');
+let resolverModule: Promise<OxcResolver> | undefined;
+
+export function loadOxcResolver(): Promise<OxcResolver> {
+  resolverModule ??= import('oxc-resolver');
+  return resolverModule;
+}
+
+const TS_EXTENSIONS = [
+  '.ts',
+  '.tsx',
+  '.mts',
+  '.cts',
+  '.d.ts',
+  '.js',
+  '.jsx',
+  '.mjs',
+  '.cjs',
+  '.json',
+  '.node',
+];
+
+export function createOxcResolver(module: OxcResolver): ResolverFactory {
+  return new module.ResolverFactory({
+    tsconfig: 'auto',
+    extensions: TS_EXTENSIONS,
+    // NodeNext: `./x.js` in a .ts file names ./x.ts.
+    extensionAlias: {
+      '.js': ['.ts', '.tsx', '.d.ts', '.js', '.jsx'],
+      '.jsx': ['.tsx', '.jsx'],
+      '.mjs': ['.mts', '.d.mts', '.mjs'],
+      '.cjs': ['.cts', '.d.cts', '.cjs'],
+    },
+    conditionNames: ['types', 'import', 'require', 'node', 'default'],
+    mainFields: ['types', 'module', 'main'],
+    builtinModules: true,
+  });
+}
+
+export class TsResolver {
+  private readonly memo = new Map<string, ResolvedImport>();
+
+  /**
+   * @param root the project's real absolute path
+   * @param files the project's scanned files
+   * @param workspacePackages package name → folder, from the project's own package.json files
+   */
+  constructor(
+    private readonly resolver: ResolverFactory,
+    private readonly root: string,
+    private readonly files: ReadonlySet<string>,
+    private readonly workspacePackages: ReadonlyMap<string, string>,
+  ) {}
+
+  resolve(fromFile: string, specifier: string): ResolvedImport {
+    // Resolution depends on the folder (tsconfig and package.json are found from it), not the file.
+    const key = `${dirnameOf(fromFile)}\0${specifier}`;
+    let resolved = this.memo.get(key);
+    if (resolved === undefined) {
+      resolved = this.resolveUncached(fromFile, specifier);
+      this.memo.set(key, resolved);
+    }
+    return resolved;
+  }
+
+  private resolveUncached(fromFile: string, specifier: string): ResolvedImport {
+    const bare = isBare(specifier);
+    if (bare && isBuiltin(specifier)) {
+      return { local: [], external: specifier.startsWith('node:') ? specifier : `node:${specifier}` };
+    }
+    const packageName = bare ? packageNameOf(specifier) : undefined;
+    const workspaceFolder = packageName === undefined ? undefined : this.workspacePackages.get(packageName);
+    if (packageName !== undefined && workspaceFolder !== undefined) {
+      const local = this.resolveInWorkspacePackage(workspaceFolder, packageName, specifier);
+      if (local !== undefined) return { local: [local] };
+    }
+    const result = this.resolver.resolveFileSync(path.join(this.root, fromFile), specifier);
+    if (result.builtin) return { local: [], external: result.builtin.resolved };
+    const local = result.path === undefined ? undefined : this.projectFile(result.path);
+    if (local !== undefined) return { local: [local] };
+    // tsconfig `paths` make bare-looking aliases; only a name that resolved nowhere in the project is a package.
+    if (packageName !== undefined) return { local: [], external: packageName };
+    return UNRESOLVED;
+  }
+
+  /** Self-reference through the package's own `exports` first (what node does), then a plain path. */
+  private resolveInWorkspacePackage(
+    folder: string,
+    packageName: string,
+    specifier: string,
+  ): string | undefined {
+    const absoluteFolder = path.join(this.root, folder);
+    const viaExports = this.resolver.sync(absoluteFolder, specifier);
+    const fromExports = viaExports.path === undefined ? undefined : this.projectFile(viaExports.path);
+    if (fromExports !== undefined) return fromExports;
+    const subpath = specifier.slice(packageName.length);
+    const viaPath = this.resolver.sync(absoluteFolder, `.${subpath === '' ? '' : subpath}`);
+    return viaPath.path === undefined ? undefined : this.projectFile(viaPath.path);
+  }
+
+  /** A resolved absolute path as a scanned project file, or undefined (node_modules, ignored, outside). */
+  private projectFile(absolute: string): string | undefined {
+    const relative = path.relative(this.root, absolute);
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+    const normalized = relative.split(path.sep).join('/');
+    return this.files.has(normalized) ? normalized : undefined;
+  }
+}
+
+function isBare(specifier: string): boolean {
+  return !(specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('#'));
+}
+
+/** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
+export function packageNameOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') && parts.length > 1 ? `${parts[0]}/${parts[1]}` : (parts[0] ?? specifier);
+}
