@@ -1,0 +1,47 @@
+// What a server tells the transport contract about itself, and the connection each transport provides.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+
+export interface ToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface TransportContractSpec {
+  /** The name the server reports at initialize, e.g. `groundwork-data`. */
+  serverName: string;
+  /** Absolute path to the built `dist/bin.js`. */
+  bin: string;
+  clientName: string;
+  /** Passed as `--allowed-dir`; the sample call's paths resolve against it. */
+  allowedDir: string;
+  /** A call that must succeed; one of its tool's required arguments is omitted to provoke an error. */
+  sampleCall: ToolCall;
+  /** Extra environment for every server process. */
+  env?: Record<string, string>;
+  /** A call that runs for seconds unless cancelled (proves cancellation reaches `ctx.signal`). */
+  slowCall?: ToolCall;
+}
+
+export type ContractTransport = 'stdio' | 'streamable-http' | 'stateless-http';
+
+export interface Connection {
+  client: Client;
+  /** Everything the server process has written to stderr so far. */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** How the shared suite reaches a server over one transport. */
+export interface TransportHarness {
+  transport: ContractTransport;
+  connect(): Promise<Connection>;
+  /** The raw JSON-RPC response to an initialize request, parsed but not validated. */
+  rawInitialize(): Promise<unknown>;
+  /** Starts `call` and returns a function that cancels it the way this transport allows. */
+  startCancellable(connection: Connection, call: ToolCall): { cancel(): void; settled: Promise<unknown> };
+}
+
+/** The server's arguments every contract process gets. */
+export function baseArgs(spec: TransportContractSpec): string[] {
+  return ['--allowed-dir', spec.allowedDir];
+}

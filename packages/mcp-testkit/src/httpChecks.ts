@@ -1,0 +1,374 @@
+// The contract over the two HTTP modes: the bin on an ephemeral port, reached by the SDK client and by raw
+// requests for status codes, headers and forged Host/Origin values.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  baseArgs,
+  type Connection,
+  type TransportContractSpec,
+  type TransportHarness,
+} from './contractSpec.js';
+import {
+  deleteSession,
+  initializeRequest,
+  openSession,
+  postOversized,
+  postRpc,
+  rawRequest,
+  rpcMessagesOf,
+  sessionHeaders,
+} from './rawHttp.js';
+import { cancelledCallCount } from './serverLog.js';
+import { type HttpServerProcess, startHttpServer } from './serverProcess.js';
+import { describeSharedSuite } from './sharedSuite.js';
+
+type HttpMode = 'streamable-http' | 'stateless-http';
+
+const OAUTH_PROBES = [
+  '/.well-known/oauth-protected-resource',
+  '/.well-known/oauth-protected-resource/mcp',
+  '/.well-known/oauth-authorization-server',
+];
+const BROWSER_ORIGIN = 'http://localhost:6274';
+const FOUR_MIB = 4 * 1024 * 1024;
+
+export function describeHttpTransport(spec: TransportContractSpec, mode: HttpMode): void {
+  let server: HttpServerProcess;
+  const start = (args: string[] = [], env: Record<string, string> = {}) =>
+    startHttpServer(spec.bin, mode, [...baseArgs(spec), ...args], { env: { ...spec.env, ...env } });
+  beforeAll(async () => {
+    server = await start();
+  }, 30_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  describe('through the SDK client', () =>
+    describeSharedSuite(
+      spec,
+      httpHarness(spec, mode, () => server),
+    ));
+
+  describe('HTTP endpoint', () => {
+    it('answers /healthz with status, name and version', async () => {
+      const response = await rawRequest(server.url.replace(/\/mcp$/, '/healthz'));
+      expect(response.status).toBe(200);
+      const body = JSON.parse(response.body) as Record<string, unknown>;
+      expect(body).toMatchObject({
+        status: expect.any(String),
+        name: spec.serverName,
+        version: expect.any(String),
+      });
+    });
+
+    it('answers the OAuth discovery probes with a JSON 404', async () => {
+      for (const probe of OAUTH_PROBES) {
+        const response = await rawRequest(new URL(probe, server.url).href);
+        expect(response.status, probe).toBe(404);
+        expect(String(response.headers['content-type'])).toContain('application/json');
+        expect(JSON.parse(response.body), probe).toMatchObject({ error: 'invalid_request' });
+      }
+    });
+
+    it('refuses a foreign Host header (DNS rebinding)', async () => {
+      const response = await postRpc(server.url, initializeRequest(spec.clientName), {
+        host: 'evil.example.com',
+      });
+      expect(response.status).toBe(403);
+    });
+
+    it('refuses a foreign Origin and Origin: null, and accepts its own', async () => {
+      for (const origin of ['http://evil.example.com', 'null']) {
+        const response = await postRpc(server.url, initializeRequest(spec.clientName), { origin });
+        expect(response.status, origin).toBe(403);
+      }
+      const own = await postRpc(server.url, initializeRequest(spec.clientName), {
+        origin: `http://${server.host}`,
+      });
+      expect(own.status).toBe(200);
+    });
+
+    it('sends no CORS headers unless --cors-origin is given', async () => {
+      const response = await postRpc(server.url, initializeRequest(spec.clientName), {
+        origin: `http://${server.host}`,
+      });
+      expect(response.headers['access-control-allow-origin']).toBeUndefined();
+    });
+
+    it('refuses a body over 4 MiB with 413', async () => {
+      const response = await postOversized(server.url, FOUR_MIB + 1);
+      expect(response.status).toBe(413);
+      expect(rpcMessagesOf(response)[0]).toMatchObject({
+        jsonrpc: '2.0',
+        error: { code: expect.any(Number) },
+      });
+    });
+
+    describe('with --cors-origin', () => {
+      let cors: HttpServerProcess;
+      beforeAll(async () => {
+        cors = await start(['--cors-origin', BROWSER_ORIGIN]);
+      }, 30_000);
+      afterAll(async () => {
+        await cors?.stop();
+      });
+
+      it('answers a preflight allowing the MCP headers', async () => {
+        const response = await rawRequest(cors.url, {
+          method: 'OPTIONS',
+          headers: {
+            origin: BROWSER_ORIGIN,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'content-type, mcp-session-id',
+          },
+        });
+        expect(response.status).toBeLessThan(300);
+        expect(response.headers['access-control-allow-origin']).toBe(BROWSER_ORIGIN);
+        const allowed = String(response.headers['access-control-allow-headers']).toLowerCase();
+        for (const header of ['mcp-session-id', 'mcp-protocol-version', 'last-event-id'])
+          expect(allowed).toContain(header);
+      });
+
+      it('exposes Mcp-Session-Id to the browser origin', async () => {
+        const response = await postRpc(cors.url, initializeRequest(spec.clientName), {
+          origin: BROWSER_ORIGIN,
+        });
+        expect(response.status).toBe(200);
+        expect(response.headers['access-control-allow-origin']).toBe(BROWSER_ORIGIN);
+        expect(String(response.headers['access-control-expose-headers']).toLowerCase()).toContain(
+          'mcp-session-id',
+        );
+      });
+    });
+
+    describe('with GROUNDWORK_AUTH_TOKEN', () => {
+      const token = 'contract-test-token-0123456789';
+      let guarded: HttpServerProcess;
+      beforeAll(async () => {
+        guarded = await start([], { GROUNDWORK_AUTH_TOKEN: token });
+      }, 30_000);
+      afterAll(async () => {
+        await guarded?.stop();
+      });
+
+      it('answers 401 with WWW-Authenticate without the bearer token', async () => {
+        for (const headers of [{}, { authorization: 'Bearer wrong-token' }] as Record<string, string>[]) {
+          const response = await postRpc(guarded.url, initializeRequest(spec.clientName), headers);
+          expect(response.status).toBe(401);
+          expect(String(response.headers['www-authenticate'])).toMatch(/^Bearer /);
+        }
+      });
+
+      it('serves a request carrying the bearer token', async () => {
+        const response = await postRpc(guarded.url, initializeRequest(spec.clientName), {
+          authorization: `Bearer ${token}`,
+        });
+        expect(response.status).toBe(200);
+      });
+    });
+  });
+
+  if (mode === 'streamable-http') describeSessions(spec, () => server, start);
+  else describeStatelessEndpoint(spec, () => server);
+}
+
+function describeSessions(
+  spec: TransportContractSpec,
+  server: () => HttpServerProcess,
+  start: (args: string[]) => Promise<HttpServerProcess>,
+): void {
+  describe('sessions', () => {
+    it('hands out an Mcp-Session-Id at initialize', async () => {
+      const response = await postRpc(server().url, initializeRequest(spec.clientName));
+      expect(response.status).toBe(200);
+      expect(response.headers['mcp-session-id']).toMatch(/^[\x21-\x7e]+$/);
+    });
+
+    it('answers 400 to a request without Mcp-Session-Id', async () => {
+      const response = await postRpc(server().url, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      expect(response.status).toBe(400);
+    });
+
+    it('answers 404 to an unknown session', async () => {
+      const response = await postRpc(
+        server().url,
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        sessionHeaders('00000000-0000-4000-8000-000000000000'),
+      );
+      expect(response.status).toBe(404);
+    });
+
+    it('ends a session on DELETE', async () => {
+      const id = await openSession(server().url, spec.clientName);
+      const listed = await postRpc(
+        server().url,
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        sessionHeaders(id),
+      );
+      expect(listed.status).toBe(200);
+      expect((await deleteSession(server().url, id)).status).toBeLessThan(300);
+      const after = await postRpc(
+        server().url,
+        { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+        sessionHeaders(id),
+      );
+      expect(after.status).toBe(404);
+    });
+
+    it('opens the GET SSE stream of a session', async () => {
+      const id = await openSession(server().url, spec.clientName);
+      const response = await rawRequest(server().url, {
+        headers: { accept: 'text/event-stream', ...sessionHeaders(id) },
+        headersOnly: true,
+      });
+      expect(response.status).toBe(200);
+      expect(String(response.headers['content-type'])).toContain('text/event-stream');
+      await deleteSession(server().url, id);
+    });
+
+    it('cancels the call of a client that hangs up', async () => {
+      const slowCall = spec.slowCall;
+      if (slowCall === undefined) return;
+      const id = await openSession(server().url, spec.clientName);
+      const controller = new AbortController();
+      const before = cancelledCallCount(server().stderr(), slowCall.name);
+      const pending = postRpc(
+        server().url,
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: slowCall },
+        sessionHeaders(id),
+        controller.signal,
+      ).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      controller.abort();
+      await pending;
+      await expect
+        .poll(() => cancelledCallCount(server().stderr(), slowCall.name), { timeout: 2_000 })
+        .toBeGreaterThan(before);
+      await deleteSession(server().url, id);
+    });
+
+    it('releases sessions after open/delete churn', async () => {
+      const sessionsNow = async () =>
+        (
+          JSON.parse((await rawRequest(server().url.replace(/\/mcp$/, '/healthz'))).body) as {
+            sessions?: number;
+          }
+        ).sessions;
+      const baseline = await sessionsNow();
+      expect(baseline, '/healthz reports the open-session count').toBeTypeOf('number');
+      for (let round = 0; round < 10; round++) {
+        const ids = await Promise.all(
+          Array.from({ length: 20 }, () => openSession(server().url, spec.clientName)),
+        );
+        expect(await sessionsNow()).toBe((baseline ?? 0) + 20);
+        await Promise.all(ids.map((id) => deleteSession(server().url, id)));
+      }
+      expect(await sessionsNow()).toBe(baseline);
+    }, 60_000);
+
+    describe('with --max-sessions 2', () => {
+      let capped: HttpServerProcess;
+      beforeAll(async () => {
+        capped = await start(['--max-sessions', '2']);
+      }, 30_000);
+      afterAll(async () => {
+        await capped?.stop();
+      });
+
+      it('answers 503 with a JSON-RPC error past the cap, and serves again once one ends', async () => {
+        const first = await openSession(capped.url, spec.clientName);
+        await openSession(capped.url, spec.clientName);
+        const refused = await postRpc(capped.url, initializeRequest(spec.clientName));
+        expect(refused.status).toBe(503);
+        expect(rpcMessagesOf(refused)[0]).toMatchObject({
+          jsonrpc: '2.0',
+          error: { code: expect.any(Number) },
+        });
+        await deleteSession(capped.url, first);
+        expect((await postRpc(capped.url, initializeRequest(spec.clientName))).status).toBe(200);
+      });
+    });
+  });
+}
+
+function describeStatelessEndpoint(spec: TransportContractSpec, server: () => HttpServerProcess): void {
+  describe('stateless endpoint', () => {
+    it('hands out no Mcp-Session-Id at initialize', async () => {
+      const response = await postRpc(server().url, initializeRequest(spec.clientName));
+      expect(response.status).toBe(200);
+      expect(response.headers['mcp-session-id']).toBeUndefined();
+    });
+
+    it('answers GET with 405', async () => {
+      const response = await rawRequest(server().url, { headers: { accept: 'text/event-stream' } });
+      expect(response.status).toBe(405);
+    });
+
+    it('serves a call with no session at all', async () => {
+      const response = await postRpc(server().url, {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: spec.sampleCall,
+      });
+      expect(response.status).toBe(200);
+      const [message] = rpcMessagesOf(response) as Array<{ id?: unknown; result?: { isError?: boolean } }>;
+      expect(message?.id).toBe(7);
+      expect(message?.result?.isError).toBeFalsy();
+    });
+  });
+}
+
+function httpHarness(
+  spec: TransportContractSpec,
+  mode: HttpMode,
+  server: () => HttpServerProcess,
+): TransportHarness {
+  return {
+    transport: mode,
+    async connect(): Promise<Connection> {
+      const transport = new StreamableHTTPClientTransport(new URL(server().url));
+      const client = new Client({ name: spec.clientName, version: '0.0.0' });
+      await client.connect(transport);
+      return {
+        client,
+        stderr: () => server().stderr(),
+        close: async () => {
+          if (mode === 'streamable-http') await transport.terminateSession();
+          await client.close();
+        },
+      };
+    },
+    async rawInitialize() {
+      const response = await postRpc(server().url, initializeRequest(spec.clientName));
+      if (response.status !== 200)
+        throw new Error(`initialize answered ${response.status}: ${response.body}`);
+      const id = response.headers['mcp-session-id'];
+      if (typeof id === 'string') await deleteSession(server().url, id);
+      return rpcMessagesOf(response)[0];
+    },
+    startCancellable(connection, call) {
+      if (mode === 'streamable-http') {
+        const controller = new AbortController();
+        const settled = connection.client.callTool(call, undefined, { signal: controller.signal }).then(
+          () => 'completed',
+          () => 'rejected',
+        );
+        return { cancel: () => controller.abort(), settled };
+      }
+      // Without a session a cancellation notification cannot name its request; hanging up cancels it.
+      const controller = new AbortController();
+      const settled = postRpc(
+        server().url,
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: call },
+        {},
+        controller.signal,
+      ).then(
+        () => 'completed',
+        () => 'aborted',
+      );
+      return { cancel: () => controller.abort(), settled };
+    },
+  };
+}

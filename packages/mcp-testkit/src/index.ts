@@ -1,0 +1,12 @@
+// Everything exported here is public API of @groundwork/mcp-testkit; nothing else is.
+export {
+  type ConformanceCheck,
+  type ConformanceResult,
+  describeFailures,
+  REQUIRED_CONFORMANCE_SCENARIOS,
+  runConformance,
+} from './conformance.js';
+export type { ToolCall, TransportContractSpec } from './contractSpec.js';
+export { nullPaths, snakeCaseKeys } from './jsonChecks.js';
+export { type HttpServerProcess, runBin, startHttpServer } from './serverProcess.js';
+export { describeTransportContract } from './transportContract.js';

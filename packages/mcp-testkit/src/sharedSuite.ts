@@ -1,0 +1,140 @@
+// The checks every transport must pass alike, through the official SDK client (whose schema validation is
+// the real signal) plus a raw read of initialize.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Connection, TransportContractSpec, TransportHarness } from './contractSpec.js';
+import { nullPaths, snakeCaseKeys } from './jsonChecks.js';
+import { cancelledCallCount } from './serverLog.js';
+import { waitFor } from './serverProcess.js';
+
+export function describeSharedSuite(spec: TransportContractSpec, harness: TransportHarness): void {
+  let connection: Connection;
+  beforeAll(async () => {
+    connection = await harness.connect();
+  }, 30_000);
+  afterAll(async () => {
+    await connection?.close();
+  });
+
+  it('answers initialize with camelCase keys and no explicit null', async () => {
+    const message = (await harness.rawInitialize()) as { result?: Record<string, unknown> };
+    expect(message.result, JSON.stringify(message)).toBeDefined();
+    expect(Object.keys(message.result ?? {})).toEqual(
+      expect.arrayContaining(['protocolVersion', 'capabilities', 'serverInfo']),
+    );
+    expect(snakeCaseKeys(message), 'snake_case keys in the initialize response').toEqual([]);
+    expect(nullPaths(message), 'explicit nulls in the initialize response').toEqual([]);
+  });
+
+  it('reports its name and offers tools to the SDK client', () => {
+    expect(connection.client.getServerVersion()?.name).toBe(spec.serverName);
+    expect(connection.client.getServerCapabilities()?.tools).toBeDefined();
+  });
+
+  it('lists tools with object JSON Schemas and descriptions of every parameter', async () => {
+    const { tools } = await connection.client.listTools();
+    expect(tools.length).toBeGreaterThan(0);
+    expect(tools.map((tool) => tool.name)).toContain(spec.sampleCall.name);
+    for (const tool of tools) {
+      expect(tool.description?.trim(), `description of ${tool.name}`).toBeTruthy();
+      expect(tool.inputSchema.type, `inputSchema of ${tool.name}`).toBe('object');
+      for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) {
+        const description = (property as { description?: unknown }).description;
+        expect(
+          typeof description === 'string' && description.trim() !== '',
+          `description of ${tool.name}.${name}`,
+        ).toBe(true);
+      }
+      if (tool.outputSchema !== undefined)
+        expect(tool.outputSchema.type, `outputSchema of ${tool.name}`).toBe('object');
+      expect(nullPaths(tool), `explicit nulls in the listing of ${tool.name}`).toEqual([]);
+    }
+  });
+
+  it('answers the sample call with a result the SDK client accepts', async () => {
+    const { tools } = await connection.client.listTools();
+    const tool = tools.find((candidate) => candidate.name === spec.sampleCall.name);
+    const result = await connection.client.callTool(spec.sampleCall);
+    const text = (result.content as Array<{ type: string; text?: string }>).find(
+      (block) => block.type === 'text',
+    );
+    expect(result.isError, text?.text).toBeFalsy();
+    expect(text?.text?.length ?? 0).toBeGreaterThan(0);
+    if (tool?.outputSchema !== undefined) expect(result.structuredContent).toBeTypeOf('object');
+  });
+
+  it('reports an unknown tool by name', async () => {
+    const outcome = await connection.client.callTool({ name: 'no_such_tool', arguments: {} }).then(
+      (result) => errorText(result),
+      (error: Error) => error.message,
+    );
+    expect(outcome).toContain('no_such_tool');
+  });
+
+  it('reports a missing required argument by name', async () => {
+    const { tools } = await connection.client.listTools();
+    const required = tools.find((tool) => tool.name === spec.sampleCall.name)?.inputSchema.required ?? [];
+    const result = await connection.client.callTool({ name: spec.sampleCall.name, arguments: {} });
+    if (required.length === 0) {
+      expect(result.isError, 'the sample tool has no required argument, so {} may succeed').toBeFalsy();
+      return;
+    }
+    expect(result.isError).toBe(true);
+    const text = errorText(result);
+    expect(
+      required.some((name) => text.includes(`'${name}'`)),
+      text,
+    ).toBe(true);
+  });
+
+  it('reports an ill-typed argument by name', async () => {
+    const [name] = Object.keys(spec.sampleCall.arguments);
+    if (name === undefined) return;
+    const result = await connection.client.callTool({
+      name: spec.sampleCall.name,
+      arguments: { ...spec.sampleCall.arguments, [name]: { not: 'what it expects' } },
+    });
+    expect(result.isError).toBe(true);
+    expect(errorText(result)).toContain(`'${name}'`);
+  });
+
+  it('offers MCP_USAGE.md as a readable resource', async () => {
+    const { resources } = await connection.client.listResources();
+    const usage = resources.find((resource) => resource.name === 'MCP_USAGE.md');
+    expect(usage, 'a resource named MCP_USAGE.md (pass usageFile to runServer)').toBeDefined();
+    const { contents } = await connection.client.readResource({ uri: usage?.uri ?? '' });
+    const text = (contents[0] as { text?: string } | undefined)?.text ?? '';
+    expect(text).toContain(spec.sampleCall.name);
+  });
+
+  it('accepts a logging level and answers ping', async () => {
+    await expect(connection.client.setLoggingLevel('warning')).resolves.toBeDefined();
+    await expect(connection.client.ping()).resolves.toBeDefined();
+  });
+
+  const slowCall = spec.slowCall;
+  it.skipIf(slowCall === undefined)('stops a cancelled call: ctx.signal reaches the tool', async () => {
+    if (slowCall === undefined) return;
+    const cancelledBefore = cancelledCallCount(connection.stderr(), slowCall.name);
+    const running = harness.startCancellable(connection, slowCall);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    running.cancel();
+    await running.settled;
+    // The server goes on serving, and its log shows the tool itself stopped.
+    const next = await connection.client.callTool(spec.sampleCall);
+    expect(next.isError, errorText(next)).toBeFalsy();
+    const stopped = await waitFor(
+      () => cancelledCallCount(connection.stderr(), slowCall.name) > cancelledBefore,
+      2_000,
+    );
+    expect(
+      stopped,
+      `no "tool call cancelled" log for ${slowCall.name} on stderr:\n${connection.stderr()}`,
+    ).toBe(true);
+  });
+}
+
+/** The text blocks of a call result (the SDK types it loosely, so it is read structurally). */
+function errorText(result: Record<string, unknown>): string {
+  const blocks = (result.content ?? []) as Array<{ type: string; text?: string }>;
+  return blocks.map((block) => block.text ?? '').join('\n');
+}

@@ -1,0 +1,172 @@
+// The contract over stdio: the built bin spawned with node over real pipes.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { expect, it } from 'vitest';
+import {
+  baseArgs,
+  type Connection,
+  type TransportContractSpec,
+  type TransportHarness,
+} from './contractSpec.js';
+import { INITIALIZED_NOTIFICATION, initializeRequest } from './rawHttp.js';
+import { stop, waitFor } from './serverProcess.js';
+
+export function stdioHarness(spec: TransportContractSpec): TransportHarness {
+  return {
+    transport: 'stdio',
+    async connect(): Promise<Connection> {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [spec.bin, ...baseArgs(spec)],
+        env: environment(spec),
+        stderr: 'pipe',
+      });
+      let stderr = '';
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+      });
+      const client = new Client({ name: spec.clientName, version: '0.0.0' });
+      await client.connect(transport);
+      return { client, stderr: () => stderr, close: () => client.close() };
+    },
+    async rawInitialize() {
+      const server = new RawStdioServer(spec);
+      try {
+        server.send(initializeRequest(spec.clientName));
+        const [response] = await server.responses(1);
+        return response;
+      } finally {
+        await server.kill();
+      }
+    },
+    startCancellable(connection, call) {
+      const controller = new AbortController();
+      const settled = connection.client.callTool(call, undefined, { signal: controller.signal }).then(
+        () => 'completed',
+        () => 'rejected',
+      );
+      return { cancel: () => controller.abort(), settled };
+    },
+  };
+}
+
+/** Byte-level checks of the stdio wire. */
+export function describeStdioWire(spec: TransportContractSpec): void {
+  it('writes only JSON-RPC lines to stdout and its logs to stderr', async () => {
+    const server = new RawStdioServer(spec, { GROUNDWORK_LOG_LEVEL: 'debug' });
+    server.send(initializeRequest(spec.clientName));
+    server.send(INITIALIZED_NOTIFICATION);
+    server.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    server.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: spec.sampleCall });
+    server.send({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: spec.sampleCall.name, arguments: {} },
+    });
+    await server.responses(4);
+    await server.closeStdin();
+    expect(
+      server.stdout.startsWith('{'),
+      `stdout starts with ${JSON.stringify(server.stdout.slice(0, 40))}`,
+    ).toBe(true);
+    expect(server.stdout.endsWith('\n')).toBe(true);
+    for (const line of server.stdout.split('\n').filter((item) => item !== '')) {
+      expect(() => JSON.parse(line), line).not.toThrow();
+      expect((JSON.parse(line) as { jsonrpc?: unknown }).jsonrpc).toBe('2.0');
+    }
+    const logLines = server.stderr.split('\n').filter((line) => line.includes(`"name":"${spec.serverName}"`));
+    expect(logLines.length, `no log line of ${spec.serverName} on stderr:\n${server.stderr}`).toBeGreaterThan(
+      0,
+    );
+  });
+
+  it('exits within 2 s of stdin closing', async () => {
+    const server = new RawStdioServer(spec);
+    server.send(initializeRequest(spec.clientName));
+    await server.responses(1);
+    const started = Date.now();
+    const code = await server.closeStdin();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(code).toBe(0);
+  });
+
+  const slowCall = spec.slowCall;
+  it.skipIf(slowCall === undefined)('exits within 2 s of stdin closing during a slow call', async () => {
+    const server = new RawStdioServer(spec);
+    server.send(initializeRequest(spec.clientName));
+    await server.responses(1);
+    server.send(INITIALIZED_NOTIFICATION);
+    server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: slowCall });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    await server.closeStdin();
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+}
+
+function environment(
+  spec: TransportContractSpec,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  const inherited = Object.entries(process.env).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined,
+  );
+  return { ...Object.fromEntries(inherited), ...spec.env, ...extra };
+}
+
+/** The bin on raw pipes: what it writes is read byte for byte. */
+class RawStdioServer {
+  stdout = '';
+  stderr = '';
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly exited: Promise<number | null>;
+
+  constructor(spec: TransportContractSpec, env: Record<string, string> = {}) {
+    this.child = spawn(process.execPath, [spec.bin, ...baseArgs(spec)], { env: environment(spec, env) });
+    this.exited = once(this.child, 'exit').then(([code]) => code as number | null);
+    this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stdout += chunk;
+    });
+    this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stderr += chunk;
+    });
+  }
+
+  send(message: unknown): void {
+    this.child.stdin.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** Waits for `count` responses (lines with an id) and returns them parsed. */
+  async responses(count: number): Promise<unknown[]> {
+    const parsed = () =>
+      this.stdout
+        .split('\n')
+        .slice(0, -1) // the last piece is an incomplete line (or empty)
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { id?: unknown })
+        .filter((message) => message.id !== undefined);
+    const arrived = await waitFor(() => parsed().length >= count, 10_000);
+    if (!arrived)
+      throw new Error(`expected ${count} responses on stdout, got:\n${this.stdout}\nstderr:\n${this.stderr}`);
+    return parsed();
+  }
+
+  /** Ends stdin and waits (at most 5 s) for the exit status. */
+  async closeStdin(): Promise<number | null> {
+    this.child.stdin.end();
+    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 5_000).unref());
+    const outcome = await Promise.race([this.exited, timeout]);
+    if (outcome === 'timeout') {
+      await this.kill();
+      throw new Error('the server did not exit within 5 s of stdin closing');
+    }
+    return outcome;
+  }
+
+  async kill(): Promise<void> {
+    await stop(this.child);
+  }
+}

@@ -1,0 +1,86 @@
+// The transport contract: one call registers the same suite over stdio, streamable HTTP and stateless
+// HTTP against a server's built bin, plus its command line and the official conformance scenarios.
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ConformanceResult,
+  describeFailures,
+  REQUIRED_CONFORMANCE_SCENARIOS,
+  runConformance,
+} from './conformance.js';
+import { baseArgs, type TransportContractSpec } from './contractSpec.js';
+import { describeHttpTransport } from './httpChecks.js';
+import { runBin } from './serverProcess.js';
+import { describeSharedSuite } from './sharedSuite.js';
+import { describeStdioWire, stdioHarness } from './stdioChecks.js';
+
+/**
+ * Registers vitest suites proving `spec.bin` keeps every wire-level promise of mcp-common.
+ *
+ * @example
+ * describeTransportContract({
+ *   serverName: 'groundwork-data',
+ *   bin: fileURLToPath(new URL('../dist/bin.js', import.meta.url)),
+ *   clientName: 'data-contract-test',
+ *   allowedDir: fileURLToPath(new URL('./fixtures', import.meta.url)),
+ *   sampleCall: { name: 'uniqueness_check', arguments: { file: 'people.csv', columns: ['id'] } },
+ * });
+ */
+export function describeTransportContract(spec: TransportContractSpec): void {
+  describe(`${spec.serverName} transport contract`, { timeout: 20_000 }, () => {
+    describe('over stdio', () => {
+      describe('through the SDK client', () => describeSharedSuite(spec, stdioHarness(spec)));
+      describe('on the wire', () => describeStdioWire(spec));
+    });
+    describe('over streamable HTTP', () => describeHttpTransport(spec, 'streamable-http'));
+    describe('over stateless HTTP', () => describeHttpTransport(spec, 'stateless-http'));
+    describe('command line', () => describeCommandLine(spec));
+    describe('official conformance scenarios over streamable HTTP', () => describeConformance(spec));
+  });
+}
+
+function describeCommandLine(spec: TransportContractSpec): void {
+  const env = spec.env ?? {};
+  it('exits 2 on an unknown transport, naming the three modes', async () => {
+    const spellings = [
+      { args: ['--transport', 'bogus'], env },
+      { args: ['--transport.mode=bogus'], env },
+      { args: [], env: { ...env, GROUNDWORK_TRANSPORT: 'bogus' } },
+    ];
+    for (const { args, env: environment } of spellings) {
+      const run = await runBin(spec.bin, [...baseArgs(spec), ...args], { env: environment });
+      expect(run.code, args.join(' ') || 'GROUNDWORK_TRANSPORT=bogus').toBe(2);
+      for (const mode of ['stdio', 'streamable-http', 'stateless-http']) expect(run.stderr).toContain(mode);
+      expect(run.stdout).toBe('');
+    }
+  });
+
+  it('prints usage on --help and exits 0', async () => {
+    const run = await runBin(spec.bin, ['--help'], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('--transport');
+    expect(run.stdout).toContain('--allowed-dir');
+  });
+
+  it('prints its version on --version and exits 0', async () => {
+    const run = await runBin(spec.bin, ['--version'], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+}
+
+function describeConformance(spec: TransportContractSpec): void {
+  let results: ConformanceResult[] = [];
+  beforeAll(async () => {
+    results = await runConformance(spec.bin, REQUIRED_CONFORMANCE_SCENARIOS, {
+      args: baseArgs(spec),
+      ...(spec.env === undefined ? {} : { env: spec.env }),
+    });
+  }, 180_000);
+
+  it.each(REQUIRED_CONFORMANCE_SCENARIOS)('passes %s', (scenario) => {
+    const result = results.find((candidate) => candidate.scenario === scenario);
+    expect(result, `${scenario} did not run`).toBeDefined();
+    if (result === undefined) return;
+    expect(result.passed, describeFailures(result)).toBe(true);
+  });
+}

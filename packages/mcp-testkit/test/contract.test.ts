@@ -1,0 +1,12 @@
+// The transport contract, run against the fixture server exactly as a server runs it.
+import { describeTransportContract } from '../src/index.js';
+import { fixtureBin, fixtureDir } from './fixtureServer.js';
+
+describeTransportContract({
+  serverName: 'groundwork-fixture',
+  bin: fixtureBin,
+  clientName: 'testkit-contract-test',
+  allowedDir: fixtureDir,
+  sampleCall: { name: 'echo', arguments: { text: 'hello' } },
+  slowCall: { name: 'wait', arguments: { milliseconds: 10_000 } },
+});
