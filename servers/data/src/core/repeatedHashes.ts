@@ -110,7 +110,11 @@ class Spill {
     for (let p = 0; p < PARTITIONS; p++) this.flushPartition(p);
   }
 
-  async replay(partition: number, visit: (h1: number, h2: number) => void, signal?: AbortSignal): Promise<void> {
+  async replay(
+    partition: number,
+    visit: (h1: number, h2: number) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const fd = this.files[partition]!;
     const chunk = new Int32Array(BUFFER_RECORDS * 16 * 2);
     const bytes = new Uint8Array(chunk.buffer);

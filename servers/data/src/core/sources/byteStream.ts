@@ -63,7 +63,10 @@ export async function statFile(path: string): Promise<{ size: number }> {
     return info;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new DataError('FILE_NOT_FOUND', 'The file does not exist; check the path (it is relative to the first allowed directory).');
+      throw new DataError(
+        'FILE_NOT_FOUND',
+        'The file does not exist; check the path (it is relative to the first allowed directory).',
+      );
     }
     throw error;
   }
@@ -73,7 +76,10 @@ export async function statFile(path: string): Promise<{ size: number }> {
 export function describeStreamError(error: unknown): never {
   const code = (error as NodeJS.ErrnoException).code;
   if (typeof code === 'string' && code.startsWith('Z_')) {
-    throw new DataError('UNREADABLE_FILE', `The file looks gzip-compressed but cannot be decompressed (${code}); it may be truncated or corrupt.`);
+    throw new DataError(
+      'UNREADABLE_FILE',
+      `The file looks gzip-compressed but cannot be decompressed (${code}); it may be truncated or corrupt.`,
+    );
   }
   throw error;
 }

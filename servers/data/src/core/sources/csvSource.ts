@@ -26,7 +26,9 @@ export async function openCsvSource(path: string, options: CsvOptions): Promise<
   const quote = singleByte(options.quote ?? '"', 'quote');
   let head = await readHead(path, HEAD_BYTES);
   const delimiter =
-    options.delimiter === undefined ? sniffDelimiter(head.bytes, quote, path) : singleByte(options.delimiter, 'delimiter');
+    options.delimiter === undefined
+      ? sniffDelimiter(head.bytes, quote, path)
+      : singleByte(options.delimiter, 'delimiter');
   const dialect = { delimiter, quote };
   let header = headerOf(head.bytes, head.complete, dialect, headerRow);
   while (header === undefined && !head.complete && head.bytes.length < MAX_HEAD_BYTES) {
@@ -34,7 +36,10 @@ export async function openCsvSource(path: string, options: CsvOptions): Promise<
     header = headerOf(head.bytes, head.complete, dialect, headerRow);
   }
   if (header === undefined) {
-    throw new DataError('NO_HEADER', `The file has no record at header_row ${headerRow}; it has fewer records (or is empty).`);
+    throw new DataError(
+      'NO_HEADER',
+      `The file has no record at header_row ${headerRow}; it has fewer records (or is empty).`,
+    );
   }
   return new CsvSource(path, dialect, header, headerRow, options.allowRagged ?? false);
 }
@@ -66,7 +71,8 @@ class CsvSource implements TabularSource {
     const onRecord = (record: CsvRecord): undefined => {
       if (recordIndex++ <= headerRow) return;
       cursor.row++;
-      if (record.count !== width && !allowRagged) throw new RaggedRecordError(cursor.row, record.line, record.count, width);
+      if (record.count !== width && !allowRagged)
+        throw new RaggedRecordError(cursor.row, record.line, record.count, width);
       visit(cursor);
     };
     let leftover: Buffer | undefined;
@@ -164,13 +170,18 @@ class CsvCursor implements RecordCursor {
 }
 
 function withoutBom(bytes: Buffer): Buffer {
-  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
+    ? bytes.subarray(3)
+    : bytes;
 }
 
 function singleByte(value: string, argument: string): number {
   const bytes = Buffer.from(value === '\\t' ? '\t' : value, 'utf8');
   if (bytes.length !== 1 || bytes[0] === 10 || bytes[0] === 13) {
-    throw new DataError('INVALID_DIALECT', `'${argument}' must be one ASCII character other than a line break, e.g. ',' or '\\t'.`);
+    throw new DataError(
+      'INVALID_DIALECT',
+      `'${argument}' must be one ASCII character other than a line break, e.g. ',' or '\\t'.`,
+    );
   }
   return bytes[0]!;
 }
@@ -223,7 +234,12 @@ function sniffDelimiter(sample: Buffer, quote: number, path: string): number {
   return best.delimiter;
 }
 
-function headerOf(sample: Buffer, complete: boolean, dialect: CsvDialect, headerRow: number): string[] | undefined {
+function headerOf(
+  sample: Buffer,
+  complete: boolean,
+  dialect: CsvDialect,
+  headerRow: number,
+): string[] | undefined {
   let header: string[] | undefined;
   let index = 0;
   new CsvRecordParser(dialect).parse(sample, complete, (record) => {

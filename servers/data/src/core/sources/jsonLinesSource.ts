@@ -1,0 +1,126 @@
+// JSON Lines: one object per line; columns are top-level keys or dotted paths into nested objects.
+import { CancelledError, DataError, throwIfAborted } from '../dataError.js';
+import type { Comparison, ScanControl } from '../scanOptions.js';
+import { describeStreamError, openByteStream } from './byteStream.js';
+import type { RecordCursor, TabularSource } from './tabularSource.js';
+import { ValueCursor } from './valueCursor.js';
+
+const SAMPLE_LINES = 1000;
+
+export async function openJsonLinesSource(path: string): Promise<TabularSource> {
+  const names = new Set<string>();
+  await forEachLine(path, {}, 'reading columns', (text, line) => {
+    collectPaths(parseLine(text, line), '', names);
+    return line < SAMPLE_LINES;
+  });
+  if (names.size === 0)
+    throw new DataError('NO_COLUMNS', 'The JSON Lines file has no objects with keys (is it empty?).');
+  return new JsonLinesSource(path, [...names]);
+}
+
+class JsonLinesSource implements TabularSource {
+  readonly format = 'jsonl';
+
+  constructor(
+    private readonly path: string,
+    readonly columns: readonly string[],
+  ) {}
+
+  async scan(
+    columns: readonly number[],
+    comparison: Comparison,
+    visit: (cursor: RecordCursor) => void,
+    control: ScanControl,
+    pass: string,
+  ): Promise<void> {
+    const paths = columns.map((index) => this.columns[index]!);
+    const cursor = new ValueCursor(comparison);
+    cursor.values = new Array(paths.length);
+    await forEachLine(this.path, control, pass, (text, line) => {
+      const object = parseLine(text, line);
+      cursor.row++;
+      cursor.line = line;
+      for (let k = 0; k < paths.length; k++) cursor.values[k] = valueAt(object, paths[k]!);
+      visit(cursor);
+      return true;
+    });
+  }
+
+  async close(): Promise<void> {}
+}
+
+function parseLine(text: string, line: number): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new DataError('MALFORMED_JSON', `Line ${line} is not valid JSON (${(error as Error).message}).`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new DataError(
+      'MALFORMED_JSON',
+      `Line ${line} is not a JSON object; each line of a JSON Lines file must be one.`,
+    );
+  }
+  return value as Record<string, unknown>;
+}
+
+function collectPaths(object: Record<string, unknown>, prefix: string, into: Set<string>): void {
+  for (const [key, value] of Object.entries(object)) {
+    const path = prefix + key;
+    into.add(path);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      collectPaths(value as Record<string, unknown>, `${path}.`, into);
+    }
+  }
+}
+
+/** A top-level key wins over a dotted path of the same spelling. */
+function valueAt(object: Record<string, unknown>, path: string): unknown {
+  if (path in object) return object[path];
+  let current: unknown = object;
+  for (const part of path.split('.')) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}
+
+/** Calls `visit` with each non-blank line's text and its 1-based line number until it returns false. */
+async function forEachLine(
+  path: string,
+  control: ScanControl,
+  pass: string,
+  visit: (text: string, line: number) => boolean,
+): Promise<void> {
+  const stream = await openByteStream(path);
+  let line = 0;
+  let leftover: Buffer | undefined;
+  const visitText = (bytes: Buffer, start: number, end: number): boolean => {
+    line++;
+    if (start === 0 && line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
+    if (end > start && bytes[end - 1] === 13) end--;
+    const text = bytes.toString('utf8', start, end);
+    return text.trim().length === 0 ? true : visit(text, line);
+  };
+  try {
+    for await (const chunk of stream.chunks as AsyncIterable<Buffer>) {
+      throwIfAborted(control.signal);
+      const bytes = leftover === undefined ? chunk : Buffer.concat([leftover, chunk]);
+      let start = 0;
+      for (let newline = bytes.indexOf(10); newline >= 0; newline = bytes.indexOf(10, start)) {
+        if (!visitText(bytes, start, newline)) return;
+        start = newline + 1;
+      }
+      leftover = start < bytes.length ? bytes.subarray(start) : undefined;
+      control.onProgress?.(stream.bytesRead(), stream.fileBytes, 'bytes', pass);
+    }
+    if (leftover !== undefined) visitText(leftover, 0, leftover.length);
+  } catch (error) {
+    if (error instanceof DataError) throw error;
+    if (control.signal?.aborted) throw new CancelledError();
+    describeStreamError(error);
+  } finally {
+    stream.destroy();
+  }
+}

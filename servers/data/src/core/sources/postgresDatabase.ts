@@ -1,0 +1,106 @@
+// PostgreSQL through pg (loaded lazily). Values arrive as text, as CAST(... AS TEXT) would give them, so
+// scans and pushed-down queries compare alike; a cancelled call cancels the running query on the server.
+import { CancelledError, DataError, throwIfAborted } from '../dataError.js';
+import type { SqlDatabase } from './sqlDatabase.js';
+
+const FETCH_ROWS = 5000;
+
+type Client = import('pg').Client;
+
+export async function openPostgresDatabase(connectionString: string, variable: string): Promise<SqlDatabase> {
+  const { default: pg } = await import('pg');
+  const asText = (value: string) => value;
+  const client = new pg.Client({
+    connectionString,
+    application_name: 'groundwork-data',
+    types: { getTypeParser: () => asText },
+  });
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw new DataError(
+      'DATABASE_UNAVAILABLE',
+      `Could not connect to PostgreSQL with the connection string in ${variable} (${(error as Error).message}); check that the server is running and the variable is right.`,
+    );
+  }
+  return new PostgresDatabase(pg.Client, client, connectionString);
+}
+
+class PostgresDatabase implements SqlDatabase {
+  readonly dialect = 'postgres';
+
+  constructor(
+    private readonly ClientClass: typeof import('pg').Client,
+    private readonly client: Client,
+    private readonly connectionString: string,
+  ) {}
+
+  parameter(index: number): string {
+    return `$${index}`;
+  }
+
+  trim(expression: string): string {
+    return `btrim(${expression}, E' \\t\\n\\r\\f\\v')`;
+  }
+
+  async columnsOf(table: string[]): Promise<string[] | undefined> {
+    const [schema, name] = table.length === 2 ? table : [undefined, table[0]!];
+    const rows = await this.query(
+      `SELECT column_name FROM information_schema.columns
+       WHERE table_schema = COALESCE($1, current_schema()) AND table_name = $2 ORDER BY ordinal_position`,
+      [schema ?? null, name],
+    );
+    return rows.length === 0 ? undefined : rows.map((row) => String(row[0]));
+  }
+
+  async query(sql: string, params: readonly unknown[], signal?: AbortSignal): Promise<unknown[][]> {
+    return this.cancellable(signal, async () => {
+      const result = await this.client.query({ text: sql, values: [...params], rowMode: 'array' });
+      return result.rows as unknown[][];
+    });
+  }
+
+  async stream(sql: string, onRow: (row: unknown[]) => void, signal?: AbortSignal): Promise<void> {
+    await this.client.query('BEGIN READ ONLY');
+    try {
+      await this.client.query(`DECLARE groundwork_scan NO SCROLL CURSOR FOR ${sql}`);
+      for (;;) {
+        throwIfAborted(signal);
+        const rows = await this.query(`FETCH FORWARD ${FETCH_ROWS} FROM groundwork_scan`, [], signal);
+        for (const row of rows) onRow(row);
+        if (rows.length < FETCH_ROWS) break;
+      }
+    } finally {
+      await this.client.query('ROLLBACK').catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.end().catch(() => undefined);
+  }
+
+  /** Runs `work`; if `signal` aborts meanwhile, asks the server (on a second connection) to cancel it. */
+  private async cancellable<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+    throwIfAborted(signal);
+    const onAbort = () => {
+      const pid = (this.client as unknown as { processID: number }).processID;
+      const canceller = new this.ClientClass({ connectionString: this.connectionString });
+      canceller
+        .connect()
+        .then(() => canceller.query('SELECT pg_cancel_backend($1)', [pid]))
+        .catch(() => undefined)
+        .finally(() => canceller.end().catch(() => undefined));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await work();
+    } catch (error) {
+      if (signal?.aborted) throw new CancelledError();
+      if (error instanceof DataError) throw error;
+      throw new DataError('QUERY_FAILED', `PostgreSQL refused the query: ${(error as Error).message}`);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}

@@ -1,0 +1,70 @@
+// SQLite through better-sqlite3 (loaded lazily), opened read-only.
+import { DataError, throwIfAborted } from '../dataError.js';
+import { statFile } from './byteStream.js';
+import type { SqlDatabase } from './sqlDatabase.js';
+import { yieldToEventLoop } from './valueCursor.js';
+
+const ROWS_BETWEEN_YIELDS = 8192;
+
+type Database = import('better-sqlite3').Database;
+
+export async function openSqliteDatabase(path: string): Promise<SqlDatabase> {
+  await statFile(path);
+  const { default: BetterSqlite3 } = await import('better-sqlite3');
+  let db: Database;
+  try {
+    db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+    db.pragma('schema_version');
+  } catch (error) {
+    throw new DataError(
+      'UNREADABLE_FILE',
+      `The file cannot be opened as a SQLite database (${(error as Error).message}).`,
+    );
+  }
+  return new SqliteDatabase(db);
+}
+
+class SqliteDatabase implements SqlDatabase {
+  readonly dialect = 'sqlite';
+
+  constructor(private readonly db: Database) {}
+
+  parameter(): string {
+    return '?';
+  }
+
+  trim(expression: string): string {
+    return `trim(${expression}, char(32, 9, 10, 11, 12, 13))`;
+  }
+
+  async columnsOf(table: string[]): Promise<string[] | undefined> {
+    const [schema, name] = table.length === 2 ? table : ['main', table[0]!];
+    const rows = this.db
+      .prepare(`SELECT name FROM pragma_table_info(?, ?) ORDER BY cid`)
+      .raw(true)
+      .all(name, schema) as unknown[][];
+    return rows.length === 0 ? undefined : rows.map((row) => String(row[0]));
+  }
+
+  async query(sql: string, params: readonly unknown[]): Promise<unknown[][]> {
+    return this.db
+      .prepare(sql)
+      .raw(true)
+      .all(...params) as unknown[][];
+  }
+
+  async stream(sql: string, onRow: (row: unknown[]) => void, signal?: AbortSignal): Promise<void> {
+    let count = 0;
+    for (const row of this.db.prepare(sql).raw(true).iterate() as Iterable<unknown[]>) {
+      onRow(row);
+      if (++count % ROWS_BETWEEN_YIELDS === 0) {
+        await yieldToEventLoop();
+        throwIfAborted(signal);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}
