@@ -38,7 +38,13 @@ export class AllowedPaths {
   async resolve(given: string): Promise<string> {
     if (given.includes('\0')) throw new ToolError('INVALID_PATH', 'Path contains a NUL byte.');
     const first = this.roots[0] as string;
-    const real = await realPathOf(path.resolve(first, given), 0);
+    const real = await realPathOf(path.resolve(first, given), 0).catch((error: unknown) => {
+      // realpath's own ELOOP would reach the client as an unexpected failure naming an absolute path.
+      if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
+        throw new ToolError('INVALID_PATH', `Path '${given}' runs into a loop of symbolic links.`);
+      }
+      throw error;
+    });
     if (!this.contains(real)) throw new PathOutsideAllowedError(given);
     return real;
   }
