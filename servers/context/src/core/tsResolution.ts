@@ -98,12 +98,28 @@ export class TsResolver {
     specifier: string,
   ): string | undefined {
     const absoluteFolder = path.join(this.root, folder);
-    const viaExports = this.resolver.sync(absoluteFolder, specifier);
-    const fromExports = viaExports.path === undefined ? undefined : this.projectFile(viaExports.path);
-    if (fromExports !== undefined) return fromExports;
     const subpath = specifier.slice(packageName.length);
-    const viaPath = this.resolver.sync(absoluteFolder, `.${subpath === '' ? '' : subpath}`);
-    return viaPath.path === undefined ? undefined : this.projectFile(viaPath.path);
+    for (const request of [specifier, `.${subpath}`]) {
+      const resolved = this.resolver.sync(absoluteFolder, request).path;
+      if (resolved === undefined) continue;
+      const local = this.projectFile(resolved) ?? this.sourceOfBuildOutput(resolved);
+      if (local !== undefined) return local;
+    }
+    return undefined;
+  }
+
+  /**
+   * Workspace packages usually export their build output (dist/index.js), which the scan leaves out; the
+   * source it was built from sits at the same place under src/ with a TypeScript extension.
+   */
+  private sourceOfBuildOutput(absolute: string): string | undefined {
+    const relative = path.relative(this.root, absolute).split(path.sep).join('/');
+    const match = /^(.*?)(?:^|\/)(?:dist|build|out|lib)\/(.*?)(?:\.d)?\.(?:[cm]?js|[cm]?ts)$/.exec(relative);
+    if (match === null) return undefined;
+    const stem = `${match[1] === '' ? '' : `${match[1]}/`}src/${match[2]}`;
+    return ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']
+      .map((extension) => stem + extension)
+      .find((candidate) => this.files.has(candidate));
   }
 
   /** A resolved absolute path as a scanned project file, or undefined (node_modules, ignored, outside). */

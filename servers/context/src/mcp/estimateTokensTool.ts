@@ -1,0 +1,45 @@
+import { defineTool, optionalBoundedInt, stringList, ToolResult } from '@groundwork/mcp-common';
+import { z } from 'zod';
+import { ENCODINGS } from '../core/tokenCounter.js';
+import { estimateTokens } from '../core/tokenEstimate.js';
+import { encodingArg, openProject, projectPathArg, withToolErrors, workControl } from './projectAccess.js';
+
+const MAX_LISTED = 2000;
+
+export const estimateTokensTool = defineTool({
+  definition: {
+    name: 'estimate_tokens',
+    title: 'Token cost of files and their context',
+    description:
+      'Exact token counts (the same as tiktoken) of one or more files plus the files they depend on to `depth`: what reading them into context would cost. Targets come first. Counts are cached until a file changes.',
+    input: z.object({
+      path: projectPathArg,
+      files: stringList('The target file(s), relative to the project root.'),
+      depth: optionalBoundedInt(0, 10, 1, 'Dependency hops to include (0 = the targets alone).'),
+      encoding: encodingArg,
+    }),
+    output: z.object({
+      encoding: z.enum(ENCODINGS),
+      total: z.number().int(),
+      files: z.array(z.object({ path: z.string(), tokens: z.number().int(), distance: z.number().int() })),
+      truncated: z.boolean(),
+    }),
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  async apply(args, ctx) {
+    const { index, project } = await openProject(args.path, ctx);
+    const estimate = await withToolErrors(() =>
+      estimateTokens(
+        index,
+        project,
+        { files: args.files, depth: args.depth, encoding: args.encoding },
+        workControl(ctx),
+      ),
+    );
+    return ToolResult.success({
+      ...estimate,
+      files: estimate.files.slice(0, MAX_LISTED),
+      truncated: estimate.files.length > MAX_LISTED,
+    });
+  },
+});

@@ -1,0 +1,50 @@
+// Shared by the tools: the project root argument through AllowedPaths, the index build with the call's
+// cancellation and progress, and core errors turned into tool errors.
+import { stat } from 'node:fs/promises';
+import { type ToolContext, ToolError } from '@groundwork/mcp-common';
+import { z } from 'zod';
+import { ContextError, NotADirectoryError } from '../core/contextError.js';
+import { type IndexedProject, type ProjectIndex, projectIndexFor } from '../core/projectIndex.js';
+import { DEFAULT_ENCODING, ENCODINGS } from '../core/tokenCounter.js';
+import type { WorkControl } from '../core/workBudget.js';
+
+export const encodingArg = z
+  .enum(ENCODINGS)
+  .default(DEFAULT_ENCODING)
+  .describe(`Tokenizer encoding: ${ENCODINGS.join(' (GPT-4o, o-series; default) or ')} (GPT-4, GPT-3.5).`);
+
+export const projectPathArg = z
+  .string()
+  .min(1, 'must not be empty')
+  .describe(
+    "The project's root folder (the folder whose imports are resolved; file arguments are relative to it). Relative paths resolve against the first allowed directory.",
+  );
+
+export function workControl(ctx: ToolContext): WorkControl {
+  return { signal: ctx.signal, onProgress: (done, total, message) => ctx.progress(done, total, message) };
+}
+
+export async function openProject(
+  given: string,
+  ctx: ToolContext,
+): Promise<{ index: ProjectIndex; project: IndexedProject }> {
+  const root = await ctx.allowedPaths.resolve(given);
+  const info = await stat(root).catch(() => undefined);
+  if (info === undefined || !info.isDirectory()) throw asToolError(new NotADirectoryError(given));
+  const index = projectIndexFor(root);
+  const project = await withToolErrors(() => index.build(workControl(ctx)));
+  return { index, project };
+}
+
+/** Runs core work, turning domain errors into tool errors with the same code and message. */
+export async function withToolErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw error instanceof ContextError ? asToolError(error) : error;
+  }
+}
+
+function asToolError(error: ContextError): ToolError {
+  return new ToolError(error.code, error.message);
+}

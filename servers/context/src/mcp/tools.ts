@@ -1,0 +1,14 @@
+import type { McpTool } from '@groundwork/mcp-common';
+import { contextBundleTool } from './contextBundleTool.js';
+import { estimateTokensTool } from './estimateTokensTool.js';
+import { findContextTool } from './findContextTool.js';
+import { projectTreeTool } from './projectTreeTool.js';
+import { symbolsTool } from './symbolsTool.js';
+
+export const contextTools: McpTool[] = [
+  projectTreeTool,
+  findContextTool,
+  estimateTokensTool,
+  contextBundleTool,
+  symbolsTool,
+];
