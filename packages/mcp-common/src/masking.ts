@@ -22,8 +22,9 @@ export const SECRET_PATTERNS: ReadonlyArray<{ kind: string; pattern: RegExp }> =
 ];
 
 const URL_USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@?#]+@/gi;
+// `name=value`, `name: value` and the JSON form `"name": "value"`.
 const SECRET_ASSIGNMENT =
-  /\b((?:access_|refresh_|id_|api_|auth_)?token|password|passwd|pwd|secret|client_secret|api_?key)(=|:\s*)([^\s&"',;]+)/gi;
+  /\b((?:access_|refresh_|id_|api_|auth_)?token|password|passwd|pwd|secret|client_secret|api_?key)(["']?\s*[=:]\s*["']?)([^\s&"',;]+)/gi;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{4,}/g;
 // A POSIX absolute path not inside a URL (not preceded by a word character, ':' or '/').
 const POSIX_ABSOLUTE = /(?<![\w.:/~-])\/(?:[^\s/'"`:,;()<>[\]{}|]+\/)*([^\s/'"`:,;()<>[\]{}|]*)/g;
@@ -82,7 +83,15 @@ export function maskValue(value: unknown): unknown {
   if (typeof value === 'string') return maskSecrets(value);
   if (Array.isArray(value)) return value.map(maskValue);
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, maskValue(inner)]));
+    return Object.fromEntries(
+      // A value under a credential's name is masked whatever its shape (`{ password: 'hunter2' }`).
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        SECRET_KEY.test(key) && typeof inner === 'string' ? MASK : maskValue(inner),
+      ]),
+    );
   }
   return value;
 }
+
+const SECRET_KEY = /(?:token|password|passwd|pwd|secret|api_?key|authorization|credentials?)$/i;
