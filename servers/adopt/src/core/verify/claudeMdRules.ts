@@ -54,7 +54,7 @@ export async function checkClaudeMd(
     });
   }
   const loaded = await walkImports(files, root, sink);
-  if (agentsMdExists && !loaded.some((markdown) => mentionsAgentsMd(markdown))) {
+  if (agentsMdExists && !loaded.some((markdown) => mentionsAgentsMd(markdown.document))) {
     sink.error(
       'claude-md/refers-to-agents',
       file,
@@ -79,11 +79,12 @@ export async function checkClaudeMd(
   return loaded;
 }
 
-function mentionsAgentsMd(markdown: LoadedMarkdown): boolean {
+/** Whether a document imports, links to or names AGENTS.md (outside code blocks and comments). */
+export function mentionsAgentsMd(document: MarkdownDocument): boolean {
   return (
-    markdown.document.imports.some((entry) => entry.path.endsWith('AGENTS.md')) ||
-    markdown.document.links.some((link) => link.url.split('#')[0]?.endsWith('AGENTS.md')) ||
-    markdown.document.prose.includes('AGENTS.md')
+    document.imports.some((entry) => entry.path.endsWith('AGENTS.md')) ||
+    document.links.some((link) => link.url.split('#')[0]?.endsWith('AGENTS.md')) ||
+    document.prose.includes('AGENTS.md')
   );
 }
 

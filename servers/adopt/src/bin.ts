@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// `groundwork-adopt verify …` is the CI command line; anything else starts the MCP server.
+import packageJson from '../package.json' with { type: 'json' };
+
+const argv = process.argv.slice(2);
+if (argv[0] === 'verify') {
+  const { runVerifyCommand } = await import('./cli/verifyCommand.js');
+  process.exitCode = await runVerifyCommand(argv.slice(1), packageJson.version);
+} else {
+  const [{ runServer }, { adoptTools }] = await Promise.all([
+    import('@groundwork/mcp-common'),
+    import('./mcp/tools.js'),
+  ]);
+  await runServer(
+    {
+      name: 'groundwork-adopt',
+      version: packageJson.version,
+      tools: adoptTools,
+      defaultPort: 3104,
+      instructions:
+        'Use verify_repo to check whether a repository is ready for coding agents (CLAUDE.md, AGENTS.md, skills, settings, hooks, ' +
+        '.mcp.json) and what to fix; use adopt_repo to prepare those files on a branch, wire a guard into the build, and open a pull request.',
+      usageFile: new URL('../MCP_USAGE.md', import.meta.url),
+    },
+    argv,
+  );
+}

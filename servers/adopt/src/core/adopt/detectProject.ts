@@ -1,0 +1,175 @@
+// What a repository is built with and how: read from its build files, so the generated AGENTS.md names
+// commands that actually work here.
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+export type BuildTool =
+  | 'npm'
+  | 'pnpm'
+  | 'yarn'
+  | 'bun'
+  | 'maven'
+  | 'gradle'
+  | 'cargo'
+  | 'go'
+  | 'python'
+  | 'make'
+  | 'none';
+
+export interface ProjectProfile {
+  languages: string[];
+  buildTool: BuildTool;
+  buildCommand?: string;
+  testCommand?: string;
+  lintCommand?: string;
+  /** Top-level folders worth naming, with what they usually hold. */
+  layout: Array<{ path: string; purpose: string }>;
+  /** Tooling found (formatter, linter, CI) that implies conventions. */
+  conventions: string[];
+  /** For Node projects, the package.json scripts. */
+  scripts?: Record<string, string>;
+}
+
+const PURPOSES: Record<string, string> = {
+  src: 'source code',
+  lib: 'library code',
+  app: 'application code',
+  apps: 'applications',
+  packages: 'workspace packages',
+  servers: 'servers',
+  cmd: 'command entry points',
+  internal: 'internal packages',
+  test: 'tests',
+  tests: 'tests',
+  spec: 'tests',
+  docs: 'documentation',
+  scripts: 'build and maintenance scripts',
+  examples: 'examples',
+  config: 'configuration',
+  '.github': 'CI workflows and GitHub settings',
+  '.claude': 'Claude Code settings, skills, agents and commands',
+};
+const SKIPPED = new Set([
+  'node_modules',
+  'dist',
+  'build',
+  'target',
+  'out',
+  'coverage',
+  '.git',
+  '.gradle',
+  '.idea',
+  '.vscode',
+]);
+
+const CONVENTION_FILES: ReadonlyArray<[RegExp, string]> = [
+  [/^\.editorconfig$/, 'Formatting follows .editorconfig.'],
+  [/^biome\.jsonc?$/, 'Biome formats and lints the code (`biome check`).'],
+  [/^\.prettierrc/, 'Prettier formats the code.'],
+  [/^(\.eslintrc|eslint\.config\.)/, 'ESLint lints the code.'],
+  [/^tsconfig\.json$/, 'TypeScript; keep the compiler settings strict.'],
+  [/^checkstyle\.xml$/, 'Checkstyle enforces the Java style.'],
+  [/^\.golangci\.ya?ml$/, 'golangci-lint lints the Go code.'],
+  [/^rustfmt\.toml$/, 'rustfmt formats the Rust code.'],
+  [/^\.pre-commit-config\.yaml$/, 'pre-commit hooks run before each commit.'],
+  [/^CONTRIBUTING\.md$/, 'See CONTRIBUTING.md for contribution rules.'],
+];
+
+export async function detectProject(root: string): Promise<ProjectProfile> {
+  const entries = await readdir(root, { withFileTypes: true });
+  const names = new Set(entries.map((entry) => entry.name));
+  const profile: ProjectProfile = { languages: [], buildTool: 'none', layout: [], conventions: [] };
+  for (const entry of entries) {
+    if (!entry.isDirectory() || SKIPPED.has(entry.name)) continue;
+    if (entry.name.startsWith('.') && PURPOSES[entry.name] === undefined) continue;
+    profile.layout.push({ path: `${entry.name}/`, purpose: PURPOSES[entry.name] ?? 'project files' });
+  }
+  profile.layout.sort((a, b) => (a.path < b.path ? -1 : 1));
+  for (const entry of entries) {
+    for (const [pattern, convention] of CONVENTION_FILES)
+      if (pattern.test(entry.name)) profile.conventions.push(convention);
+  }
+  if (names.has('.github')) {
+    const workflows = await readdir(path.join(root, '.github', 'workflows')).catch(() => []);
+    if (workflows.length > 0)
+      profile.conventions.push('CI runs the workflows in .github/workflows on every pull request.');
+  }
+  if (names.has('package.json')) await detectNode(root, names, profile);
+  else if (names.has('pom.xml')) detectMaven(names, profile);
+  else if ([...names].some((name) => /^(build|settings)\.gradle(\.kts)?$/.test(name)))
+    await detectGradle(root, names, profile);
+  else if (names.has('Cargo.toml'))
+    Object.assign(profile, {
+      languages: ['Rust'],
+      buildTool: 'cargo',
+      buildCommand: 'cargo build',
+      testCommand: 'cargo test',
+      lintCommand: 'cargo clippy',
+    });
+  else if (names.has('go.mod'))
+    Object.assign(profile, {
+      languages: ['Go'],
+      buildTool: 'go',
+      buildCommand: 'go build ./...',
+      testCommand: 'go test ./...',
+      lintCommand: 'go vet ./...',
+    });
+  else if (names.has('pyproject.toml') || names.has('requirements.txt') || names.has('setup.py'))
+    Object.assign(profile, { languages: ['Python'], buildTool: 'python', testCommand: 'python -m pytest' });
+  else if (names.has('Makefile'))
+    Object.assign(profile, { buildTool: 'make', buildCommand: 'make', testCommand: 'make test' });
+  if (profile.languages.length === 0) profile.languages.push('unknown');
+  return profile;
+}
+
+async function detectNode(root: string, names: ReadonlySet<string>, profile: ProjectProfile): Promise<void> {
+  const manager: BuildTool = names.has('pnpm-lock.yaml')
+    ? 'pnpm'
+    : names.has('yarn.lock')
+      ? 'yarn'
+      : names.has('bun.lockb') || names.has('bun.lock')
+        ? 'bun'
+        : 'npm';
+  const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
+  const scripts = pkg.scripts ?? {};
+  const typescript =
+    names.has('tsconfig.json') ||
+    pkg.devDependencies?.typescript !== undefined ||
+    pkg.dependencies?.typescript !== undefined;
+  const run = (script: string) => (manager === 'npm' ? `npm run ${script}` : `${manager} run ${script}`);
+  profile.languages.push(typescript ? 'TypeScript' : 'JavaScript');
+  profile.buildTool = manager;
+  profile.scripts = scripts;
+  if (scripts.build !== undefined) profile.buildCommand = run('build');
+  if (scripts.test !== undefined) profile.testCommand = manager === 'npm' ? 'npm test' : `${manager} test`;
+  if (scripts.lint !== undefined) profile.lintCommand = run('lint');
+}
+
+function detectMaven(names: ReadonlySet<string>, profile: ProjectProfile): void {
+  const mvn = names.has('mvnw') ? './mvnw' : 'mvn';
+  profile.languages.push('Java');
+  profile.buildTool = 'maven';
+  profile.buildCommand = `${mvn} -B verify`;
+  profile.testCommand = `${mvn} -B test`;
+}
+
+async function detectGradle(
+  root: string,
+  names: ReadonlySet<string>,
+  profile: ProjectProfile,
+): Promise<void> {
+  const gradle = names.has('gradlew') ? './gradlew' : 'gradle';
+  const kotlin = await readdir(path.join(root, 'src', 'main', 'kotlin')).then(
+    () => true,
+    () => false,
+  );
+  profile.languages.push(kotlin ? 'Kotlin' : 'Java');
+  profile.buildTool = 'gradle';
+  profile.buildCommand = `${gradle} build`;
+  profile.testCommand = `${gradle} test`;
+  profile.lintCommand = `${gradle} check`;
+}

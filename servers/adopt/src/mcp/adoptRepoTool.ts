@@ -1,0 +1,147 @@
+// adopt_repo over MCP: checks where it may write, hands the targets to the core pipeline, and turns the
+// reports into one result (an error result when any repository failed).
+import {
+  defineTool,
+  InvalidArgumentError,
+  optionalBoolean,
+  optionalBoundedInt,
+  optionalString,
+  pathArg,
+  ToolResult,
+} from '@groundwork/mcp-common';
+import { z } from 'zod';
+
+const DEFAULT_WORKSPACE = '.groundwork-adopt';
+const DEFAULT_TITLE = 'Adopt AI-agent conventions (AGENTS.md, CLAUDE.md, build guard)';
+const DEFAULT_BODY =
+  'This pull request prepares the repository for coding agents:\n\n' +
+  '- `AGENTS.md` and `CLAUDE.md` describe the layout, build and test commands and conventions detected in the repository.\n' +
+  '- A guard in the build fails when those files go missing or break.\n\n' +
+  'Prepared by groundwork-adopt; `npx -y @groundwork/adopt verify` checks the conventions locally.';
+
+const names = (description: string) => z.array(z.string().min(1)).optional().describe(description);
+
+const report = z.object({
+  repository_url: z.string(),
+  branch: z.string(),
+  checkout: z.string().optional(),
+  pull_request_url: z.string().optional(),
+  succeeded: z.boolean(),
+  failure: z.object({ step: z.string(), message: z.string() }).optional(),
+  completed_steps: z.array(z.string()),
+  notes: z.array(z.string()),
+});
+
+export const adoptRepoTool = defineTool({
+  definition: {
+    name: 'adopt_repo',
+    title: 'Adopt AI-agent conventions',
+    description:
+      'Prepares repositories for coding agents on a branch and opens a pull request: writes or completes AGENTS.md and CLAUDE.md from the ' +
+      'detected build (accurate commands and layout), wires a guard into the build (package.json test script, Maven plugin, Gradle check, or CI ' +
+      'workflow), optionally adds .mcp.json/settings/hooks, runs verify_repo and the guard, pushes the branch (never the default branch, never ' +
+      'forced) and opens or reuses the pull request with gh. Give repository_url(s) to clone, or path for a local checkout. dry_run stops after ' +
+      'verify. Slow (clones and pushes; minutes). Each repository gets its own report; the call is an error when any failed.',
+    input: z.object({
+      repository_url: optionalString(
+        'A repository to clone (https://, ssh://, git@host:owner/repo or file://). A token in it is used, never stored or shown.',
+      ),
+      repository_urls: names('Several repositories, adopted one after the other, each in its own checkout.'),
+      path: pathArg('A local git checkout to adopt in place (instead of repository_url).').optional(),
+      workspace: pathArg(`Where clones are made (default '${DEFAULT_WORKSPACE}').`).optional(),
+      branch: z
+        .string()
+        .min(1)
+        .default('agents/adopt-conventions')
+        .describe('The branch to commit to and push (never the default branch).'),
+      title: optionalString('Pull request title.'),
+      body: optionalString('Pull request body (Markdown).'),
+      reviewers: names('GitHub logins or org/team names to request reviews from.'),
+      labels: names('Labels for the pull request.'),
+      assignees: names('GitHub logins to assign.'),
+      draft: optionalBoolean(false, 'Open the pull request as a draft.'),
+      assets: optionalBoolean(
+        false,
+        'Also add .mcp.json (groundwork servers), .claude/settings.json and a session-start hook.',
+      ),
+      dry_run: optionalBoolean(
+        false,
+        'Stop after verify: nothing is pushed and no pull request is opened; the checkout is reported.',
+      ),
+      use_claude: optionalBoolean(
+        false,
+        'Let the claude CLI write the agent docs when it is installed (templates complete them either way).',
+      ),
+      timeout_minutes: optionalBoundedInt(
+        1,
+        60,
+        10,
+        'Deadline for every child process (git, gh, the guard); it is killed with its children when it passes.',
+      ),
+      retries: optionalBoundedInt(
+        0,
+        5,
+        2,
+        'Retries of transport failures (connection refused/reset, 5xx), after 2 s, 4 s, 8 s … (capped at 30 s).',
+      ),
+    }),
+    output: z.object({ succeeded: z.boolean(), repositories: z.array(report) }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  },
+  async apply(args, ctx) {
+    const urls = [
+      ...(args.repository_url === undefined ? [] : [args.repository_url]),
+      ...(args.repository_urls ?? []),
+    ];
+    if (urls.length === 0 && args.path === undefined) {
+      throw new InvalidArgumentError(
+        'repository_url',
+        'give repository_url, repository_urls or path (a local checkout).',
+      );
+    }
+    if (urls.length > 0 && args.path !== undefined) {
+      throw new InvalidArgumentError('path', 'give either path or repository_url(s), not both.');
+    }
+    const workspace = await ctx.allowedPaths.resolve(args.workspace ?? DEFAULT_WORKSPACE);
+    const targets =
+      args.path === undefined
+        ? urls.map((url) => ({ kind: 'url' as const, url }))
+        : [{ kind: 'path' as const, path: await ctx.allowedPaths.resolve(args.path), shownAs: args.path }];
+    const { adoptRepository } = await import('../core/adopt/adoptRepository.js');
+    const backoff = Number(process.env.GROUNDWORK_ADOPT_BACKOFF_MS);
+    const repositories = [];
+    for (const [index, target] of targets.entries()) {
+      ctx.progress(index, targets.length, 'repositories');
+      repositories.push(
+        await adoptRepository(target, {
+          workspace,
+          branch: args.branch,
+          title: args.title ?? DEFAULT_TITLE,
+          body: args.body ?? DEFAULT_BODY,
+          reviewers: args.reviewers ?? [],
+          labels: args.labels ?? [],
+          assignees: args.assignees ?? [],
+          draft: args.draft,
+          assets: args.assets,
+          dryRun: args.dry_run,
+          useClaude: args.use_claude,
+          timeoutMs: args.timeout_minutes * 60_000,
+          retries: args.retries,
+          // A test hook: integration tests shrink the 2 s backoff so a refused connection fails fast.
+          ...(Number.isFinite(backoff) && backoff >= 0 ? { backoffBaseMs: backoff } : {}),
+          signal: ctx.signal,
+          log: (message) => ctx.log.info(message),
+          display: (absolute) => ctx.allowedPaths.display(absolute),
+        }),
+      );
+    }
+    ctx.progress(targets.length, targets.length, 'repositories');
+    const succeeded = repositories.every((entry) => entry.succeeded);
+    const result = { succeeded, repositories };
+    if (succeeded) return ToolResult.success(result);
+    const failed = repositories.filter((entry) => !entry.succeeded).length;
+    return ToolResult.error(
+      `${failed} of ${repositories.length} repositories failed.\n${JSON.stringify(result, null, 2)}`,
+    );
+  },
+});

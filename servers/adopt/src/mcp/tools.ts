@@ -1,0 +1,6 @@
+// The tools groundwork-adopt serves.
+import type { McpTool } from '@groundwork/mcp-common';
+import { adoptRepoTool } from './adoptRepoTool.js';
+import { verifyRepoTool } from './verifyRepoTool.js';
+
+export const adoptTools: readonly McpTool[] = [verifyRepoTool, adoptRepoTool];

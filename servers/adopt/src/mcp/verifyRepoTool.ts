@@ -1,0 +1,44 @@
+// verify_repo over MCP: resolves the path inside the allowed directories and returns the core's report.
+import { defineTool, pathArg, ToolError, ToolResult } from '@groundwork/mcp-common';
+import { z } from 'zod';
+
+const finding = z.object({
+  rule: z.string(),
+  severity: z.enum(['error', 'warning']),
+  file: z.string(),
+  line: z.number().int().optional(),
+  message: z.string(),
+  fix: z.string().optional(),
+});
+
+export const verifyReportSchema = z.object({
+  passed: z.boolean(),
+  totals: z.object({ errors: z.number().int(), warnings: z.number().int(), files_checked: z.number().int() }),
+  findings: z.array(finding),
+});
+
+export const verifyRepoTool = defineTool({
+  definition: {
+    name: 'verify_repo',
+    title: 'Verify AI-agent conventions',
+    description:
+      "Checks a repository's conventions for coding agents: CLAUDE.md (title, reference to AGENTS.md, @imports, token budget), " +
+      'AGENTS.md sections, skills/subagents/commands front matter, .claude/settings.json (permissions, hooks, scripts), .mcp.json, ' +
+      'committed secrets (reported masked) and local Markdown links. Returns findings with rule, severity, file, line and a fix; ' +
+      '`passed` is false when any error is found. Read-only and fast (well under a second). Call it before and after editing these files.',
+    input: z.object({ path: pathArg('The repository root folder.') }),
+    output: verifyReportSchema,
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  async apply(args, ctx) {
+    const root = await ctx.allowedPaths.resolve(args.path);
+    const { NotARepositoryError, verifyRepo } = await import('../core/verify/verifyRepo.js');
+    try {
+      return ToolResult.success(await verifyRepo(root, args.path));
+    } catch (error) {
+      if (error instanceof NotARepositoryError)
+        throw new ToolError(error.code, `Invalid argument 'path': ${error.message}`);
+      throw error;
+    }
+  },
+});
