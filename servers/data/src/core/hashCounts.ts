@@ -70,7 +70,9 @@ export class HashCounts {
 
   private grow(): void {
     const next = new HashCounts(this.capacity * 2);
-    this.forEach((h1, h2, count) => next.add(h1, h2, count));
+    this.forEach((h1, h2, count) => {
+      next.add(h1, h2, count);
+    });
     this.lanes = next.lanes;
     this.counts = next.counts;
     this.mask = next.mask;

@@ -55,7 +55,9 @@ export class RepeatedHashFinder {
         const finder = new RepeatedHashFinder(this.budgetBytes, this.depth + 1);
         await spill.replay(partition, (h1, h2) => finder.add(h1, h2), signal);
         const found = await finder.finish(signal);
-        found.forEach((h1, h2) => repeated.add(h1, h2));
+        found.forEach((h1, h2) => {
+          repeated.add(h1, h2);
+        });
       }
       return repeated;
     } finally {

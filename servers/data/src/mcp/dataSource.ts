@@ -1,0 +1,163 @@
+// The arguments every data tool shares — where the data is and how values compare — and the one way the
+// tools open a source, report progress and turn the core's errors into tool errors.
+import {
+  InvalidArgumentError,
+  optionalBoolean,
+  optionalString,
+  type ToolContext,
+  ToolError,
+} from '@groundwork/mcp-common';
+import { z } from 'zod';
+import { DataError } from '../core/dataError.js';
+import type { Comparison, ScanControl } from '../core/scanOptions.js';
+import { openSource } from '../core/sources/openSource.js';
+import type { TabularSource } from '../core/sources/tabularSource.js';
+
+export const sourceArguments = {
+  file: z
+    .string()
+    .min(1, 'must not be empty')
+    .optional()
+    .describe(
+      "The data file: CSV/TSV/PSV (optionally .gz), JSON Lines (.jsonl/.ndjson), Parquet (.parquet), or 'sqlite:<path>' for a SQLite database (with 'table'). Relative paths resolve against the first allowed directory. Omit it for PostgreSQL (use 'connection_env').",
+    ),
+  table: optionalString(
+    "The table, for SQLite and PostgreSQL sources: an identifier, optionally 'schema.table'.",
+  ),
+  connection_env: optionalString(
+    "PostgreSQL: the NAME of the server's environment variable holding the connection URL (e.g. 'DATABASE_URL'); never the URL itself.",
+  ),
+  format: z
+    .enum(['csv', 'jsonl', 'parquet'])
+    .optional()
+    .describe('Override the format detected from the file name (and content).'),
+  delimiter: optionalString(
+    "Delimited text: the field delimiter (one character, '\\t' for tab); sniffed when absent.",
+  ),
+  quote: optionalString('Delimited text: the quote character (default ").'),
+  header_row: z
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe('Delimited text: 0-based index of the header record; records above it are skipped.'),
+  allow_ragged: optionalBoolean(
+    false,
+    'Delimited text: accept records with the wrong number of fields (missing ones are nulls, extra ones ignored) instead of failing.',
+  ),
+};
+
+export const comparisonArguments = {
+  nulls: z
+    .enum(['distinct', 'equal'])
+    .default('distinct')
+    .describe(
+      "'distinct' (default, as in SQL): rows whose key has a null (empty field, SQL NULL, JSON null/missing) are counted in 'nulls' but never duplicate anything; 'equal': null is one value like any other.",
+    ),
+  trim: optionalBoolean(false, 'Compare values with leading and trailing white space removed.'),
+  case_insensitive: optionalBoolean(false, 'Compare values ignoring letter case.'),
+};
+
+type SourceArgs = {
+  file?: string | undefined;
+  table?: string | undefined;
+  connection_env?: string | undefined;
+} & {
+  format?: 'csv' | 'jsonl' | 'parquet' | undefined;
+  delimiter?: string | undefined;
+  quote?: string | undefined;
+  header_row: number;
+  allow_ragged: boolean;
+};
+
+type ComparisonArgs = { nulls: 'distinct' | 'equal'; trim: boolean; case_insensitive: boolean };
+
+export function comparisonOf(args: ComparisonArgs): Comparison {
+  return { nulls: args.nulls, trim: args.trim, caseInsensitive: args.case_insensitive };
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const SQLITE_PREFIX = 'sqlite:';
+
+/** Opens the source the arguments name, runs `work` on it, closes it; core errors become tool errors. */
+export async function withSource<T>(
+  args: SourceArgs,
+  ctx: ToolContext,
+  work: (source: TabularSource) => Promise<T>,
+): Promise<T> {
+  let source: TabularSource | undefined;
+  try {
+    source = await openSource(await sourceSpec(args, ctx));
+    return await work(source);
+  } catch (error) {
+    if (error instanceof DataError) throw new ToolError(error.code, error.message);
+    throw error;
+  } finally {
+    await source?.close();
+  }
+}
+
+async function sourceSpec(args: SourceArgs, ctx: ToolContext) {
+  if (args.connection_env !== undefined) {
+    if (args.file !== undefined) {
+      throw new InvalidArgumentError('file', "give either 'file' or 'connection_env' (PostgreSQL), not both");
+    }
+    const variable = args.connection_env;
+    if (!ENV_NAME.test(variable)) {
+      throw new InvalidArgumentError(
+        'connection_env',
+        'must be the name of an environment variable, e.g. DATABASE_URL',
+      );
+    }
+    const connectionString = process.env[variable];
+    if (connectionString === undefined || connectionString === '') {
+      throw new InvalidArgumentError(
+        'connection_env',
+        `the server's environment has no variable ${variable}`,
+      );
+    }
+    if (!/^postgres(ql)?:\/\//.test(connectionString)) {
+      throw new InvalidArgumentError(
+        'connection_env',
+        `${variable} does not hold a postgres:// connection URL`,
+      );
+    }
+    return { kind: 'postgres' as const, connectionString, variable, table: requiredTable(args.table) };
+  }
+  if (args.file === undefined) {
+    throw new InvalidArgumentError('file', "is required (or 'connection_env' for a PostgreSQL table)");
+  }
+  if (args.file.startsWith(SQLITE_PREFIX)) {
+    const path = await ctx.allowedPaths.resolve(args.file.slice(SQLITE_PREFIX.length));
+    return { kind: 'sqlite' as const, path, table: requiredTable(args.table) };
+  }
+  if (args.table !== undefined) {
+    throw new InvalidArgumentError(
+      'table',
+      "applies only to SQL sources ('sqlite:<path>' or 'connection_env')",
+    );
+  }
+  const path = await ctx.allowedPaths.resolve(args.file);
+  const csv = {
+    delimiter: args.delimiter,
+    quote: args.quote,
+    headerRow: args.header_row,
+    allowRagged: args.allow_ragged,
+  };
+  return { kind: 'file' as const, path, format: args.format, csv };
+}
+
+function requiredTable(table: string | undefined): string {
+  if (table === undefined) throw new InvalidArgumentError('table', 'is required for SQL sources');
+  return table;
+}
+
+/** Progress and cancellation from the tool context; the memory budget from GROUNDWORK_DATA_MEMORY_MB. */
+export function scanControlOf(ctx: ToolContext): ScanControl {
+  const megabytes = Number(process.env.GROUNDWORK_DATA_MEMORY_MB);
+  return {
+    signal: ctx.signal,
+    onProgress: (done, total, unit, pass) => ctx.progress(done, total, `${pass} (${unit})`),
+    ...(megabytes > 0 ? { memoryBudgetBytes: megabytes * 1024 * 1024 } : {}),
+  };
+}

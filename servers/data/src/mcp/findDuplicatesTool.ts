@@ -1,0 +1,60 @@
+import { defineTool, optionalBoundedInt, stringList, ToolResult } from '@groundwork/mcp-common';
+import { z } from 'zod';
+import { analyzeDuplicates } from '../core/duplicateAnalysis.js';
+import {
+  comparisonArguments,
+  comparisonOf,
+  scanControlOf,
+  sourceArguments,
+  withSource,
+} from './dataSource.js';
+import { duplicateGroupSchema, groupOut } from './duplicateResult.js';
+
+export const findDuplicatesTool = defineTool({
+  definition: {
+    name: 'find_duplicates',
+    title: 'Find duplicates',
+    description:
+      'Lists the groups of rows that share the same value of a column or column combination (e.g. "which rows share an email?"), largest group first, with row and line numbers, plus the total number of groups. Exact; bounded memory; SQL sources run it in the database. Use uniqueness_check for a yes/no with counts.',
+    input: z.object({
+      ...sourceArguments,
+      columns: stringList('One column, or several for a compound key.'),
+      ...comparisonArguments,
+      limit: optionalBoundedInt(1, 1000, 20, 'Groups to return at most.'),
+      rows_per_group: optionalBoundedInt(1, 1000, 20, 'Rows to list per group at most.'),
+    }),
+    output: z.object({
+      format: z.string(),
+      groups: z.array(duplicateGroupSchema).describe('Largest first.'),
+      total_groups: z.number().int().describe('All duplicate groups, listed or not.'),
+      duplicate_rows: z.number().int().describe('Rows in all groups.'),
+      rows: z.number().int(),
+      nulls: z.number().int(),
+      truncated: z.boolean().describe('Whether groups, or the rows listed in a group, were cut.'),
+    }),
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  async apply(args, ctx) {
+    return withSource(args, ctx, async (source) => {
+      const analysis = await analyzeDuplicates(
+        source,
+        {
+          columns: args.columns,
+          comparison: comparisonOf(args),
+          limit: args.limit,
+          rowsPerGroup: args.rows_per_group,
+        },
+        scanControlOf(ctx),
+      );
+      return ToolResult.success({
+        format: source.format,
+        groups: analysis.groups.map(groupOut),
+        total_groups: analysis.duplicateValues,
+        duplicate_rows: analysis.duplicateRows,
+        rows: analysis.rows,
+        nulls: analysis.nulls,
+        truncated: analysis.truncated,
+      });
+    });
+  },
+});

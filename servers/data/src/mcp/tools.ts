@@ -1,0 +1,12 @@
+import type { McpTool } from '@groundwork/mcp-common';
+import { findDuplicatesTool } from './findDuplicatesTool.js';
+import { findKeysTool } from './findKeysTool.js';
+import { profileColumnsTool } from './profileColumnsTool.js';
+import { uniquenessCheckTool } from './uniquenessCheckTool.js';
+
+export const dataTools: readonly McpTool[] = [
+  uniquenessCheckTool,
+  findDuplicatesTool,
+  findKeysTool,
+  profileColumnsTool,
+];
