@@ -116,7 +116,10 @@ function importsOf(language: JvmLanguage, node: Node): ImportRef[] {
     const wildcard = node.children.some((child) => child?.type === '*');
     return [{ specifier: dottedText(path), kind: 'static', wildcard }];
   }
-  const segments = node.childrenForFieldName('path').map((segment) => segment?.text ?? '');
+  const segments = node
+    .childrenForFieldName('path')
+    .filter((segment): segment is Node => segment?.isNamed === true)
+    .map((segment) => segment.text);
   const base = segments.join('.');
   if (firstChildOfType(node, 'namespace_wildcard'))
     return [{ specifier: base, kind: 'static', wildcard: true }];

@@ -180,7 +180,8 @@ function collectTreeSitterSymbols(
       return;
     }
     case 'go':
-      return collectGoSymbols(node, add);
+      collectGoSymbols(node, add);
+      return;
     case 'java':
     case 'kotlin':
     case 'scala': {

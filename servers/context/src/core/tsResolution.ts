@@ -1,6 +1,7 @@
 // Resolves TypeScript/JavaScript specifiers with oxc-resolver: tsconfig `paths`/`baseUrl` (found per file,
 // following `extends`), `.js` specifiers naming `.ts` sources, index files, package.json `exports` and
 // `imports`, and workspace packages whether or not node_modules links them.
+import { readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import type { ResolverFactory } from 'oxc-resolver';
@@ -105,7 +106,12 @@ export class TsResolver {
       const local = this.projectFile(resolved) ?? this.sourceOfBuildOutput(resolved);
       if (local !== undefined) return local;
     }
-    return undefined;
+    // The build output may not exist at all (a fresh clone): map what the manifest names back to sources.
+    const declared = declaredEntry(
+      path.join(absoluteFolder, 'package.json'),
+      subpath === '' ? '.' : `.${subpath}`,
+    );
+    return declared === undefined ? undefined : this.sourceOfBuildOutput(path.join(absoluteFolder, declared));
   }
 
   /**
@@ -139,4 +145,45 @@ function isBare(specifier: string): boolean {
 export function packageNameOf(specifier: string): string {
   const parts = specifier.split('/');
   return specifier.startsWith('@') && parts.length > 1 ? `${parts[0]}/${parts[1]}` : (parts[0] ?? specifier);
+}
+
+const ENTRY_CONDITIONS = ['types', 'import', 'require', 'node', 'default'];
+
+/** The file a package.json names for `subpath` (exact `exports` keys, then `types`/`module`/`main`). */
+function declaredEntry(manifestFile: string, subpath: string): string | undefined {
+  let manifest: Record<string, unknown>;
+  try {
+    manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const exports = manifest.exports;
+  if (exports !== undefined) {
+    const isSubpathMap =
+      typeof exports === 'object' &&
+      exports !== null &&
+      Object.keys(exports).some((key) => key.startsWith('.'));
+    const target = isSubpathMap
+      ? (exports as Record<string, unknown>)[subpath]
+      : subpath === '.'
+        ? exports
+        : undefined;
+    return conditionalTarget(target);
+  }
+  if (subpath !== '.') return undefined;
+  return [manifest.types, manifest.module, manifest.main].find(
+    (field): field is string => typeof field === 'string',
+  );
+}
+
+function conditionalTarget(target: unknown): string | undefined {
+  if (typeof target === 'string') return target;
+  if (Array.isArray(target)) return target.map(conditionalTarget).find((entry) => entry !== undefined);
+  if (typeof target !== 'object' || target === null) return undefined;
+  const conditions = target as Record<string, unknown>;
+  for (const condition of ENTRY_CONDITIONS) {
+    const resolved = conditionalTarget(conditions[condition]);
+    if (resolved !== undefined) return resolved;
+  }
+  return undefined;
 }
