@@ -1,0 +1,188 @@
+import { tmpdir } from 'node:os';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AllowedPaths } from './allowedPaths.js';
+import { defineTool, type McpTool, type ToolContext } from './tool.js';
+import { requiredString } from './toolArguments.js';
+import { ToolError } from './toolError.js';
+import { ToolRegistry, UnknownToolError } from './toolRegistry.js';
+import { ToolResult } from './toolResult.js';
+
+const GITHUB_TOKEN = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
+
+/** A registry whose log lines are kept for reading. */
+function registryOf(tools: McpTool[]) {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  return { registry: new ToolRegistry(tools, pino({ level: 'debug' }, sink)), log: () => lines.join('') };
+}
+
+let ctx: ToolContext;
+beforeAll(async () => {
+  const quiet = () => undefined;
+  ctx = {
+    signal: new AbortController().signal,
+    progress: quiet,
+    log: { debug: quiet, info: quiet, warning: quiet, error: quiet },
+    allowedPaths: await AllowedPaths.under(tmpdir()),
+  };
+});
+
+function toolThat(apply: McpTool['apply'], output?: z.ZodObject): McpTool {
+  return defineTool({
+    definition: {
+      name: 'probe',
+      title: 'Probe',
+      description: 'A tool for testing the registry.',
+      input: z.object({ query: requiredString('What to look for.') }),
+      ...(output === undefined ? {} : { output }),
+      annotations: { readOnlyHint: true },
+    },
+    apply,
+  });
+}
+
+describe('ToolRegistry.call', () => {
+  it('returns a structured result and the same JSON as text when the tool has an output schema', async () => {
+    const { registry } = registryOf([
+      toolThat(async (args) => ToolResult.success({ found: args.query }), z.object({ found: z.string() })),
+    ]);
+    const outcome = await registry.call('probe', { query: 'x' }, ctx);
+    expect(outcome).toEqual({
+      content: [{ type: 'text', text: '{"found":"x"}' }],
+      structuredContent: { found: 'x' },
+    });
+  });
+
+  it('returns text alone when the tool has no output schema', async () => {
+    const { registry } = registryOf([toolThat(async () => ToolResult.success('plain words'))]);
+    expect(await registry.call('probe', { query: 'x' }, ctx)).toEqual({
+      content: [{ type: 'text', text: 'plain words' }],
+    });
+  });
+
+  it('turns a result that does not match the output schema into an error result and logs the mismatch', async () => {
+    const { registry, log } = registryOf([
+      toolThat(async () => ToolResult.success({ found: 3 }), z.object({ found: z.string() })),
+    ]);
+    const outcome = await registry.call('probe', { query: 'x' }, ctx);
+    expect(outcome.isError).toBe(true);
+    expect(outcome.content[0]?.text).toBe(
+      "Tool 'probe' produced a result that does not match its output schema (a server bug).",
+    );
+    expect(outcome.structuredContent).toBeUndefined();
+    expect(log()).toContain('does not match its output schema');
+  });
+
+  it('answers bad arguments with an error naming them, without running the tool', async () => {
+    let ran = false;
+    const { registry } = registryOf([
+      toolThat(async () => {
+        ran = true;
+        return ToolResult.success('ran');
+      }),
+    ]);
+    const outcome = await registry.call('probe', { query: 5 }, ctx);
+    expect(outcome).toEqual({
+      content: [{ type: 'text', text: "Invalid argument 'query': expected string, got integer 5" }],
+      isError: true,
+    });
+    expect(ran).toBe(false);
+  });
+
+  it('keeps the message of a ToolError, masked', async () => {
+    const { registry } = registryOf([
+      toolThat(async () => {
+        throw new ToolError(
+          'COLUMN_NOT_FOUND',
+          "column 'emial' is not in /srv/data/people.csv; columns are: id, email",
+        );
+      }),
+    ]);
+    const outcome = await registry.call('probe', { query: 'x' }, ctx);
+    expect(outcome.isError).toBe(true);
+    expect(outcome.content[0]?.text).toBe("column 'emial' is not in people.csv; columns are: id, email");
+  });
+
+  it('keeps the message of an error result, masked', async () => {
+    const { registry } = registryOf([toolThat(async () => ToolResult.error(`bad key ${GITHUB_TOKEN}`))]);
+    const outcome = await registry.call('probe', { query: 'x' }, ctx);
+    expect(outcome).toEqual({ content: [{ type: 'text', text: 'bad key ***' }], isError: true });
+  });
+
+  it('masks an unexpected failure for the client and logs it with masked arguments', async () => {
+    const { registry, log } = registryOf([
+      toolThat(async () => {
+        throw new Error(
+          'could not open /home/alice/secret/config.yml with token=abc123 via https://bob:hunter2@example.com/x',
+        );
+      }),
+    ]);
+    const outcome = await registry.call('probe', { query: `find ${GITHUB_TOKEN}` }, ctx);
+    expect(outcome).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: "Tool 'probe' failed: could not open config.yml with token=*** via https://***@example.com/x",
+        },
+      ],
+      isError: true,
+    });
+    expect(log()).toContain('tool failed');
+    for (const secret of [GITHUB_TOKEN, 'abc123', 'hunter2']) expect(log()).not.toContain(secret);
+  });
+
+  it('reports an aborted call as cancelled', async () => {
+    const { registry } = registryOf([
+      toolThat(async () => {
+        throw new DOMException('The operation was aborted.', 'AbortError');
+      }),
+    ]);
+    const outcome = await registry.call('probe', { query: 'x' }, ctx);
+    expect(outcome).toEqual({
+      content: [{ type: 'text', text: "Tool 'probe' was cancelled." }],
+      isError: true,
+    });
+  });
+
+  it('throws UnknownToolError naming the tool and the ones it has', async () => {
+    const { registry } = registryOf([toolThat(async () => ToolResult.success('x'))]);
+    const call = registry.call('nope', {}, ctx);
+    await expect(call).rejects.toBeInstanceOf(UnknownToolError);
+    await expect(registry.call('nope', {}, ctx)).rejects.toThrow(
+      "Unknown tool 'nope'; this server has: probe.",
+    );
+  });
+});
+
+describe('ToolRegistry listing', () => {
+  it('lists JSON Schemas without a $schema dialect, the output schema and annotations with the title', () => {
+    const { registry } = registryOf([
+      toolThat(async () => ToolResult.success({}), z.object({ found: z.string() })),
+    ]);
+    const [listing] = registry.listing;
+    expect(listing?.inputSchema).toMatchObject({ type: 'object', required: ['query'] });
+    expect(listing?.inputSchema).not.toHaveProperty('$schema');
+    expect(listing?.outputSchema).toMatchObject({
+      type: 'object',
+      properties: { found: { type: 'string' } },
+    });
+    expect(listing?.annotations).toEqual({ title: 'Probe', readOnlyHint: true });
+  });
+
+  it('refuses tool names that are not snake_case, and duplicates', () => {
+    const named = (name: string) => {
+      const tool = toolThat(async () => ToolResult.success('x'));
+      return { ...tool, definition: { ...tool.definition, name } };
+    };
+    expect(() => registryOf([named('findThings')])).toThrow("Tool name 'findThings' must be snake_case");
+    expect(() => registryOf([named('find'), named('find')])).toThrow("Two tools are named 'find'");
+  });
+});
