@@ -39,7 +39,7 @@ export async function outlineSymbols(
 export function renderOutline(file: string, symbols: readonly SymbolEntry[]): string {
   const exported = symbols.filter((symbol) => symbol.exported);
   const shown = exported.length > 0 ? exported : symbols;
-  const header = `// ${file}: outline (${exported.length > 0 ? 'exported declarations' : 'top-level declarations'}; the whole file did not fit the budget)`;
+  const header = `// ${file} (outline: ${exported.length > 0 ? 'exported' : 'top-level'} declarations)`;
   return [header, ...shown.map((symbol) => `${symbol.line}: ${symbol.signature}`)].join('\n');
 }
 

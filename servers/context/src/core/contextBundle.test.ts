@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { buildContextBundle } from './contextBundle.js';
+import { ProjectIndex } from './projectIndex.js';
+import { fixtureRoot } from './testFixtures.js';
+import { estimateTokens } from './tokenEstimate.js';
+
+async function open() {
+  const index = new ProjectIndex(fixtureRoot('ts-app'));
+  return { index, project: await index.build() };
+}
+
+describe('buildContextBundle', () => {
+  it('gives the targets in full, then dependencies nearest first, within the budget', async () => {
+    const { index, project } = await open();
+    const bundle = await buildContextBundle(index, project, {
+      files: ['src/main.ts'],
+      budgetTokens: 100_000,
+      depth: 2,
+      encoding: 'o200k_base',
+    });
+    expect(bundle.files.map((file) => [file.path, file.distance, file.mode])).toEqual([
+      ['src/main.ts', 0, 'full'],
+      ['src/lazy.ts', 1, 'full'],
+      ['src/lib/greet.ts', 1, 'full'],
+      ['src/types.ts', 1, 'full'],
+      ['src/utils/index.ts', 1, 'full'],
+      ['src/utils/math.ts', 2, 'full'],
+      ['src/utils/strings.ts', 2, 'full'],
+    ]);
+    expect(bundle.omitted).toEqual([]);
+    expect(bundle.total_tokens).toBe(bundle.files.reduce((sum, file) => sum + file.tokens, 0));
+  });
+
+  it('never goes over the budget: a file that does not fit whole comes as an outline, or is omitted', async () => {
+    const { index, project } = await open();
+    const estimate = await estimateTokens(index, project, {
+      files: ['src/main.ts'],
+      depth: 0,
+      encoding: 'o200k_base',
+    });
+    const mainTokens = estimate.total;
+    const bundle = await buildContextBundle(index, project, {
+      files: ['src/main.ts'],
+      budgetTokens: mainTokens + 25,
+      depth: 2,
+      encoding: 'o200k_base',
+    });
+    expect(bundle.total_tokens).toBeLessThanOrEqual(mainTokens + 25);
+    expect(bundle.files[0]).toMatchObject({ path: 'src/main.ts', mode: 'full', tokens: mainTokens });
+    expect(bundle.omitted.length).toBeGreaterThan(0);
+    const included = new Set(bundle.files.map((file) => file.path));
+    for (const omitted of bundle.omitted) expect(included.has(omitted.path)).toBe(false);
+  });
+
+  it('outlines a target that is too big for the budget instead of dropping it', async () => {
+    const { index, project } = await open();
+    const bundle = await buildContextBundle(index, project, {
+      files: ['src/main.ts'],
+      budgetTokens: 40,
+      depth: 0,
+      encoding: 'o200k_base',
+    });
+    expect(bundle.files).toHaveLength(1);
+    expect(bundle.files[0]?.mode).toBe('outline');
+    expect(bundle.files[0]?.content).toContain(
+      '7: export async function main(options: Options): Promise<string>',
+    );
+    expect(bundle.files[0]?.tokens).toBeLessThanOrEqual(40);
+  });
+
+  it('rejects an unknown target with close matches', async () => {
+    const { index, project } = await open();
+    await expect(
+      buildContextBundle(index, project, {
+        files: ['src/mian.ts'],
+        budgetTokens: 10,
+        depth: 1,
+        encoding: 'o200k_base',
+      }),
+    ).rejects.toThrow(/Did you mean: src\/main\.ts/);
+  });
+});
+
+describe('estimateTokens', () => {
+  it('lists the targets first, then their dependencies, and sums them', async () => {
+    const { index, project } = await open();
+    const estimate = await estimateTokens(index, project, {
+      files: ['src/utils/index.ts'],
+      depth: 1,
+      encoding: 'cl100k_base',
+    });
+    expect(estimate.files.map((file) => file.path)).toEqual([
+      'src/utils/index.ts',
+      'src/utils/math.ts',
+      'src/utils/strings.ts',
+    ]);
+    expect(estimate.total).toBe(estimate.files.reduce((sum, file) => sum + file.tokens, 0));
+    expect(estimate.files.every((file) => file.tokens > 0)).toBe(true);
+  });
+});

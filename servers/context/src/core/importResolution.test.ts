@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { ProjectIndex } from './projectIndex.js';
+import { fixtureRoot } from './testFixtures.js';
+
+async function graphOf(fixture: string) {
+  const { graph } = await new ProjectIndex(fixtureRoot(fixture)).build();
+  return (file: string) => {
+    const entry = graph.files.get(file);
+    if (entry === undefined) throw new Error(`fixture has no ${file}`);
+    return entry;
+  };
+}
+
+describe('TypeScript and JavaScript resolution', () => {
+  it('resolves tsconfig paths (through extends), NodeNext .js specifiers, index files and dynamic imports', async () => {
+    const file = await graphOf('ts-app');
+    expect(file('src/main.ts').dependencies).toEqual([
+      'src/lazy.ts', // await import('./lazy.js')
+      'src/lib/greet.ts', // '@lib/greet' via paths in tsconfig.base.json
+      'src/types.ts', // import type … from './types.js'
+      'src/utils/index.ts', // './utils' → index file
+    ]);
+  });
+
+  it('records bare third-party imports and builtins as externals without following them', async () => {
+    const file = await graphOf('ts-app');
+    expect(file('src/main.ts').externals).toEqual(['node:fs', 'zod']);
+  });
+
+  it('follows barrels: export * and export { … } from', async () => {
+    const file = await graphOf('ts-app');
+    expect(file('src/utils/index.ts').dependencies).toEqual(['src/utils/math.ts', 'src/utils/strings.ts']);
+  });
+
+  it('follows require() and import x = require()', async () => {
+    const file = await graphOf('ts-app');
+    expect(file('src/cjs/loader.cjs').dependencies).toEqual(['src/cjs/helper.cjs']);
+    expect(file('src/legacy.ts').dependencies).toEqual(['src/types.ts']);
+  });
+
+  it('resolves workspace packages by path: exports subpaths, imports (#internal), build output mapped to sources', async () => {
+    const file = await graphOf('workspace');
+    expect(file('packages/app/src/main.ts').dependencies).toEqual([
+      'packages/built/src/index.ts', // exports ./dist/index.js, which does not exist → src/index.ts
+      'packages/core/src/feature.ts', // '@ws/core/feature'
+      'packages/core/src/index.ts', // '@ws/core'
+    ]);
+    expect(file('packages/app/src/main.ts').externals).toEqual(['lodash']);
+    expect(file('packages/core/src/index.ts').dependencies).toEqual(['packages/core/src/internal.ts']);
+  });
+});
+
+describe('Python resolution', () => {
+  it('resolves absolute imports to modules and packages, and `from pkg import sub` to the submodule', async () => {
+    const file = await graphOf('python-app');
+    expect(file('main.py').dependencies).toEqual(['shop/billing/__init__.py', 'shop/models.py']);
+    expect(file('main.py').externals).toEqual(['json', 'requests']);
+  });
+
+  it('resolves relative imports: `from . import x`, `from ..m import y`, `from .m import z`', async () => {
+    const file = await graphOf('python-app');
+    expect(file('shop/billing/invoice.py').dependencies).toEqual(['shop/billing/tax.py', 'shop/models.py']);
+    expect(file('shop/billing/__init__.py').dependencies).toEqual(['shop/billing/invoice.py']);
+  });
+});
+
+describe('Java, Kotlin and Scala resolution', () => {
+  it('links imports and same-package references (no import needed) to the declaring files', async () => {
+    const file = await graphOf('jvm-app');
+    expect(file('src/main/java/com/acme/App.java').dependencies).toEqual([
+      'src/main/java/com/acme/Helper.java', // same package, no import
+      'src/main/java/com/acme/util/Strings.java',
+    ]);
+    expect(file('src/main/java/com/acme/App.java').externals).toEqual(['java.util']);
+  });
+
+  it('leaves out same-package classes a file never mentions', async () => {
+    const file = await graphOf('jvm-app');
+    expect(file('src/main/java/com/acme/App.java').dependencies).not.toContain(
+      'src/main/java/com/acme/Unused.java',
+    );
+  });
+
+  it('resolves Kotlin top-level function imports and wildcard imports by the names used', async () => {
+    const file = await graphOf('jvm-app');
+    expect(file('src/main/kotlin/com/acme/Greeter.kt').dependencies).toEqual([
+      'src/main/java/com/acme/Helper.java',
+      'src/main/java/com/acme/util/Strings.java',
+      'src/main/kotlin/com/acme/text/Shout.kt',
+    ]);
+  });
+
+  it('resolves Scala selector imports across languages', async () => {
+    const file = await graphOf('jvm-app');
+    expect(file('src/main/scala/com/acme/report/Report.scala').dependencies).toEqual([
+      'src/main/java/com/acme/Helper.java',
+      'src/main/kotlin/com/acme/Greeter.kt',
+    ]);
+    expect(file('src/main/scala/com/acme/report/Report.scala').externals).toEqual([
+      'scala.collection.mutable',
+    ]);
+  });
+});
+
+describe('Go resolution', () => {
+  it('resolves a module import (go.mod path) to the package folder file declaring what is used', async () => {
+    const file = await graphOf('go-app');
+    expect(file('cmd/shop/main.go').dependencies).toEqual(['internal/cart/cart.go']);
+    expect(file('cmd/shop/main.go').externals).toEqual(['fmt']);
+  });
+
+  it('links files of one package through the names they share', async () => {
+    const file = await graphOf('go-app');
+    expect(file('internal/cart/cart.go').dependencies).toEqual(['internal/cart/items.go']);
+    expect(file('internal/cart/total.go').dependencies).toEqual(['internal/cart/cart.go']);
+  });
+});

@@ -1,0 +1,72 @@
+import { cpSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ProjectIndex, projectIndexFor } from './projectIndex.js';
+import { fixtureRoot } from './testFixtures.js';
+
+let root: string;
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'context-index-'));
+  cpSync(fixtureRoot('ts-app'), root, { recursive: true });
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('ProjectIndex', () => {
+  it('parses every source file on the first build', async () => {
+    const { stats } = await new ProjectIndex(root).build();
+    expect(stats.parsed).toBe(10);
+    expect(stats.graphReused).toBe(false);
+  });
+
+  it('parses nothing again when the tree is unchanged', async () => {
+    const index = new ProjectIndex(root);
+    const first = await index.build();
+    const second = await index.build();
+    expect(second.stats.parsed).toBe(0);
+    expect(second.stats.graphReused).toBe(true);
+    expect(second.graph).toBe(first.graph);
+  });
+
+  it('re-parses a changed file alone, and its new imports show up', async () => {
+    const index = new ProjectIndex(root);
+    await index.build();
+    const file = path.join(root, 'src/lazy.ts');
+    writeFileSync(
+      file,
+      "import { add } from './utils/math.js';\nexport const later = (): string => String(add(1, 1));\n",
+    );
+    utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    const { stats, graph } = await index.build();
+    expect(stats.parsed).toBe(1);
+    expect(graph.files.get('src/lazy.ts')?.dependencies).toEqual(['src/utils/math.ts']);
+  });
+
+  it('drops a deleted file and the edges to it', async () => {
+    const index = new ProjectIndex(root);
+    await index.build();
+    rmSync(path.join(root, 'src/lazy.ts'));
+    const { stats, graph } = await index.build();
+    expect(stats.parsed).toBe(0);
+    expect(graph.files.has('src/lazy.ts')).toBe(false);
+    expect(graph.files.get('src/main.ts')?.dependencies).not.toContain('src/lazy.ts');
+  });
+
+  it('resolves again when a new file makes an import resolvable', async () => {
+    const index = new ProjectIndex(root);
+    await index.build();
+    writeFileSync(path.join(root, 'src/lib/extra.ts'), 'export const extra = 1;\n');
+    writeFileSync(
+      path.join(root, 'src/uses-extra.ts'),
+      "import { extra } from '@lib/extra';\nexport default extra;\n",
+    );
+    const { stats, graph } = await index.build();
+    expect(stats.parsed).toBe(2);
+    expect(graph.files.get('src/uses-extra.ts')?.dependencies).toEqual(['src/lib/extra.ts']);
+  });
+
+  it('keeps one index per root for the process', () => {
+    expect(projectIndexFor(root)).toBe(projectIndexFor(root));
+  });
+});
