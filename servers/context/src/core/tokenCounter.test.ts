@@ -6,7 +6,8 @@ const CORPUS = [
   '',
   'Hello, world!',
   'The quick brown fox jumps over the lazy dog. '.repeat(20),
-  'export async function main(options: Options): Promise<string> {\n  return `${options.name}`;\n}\n',
+  // A template literal in the text (split so the linter does not take it for a mistaken one).
+  'export async function main(options: Options): Promise<string> {\n  return `$' + '{options.name}`;\n}\n',
   'def total(self) -> float:\n\tsubtotal = sum(item.price for item in self.items)\n\treturn subtotal\n',
   'Grüße aus Köln — naïve café, 日本語のテキスト, 中文文本, 한국어, العربية, עברית, हिन्दी',
   'emoji 🎉🚀👩‍👩‍👧‍👦 and flags 🇫🇷🇯🇵, combining e\u0301 and ZWJ \u200d',
