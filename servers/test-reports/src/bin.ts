@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+import { runServer } from '@groundwork/mcp-common';
+import packageJson from '../package.json' with { type: 'json' };
+import { testReportTools } from './mcp/tools.js';
+
+await runServer({
+  name: 'groundwork-test-reports',
+  version: packageJson.version,
+  tools: testReportTools,
+  defaultPort: 3103,
+  instructions:
+    'Reads test reports (JUnit XML, TAP, Jest/Vitest JSON, go test -json) to answer "did the tests pass, what failed, why, and where": test_summary first, then list_failures, then failure_context for the source lines of one failure. flaky_tests and compare_runs compare several runs.',
+  usageFile: new URL('../MCP_USAGE.md', import.meta.url),
+});

@@ -1,0 +1,116 @@
+// One failure made actionable: what was asserted, where it failed, and the source lines of the test
+// and of the code under test, kept within a token budget.
+import { splitExpectedActual } from './expectedActual.js';
+import { locateSources, type PathGuard, type SourceLocation } from './sourceContext.js';
+import { framesIn } from './stackFrames.js';
+import type { FoldedTest } from './testRun.js';
+
+export interface FailureContext {
+  id: string;
+  suite: string;
+  classname: string;
+  name: string;
+  status: string;
+  file?: string;
+  line?: number;
+  message: string;
+  type?: string;
+  expected?: string;
+  actual?: string;
+  stack: string;
+  folded_frames: number;
+  output?: string;
+  sources: SourceLocation[];
+  attempts: number;
+  /** Parts were shortened to fit the token budget. */
+  truncated: boolean;
+  estimated_tokens: number;
+}
+
+export interface ContextOptions {
+  root: string;
+  guard: PathGuard;
+  contextLines: number;
+  maxTokens: number;
+}
+
+/** A rough token count (about four characters per token for code and English). */
+export function estimateTokens(value: unknown): number {
+  return Math.ceil(JSON.stringify(value).length / 4);
+}
+
+export async function buildFailureContext(test: FoldedTest, options: ContextOptions): Promise<FailureContext> {
+  const first = test.failures[0];
+  const message = first?.message ?? '';
+  const rawText = [...test.failures.map((failure) => failure.stack ?? ''), test.output ?? ''].join('\n');
+  const stated =
+    first?.expected !== undefined && first.actual !== undefined
+      ? { expected: first.expected, actual: first.actual }
+      : splitExpectedActual(`${message}\n${first?.stack ?? ''}`);
+  const sources = await locateSources(framesIn(rawText), {
+    root: options.root,
+    guard: options.guard,
+    contextLines: options.contextLines,
+    ...(test.file === undefined ? {} : { testFile: test.file }),
+    ...(test.line === undefined ? {} : { testLine: test.line }),
+    packageHint: test.classname,
+  });
+  const context: FailureContext = {
+    id: test.id,
+    suite: test.suite,
+    classname: test.classname,
+    name: test.name,
+    status: test.status,
+    ...(test.file === undefined ? {} : { file: test.file }),
+    ...(test.line === undefined ? {} : { line: test.line }),
+    message,
+    ...(first?.type === undefined ? {} : { type: first.type }),
+    ...(stated === undefined ? {} : stated),
+    stack: test.trimmedStack ?? '',
+    folded_frames: test.foldedFrames ?? 0,
+    ...(test.output === undefined ? {} : { output: test.output }),
+    sources,
+    attempts: test.attempts,
+    truncated: false,
+    estimated_tokens: 0,
+  };
+  return fitToBudget(context, options.maxTokens);
+}
+
+/** Shortens the least essential parts first: output, then context lines, then the stack, then sources. */
+function fitToBudget(context: FailureContext, maxTokens: number): FailureContext {
+  const steps: ((value: FailureContext) => void)[] = [
+    (value) => {
+      if (value.output !== undefined) value.output = `…${value.output.slice(-400)}`;
+    },
+    (value) => {
+      value.sources = value.sources.map((source) => ({ ...source, snippet: aroundMarker(source.snippet, 2) }));
+    },
+    (value) => {
+      value.stack = value.stack.split('\n').slice(0, 12).join('\n');
+    },
+    (value) => {
+      delete value.output;
+      value.sources = value.sources.slice(0, 2);
+    },
+    (value) => {
+      value.message = value.message.slice(0, 1_000);
+      value.stack = value.stack.split('\n').slice(0, 4).join('\n');
+      value.sources = value.sources.map((source) => ({ ...source, snippet: aroundMarker(source.snippet, 0) }));
+    },
+  ];
+  for (const step of steps) {
+    if (estimateTokens(context) <= maxTokens) break;
+    step(context);
+    context.truncated = true;
+  }
+  context.estimated_tokens = estimateTokens(context);
+  return context;
+}
+
+function aroundMarker(snippet: string, radius: number): string {
+  const lines = snippet.split('\n');
+  const marker = lines.findIndex((line) => line.startsWith('>'));
+  if (marker < 0) return snippet;
+  return lines.slice(Math.max(0, marker - radius), marker + radius + 1).join('\n');
+}

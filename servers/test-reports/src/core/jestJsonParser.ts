@@ -1,0 +1,141 @@
+// Reads the JSON report of Jest (`--json`) and Vitest (`--reporter=json`), which share Jest's shape.
+import { readFile, stat } from 'node:fs/promises';
+import { ReportParseError, throwIfAborted } from './reportErrors.js';
+import {
+  type CaseSink,
+  type FailureDetail,
+  head,
+  MAX_MESSAGE_CHARS,
+  MAX_STACK_CHARS,
+  type ParseOptions,
+  type TestCaseResult,
+  type TestStatus,
+} from './testResult.js';
+import { stripAnsi } from './xmlTextCleaner.js';
+
+/** JSON has to be read whole; reports beyond this are refused rather than exhausting memory. */
+const MAX_JSON_BYTES = 256 * 1024 * 1024;
+
+interface AssertionResult {
+  ancestorTitles?: string[];
+  title?: string;
+  fullName?: string;
+  status?: string;
+  duration?: number | null;
+  failureMessages?: string[];
+  failureDetails?: unknown[];
+  location?: { line?: number; column?: number } | null;
+  invocations?: number;
+  retryReasons?: string[];
+}
+
+interface FileResult {
+  name?: string;
+  status?: string;
+  message?: string;
+  failureMessage?: string | null;
+  assertionResults?: AssertionResult[];
+  testExecError?: { message?: string; stack?: string } | null;
+}
+
+export async function parseJestJsonFile(file: string, sink: CaseSink, options: ParseOptions): Promise<number> {
+  const size = (await stat(file)).size;
+  if (size > MAX_JSON_BYTES) {
+    throw new ReportParseError(`the JSON report is ${Math.round(size / 1e6)} MB; JSON reports over 256 MB are not read`);
+  }
+  let report: { testResults?: FileResult[] };
+  try {
+    report = JSON.parse(await readFile(file, 'utf8')) as { testResults?: FileResult[] };
+  } catch (error) {
+    throw new ReportParseError(`the JSON is malformed (${(error as Error).message})`);
+  }
+  options.onBytes?.(size);
+  if (!Array.isArray(report.testResults)) throw new ReportParseError('the JSON has no "testResults" array');
+  let cases = 0;
+  for (const fileResult of report.testResults) {
+    throwIfAborted(options.signal);
+    const testFile = fileResult.name ?? '';
+    const assertions = fileResult.assertionResults ?? [];
+    for (const assertion of assertions) {
+      cases += 1;
+      sink(toCase(testFile, assertion, options.details));
+    }
+    const fileMessage = fileResult.testExecError?.message ?? fileResult.failureMessage ?? fileResult.message ?? '';
+    if (fileResult.status === 'failed' && !assertions.some((assertion) => assertion.status === 'failed')) {
+      // The file failed to run at all (a syntax error, a failing import): its tests never reported.
+      cases += 1;
+      sink(suiteFailure(testFile, stripAnsi(fileMessage), options.details));
+    }
+  }
+  return cases;
+}
+
+function toCase(testFile: string, assertion: AssertionResult, details: boolean): TestCaseResult {
+  const status = statusOf(assertion.status);
+  const retries = Math.max(0, (assertion.invocations ?? 1) - 1, assertion.retryReasons?.length ?? 0);
+  const testCase: TestCaseResult = {
+    suite: testFile,
+    classname: (assertion.ancestorTitles ?? []).join(' > '),
+    name: assertion.title ?? assertion.fullName ?? '',
+    file: testFile,
+    status,
+    failures: [],
+    attempts: 1 + retries,
+    failedAttempts: status === 'passed' ? retries : status === 'skipped' ? 0 : 1 + retries,
+  };
+  if (assertion.location?.line !== undefined) testCase.line = assertion.location.line;
+  if (typeof assertion.duration === 'number') testCase.durationMs = assertion.duration;
+  if (status === 'failed') {
+    const messages = assertion.failureMessages ?? [];
+    testCase.failures = (messages.length > 0 ? messages : ['']).map((message, index) =>
+      failureOf(stripAnsi(message), assertion.failureDetails?.[index], details),
+    );
+  }
+  return testCase;
+}
+
+function statusOf(status: string | undefined): TestStatus {
+  if (status === 'passed') return 'passed';
+  if (status === 'failed') return 'failed';
+  return 'skipped'; // pending, skipped, todo, disabled
+}
+
+function failureOf(text: string, detail: unknown, details: boolean): FailureDetail {
+  const failure: FailureDetail = { kind: 'failure' };
+  if (!details) return failure;
+  const stackStart = text.search(/\n\s+at /);
+  const message = (stackStart < 0 ? text : text.slice(0, stackStart)).trim();
+  failure.message = head(message, MAX_MESSAGE_CHARS);
+  failure.stack = head(text, MAX_STACK_CHARS);
+  const type = /^(\w*(?:Error|Exception))\b/.exec(message)?.[1];
+  if (type !== undefined) failure.type = type;
+  const matcher = typeof detail === 'object' && detail !== null ? (detail as Record<string, unknown>).matcherResult : undefined;
+  if (typeof matcher === 'object' && matcher !== null) {
+    const { expected, actual } = matcher as Record<string, unknown>;
+    if (expected !== undefined) failure.expected = show(expected);
+    if (actual !== undefined) failure.actual = show(actual);
+  }
+  return failure;
+}
+
+function suiteFailure(testFile: string, message: string, details: boolean): TestCaseResult {
+  const failure: FailureDetail = { kind: 'error' };
+  if (details) {
+    failure.message = head(message.trim().split('\n', 1)[0] ?? '', MAX_MESSAGE_CHARS);
+    failure.stack = head(message, MAX_STACK_CHARS);
+  }
+  return {
+    suite: testFile,
+    classname: '',
+    name: '(test file failed to run)',
+    file: testFile,
+    status: 'errored',
+    failures: [failure],
+    attempts: 1,
+    failedAttempts: 1,
+  };
+}
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

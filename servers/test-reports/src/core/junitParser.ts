@@ -1,0 +1,278 @@
+// Streams a JUnit XML report (every real-world dialect: pytest, Gradle, Surefire with reruns, jest-junit,
+// vitest, gotestsum) through saxes in chunks, so memory stays bounded however large the file is.
+import { createReadStream } from 'node:fs';
+import type { SaxesTagPlain } from 'saxes';
+import { ReportParseError, throwIfAborted } from './reportErrors.js';
+import {
+  type CaseSink,
+  type FailureDetail,
+  head,
+  MAX_MESSAGE_CHARS,
+  MAX_OUTPUT_CHARS,
+  MAX_STACK_CHARS,
+  type ParseOptions,
+  type TestCaseResult,
+  type TestStatus,
+  tail,
+} from './testResult.js';
+import { XmlBodySplitter } from './xmlBodySplitter.js';
+import { cleanXmlText } from './xmlTextCleaner.js';
+
+const SKIP_STATUSES = new Set(['disabled', 'ignored', 'skipped', 'notrun', 'not_run']);
+const READ_CHUNK_BYTES = 1 << 20;
+
+interface SuiteFrame {
+  name: string;
+  file?: string;
+  output: string;
+  /** With details, cases are held until the suite closes, so failures can borrow its output (often written last). */
+  pending: TestCaseResult[];
+}
+
+interface CaseFrame {
+  attributes: Record<string, string>;
+  skipped: boolean;
+  failures: FailureDetail[];
+  flakyAttempts: number;
+  rerunAttempts: number;
+  output: string;
+}
+
+type Capture = { into: 'failure'; detail: FailureDetail } | { into: 'case-output' } | { into: 'suite-output' };
+
+/** Reads the JUnit report at `file`, handing each test case to `sink`; returns how many it read. */
+export async function parseJUnitFile(file: string, sink: CaseSink, options: ParseOptions): Promise<number> {
+  const { SaxesParser } = await import('saxes');
+  // The splitter feeds saxes only part of the text, so saxes' own positions would mislead; errors are
+  // located by the splitter's character count instead.
+  const parser = new SaxesParser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
+  let sawContent = false;
+  const splitter = new XmlBodySplitter({
+    markup: (text) => {
+      if (!sawContent) {
+        if (text.trim() === '') return;
+        sawContent = true;
+      }
+      parser.write(cleanXmlText(text));
+    },
+    ...(options.details ? { body: (text: string) => collect(text) } : {}),
+  });
+  const suites: SuiteFrame[] = [];
+  const elements: string[] = [];
+  let current: CaseFrame | undefined;
+  let capture: Capture | undefined;
+  let captured = '';
+  // Output nested inside a failure interrupts the failure's own text, which resumes after it.
+  let suspended: { capture: Capture; captured: string } | undefined;
+  let cases = 0;
+  let sawRoot = false;
+
+  const emit = (testCase: TestCaseResult) => {
+    cases += 1;
+    sink(testCase);
+  };
+
+  parser.on('error', (error) => {
+    throw new ReportParseError(`the XML is malformed near character ${splitter.consumed}: ${error.message}`);
+  });
+  parser.on('doctype', () => {
+    throw new ReportParseError(
+      'the report declares a DOCTYPE; DTDs and entity declarations are refused (they enable XXE and entity-expansion attacks), and no test runner writes one',
+    );
+  });
+  parser.on('opentag', (tag: SaxesTagPlain) => {
+    const name = tag.name;
+    const parent = elements[elements.length - 1];
+    elements.push(name);
+    if (!sawRoot) {
+      sawRoot = true;
+      if (name !== 'testsuites' && name !== 'testsuite') {
+        throw new ReportParseError(`the root element is <${name}>, not <testsuites> or <testsuite>`);
+      }
+    }
+    const attributes = tag.attributes;
+    switch (name) {
+      case 'testsuite': {
+        const frame: SuiteFrame = { name: attributes.name ?? '', output: '', pending: [] };
+        if (attributes.file !== undefined) frame.file = attributes.file;
+        suites.push(frame);
+        return;
+      }
+      case 'testcase':
+        current = { attributes, skipped: false, failures: [], flakyAttempts: 0, rerunAttempts: 0, output: '' };
+        return;
+      case 'failure':
+      case 'error':
+        if (current === undefined || parent !== 'testcase') return;
+        startFailure(current, name, attributes);
+        return;
+      case 'skipped':
+        if (current !== undefined && parent === 'testcase') current.skipped = true;
+        return;
+      case 'flakyFailure':
+      case 'flakyError':
+        if (current !== undefined) current.flakyAttempts += 1;
+        return;
+      case 'rerunFailure':
+      case 'rerunError':
+        if (current !== undefined) current.rerunAttempts += 1;
+        return;
+      case 'system-out':
+      case 'system-err':
+        if (!options.details) return;
+        if (capture?.into === 'failure') suspended = { capture, captured };
+        if (parent === 'testcase' || parent === 'failure' || parent === 'error') capture = { into: 'case-output' };
+        else if (parent === 'testsuite') capture = { into: 'suite-output' };
+        captured = '';
+        return;
+    }
+  });
+
+  const startFailure = (frame: CaseFrame, kind: 'failure' | 'error', attributes: Record<string, string>) => {
+    const detail: FailureDetail = { kind };
+    if (options.details) {
+      if (attributes.message !== undefined && attributes.message !== '')
+        detail.message = head(attributes.message, MAX_MESSAGE_CHARS);
+      if (attributes.type !== undefined && attributes.type !== '') detail.type = attributes.type;
+      capture = { into: 'failure', detail };
+      captured = '';
+    }
+    frame.failures.push(detail);
+  };
+
+  const collect = (text: string) => {
+    if (capture === undefined) return;
+    // A failure's body is kept from its start (the stack's top matters); output from its end.
+    if (capture.into === 'failure') {
+      if (captured.length < MAX_STACK_CHARS) captured += text.slice(0, MAX_STACK_CHARS - captured.length + 1);
+    } else {
+      captured = tail(captured + text, MAX_OUTPUT_CHARS);
+    }
+  };
+  parser.on('text', collect);
+  parser.on('cdata', collect);
+
+  parser.on('closetag', (tag) => {
+    const name = tag.name;
+    elements.pop();
+    switch (name) {
+      case 'testsuite': {
+        const suite = suites.pop();
+        if (suite === undefined) return;
+        for (const pending of suite.pending) {
+          if (pending.failures.length > 0 && pending.output === undefined && suite.output !== '')
+            pending.output = suite.output;
+          emit(pending);
+        }
+        return;
+      }
+      case 'testcase': {
+        if (current === undefined) return;
+        const testCase = finishCase(current, suites[suites.length - 1]);
+        current = undefined;
+        const suite = suites[suites.length - 1];
+        if (options.details && suite !== undefined) suite.pending.push(testCase);
+        else emit(testCase);
+        return;
+      }
+      case 'failure':
+      case 'error':
+        if (capture?.into === 'failure') {
+          finishFailure(capture.detail, captured);
+          capture = undefined;
+        }
+        return;
+      case 'system-out':
+      case 'system-err': {
+        if (capture?.into === 'case-output' && current !== undefined) {
+          current.output = tail(joinOutput(current.output, captured), MAX_OUTPUT_CHARS);
+        } else if (capture?.into === 'suite-output') {
+          const suite = suites[suites.length - 1];
+          if (suite !== undefined) suite.output = tail(joinOutput(suite.output, captured), MAX_OUTPUT_CHARS);
+        }
+        capture = suspended?.capture;
+        captured = suspended?.captured ?? '';
+        suspended = undefined;
+        return;
+      }
+    }
+  });
+
+  const stream = createReadStream(file, { highWaterMark: READ_CHUNK_BYTES });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      throwIfAborted(options.signal);
+      splitter.push(chunk);
+      options.onBytes?.(stream.bytesRead);
+    }
+    splitter.end();
+    if (!sawContent) return 0; // An empty file is an empty report, not a broken one.
+    parser.close();
+  } finally {
+    stream.destroy();
+  }
+  return cases;
+}
+
+function finishFailure(detail: FailureDetail, body: string): void {
+  const text = cleanXmlText(body).trim();
+  if (text !== '') detail.stack = head(text, MAX_STACK_CHARS);
+  if ((detail.message === undefined || GENERIC_MESSAGES.has(detail.message)) && text !== '') {
+    // Some writers leave the message out (or write gotestsum's "Failed") and put it all in the text.
+    detail.message = head(messageFromBody(text), MAX_MESSAGE_CHARS);
+  }
+}
+
+const GENERIC_MESSAGES = new Set(['Failed', 'failed', '']);
+
+function messageFromBody(text: string): string {
+  const goReport = /^\s+\w[\w./-]*\.go:\d+: (.+)$/m.exec(text) ?? /^(panic: .+)$/m.exec(text);
+  if (goReport !== null) return (goReport[1] ?? '').trim();
+  const lines = text.split('\n').map((line) => line.trim());
+  return lines.find((line) => line !== '' && !line.startsWith('=== RUN')) ?? '';
+}
+
+function joinOutput(before: string, more: string): string {
+  const added = cleanXmlText(more).trim();
+  if (added === '') return before;
+  return before === '' ? added : `${before}\n${added}`;
+}
+
+function finishCase(frame: CaseFrame, suite: SuiteFrame | undefined): TestCaseResult {
+  const attributes = frame.attributes;
+  const status = statusOf(frame);
+  const attempts = 1 + frame.flakyAttempts + frame.rerunAttempts;
+  const testCase: TestCaseResult = {
+    suite: suite?.name ?? '',
+    classname: attributes.classname ?? attributes.class ?? '',
+    name: attributes.name ?? '',
+    status,
+    failures: status === 'failed' || status === 'errored' ? frame.failures : [],
+    attempts,
+    failedAttempts: status === 'passed' ? frame.flakyAttempts : status === 'skipped' ? 0 : attempts,
+  };
+  const file = attributes.file ?? attributes.filepath ?? suite?.file;
+  if (file !== undefined && file !== '') testCase.file = file;
+  const line = attributes.line === undefined ? Number.NaN : Number.parseInt(attributes.line, 10);
+  if (Number.isInteger(line) && line > 0) testCase.line = line;
+  const duration = parseSeconds(attributes.time);
+  if (duration !== undefined) testCase.durationMs = duration;
+  if (frame.output !== '') testCase.output = frame.output;
+  return testCase;
+}
+
+function statusOf(frame: CaseFrame): TestStatus {
+  const declared = frame.attributes.status?.toLowerCase();
+  // A test marked skipped that also carries a failure (pytest's xfail, some runners' "skip on error") is a skip.
+  if (frame.skipped || (declared !== undefined && SKIP_STATUSES.has(declared))) return 'skipped';
+  if (frame.failures.some((failure) => failure.kind === 'error')) return 'errored';
+  if (frame.failures.length > 0 || frame.rerunAttempts > 0) return 'failed';
+  return 'passed';
+}
+
+/** `time` in seconds, as runners write it: `0.25`, `1,234.567`, or absent. */
+export function parseSeconds(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number.parseFloat(value.replace(/[,\s_]/g, ''));
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.round(seconds * 1_000_000) / 1_000 : undefined;
+}

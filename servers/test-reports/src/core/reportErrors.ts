@@ -1,0 +1,47 @@
+// Domain errors: a stable code and a message that says what to do. Adapters turn them into tool errors.
+
+export class ReportError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ReportError';
+  }
+}
+
+/** Nothing under the searched path looked like a test report. */
+export class NoReportsFoundError extends ReportError {
+  constructor(searched: string, patterns: readonly string[]) {
+    super(
+      'NO_REPORTS_FOUND',
+      `No test reports found at '${searched}' (searched for ${patterns.join(', ')}). Run the tests with a report enabled (e.g. pytest --junitxml, jest --json, go test -json) or pass the report file or its directory.`,
+    );
+  }
+}
+
+/** One report could not be read; reported beside the results of the reports that could. */
+export class ReportParseError extends ReportError {
+  constructor(message: string) {
+    super('REPORT_UNPARSABLE', message);
+  }
+}
+
+export class FailureNotFoundError extends ReportError {
+  constructor(id: string) {
+    super(
+      'FAILURE_NOT_FOUND',
+      `No failure with id '${id}' in these reports; call list_failures with the same path for the current ids.`,
+    );
+  }
+}
+
+export class OperationCancelledError extends ReportError {
+  constructor() {
+    super('CANCELLED', 'The operation was cancelled.');
+  }
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new OperationCancelledError();
+}

@@ -1,0 +1,243 @@
+// Turns stack frames printed on a CI machine into source lines in the repository being worked on: paths
+// are matched by their longest suffix that exists under the root, Java frames by package, generated
+// JavaScript through its source map. Every file is checked against the caller's path guard.
+import { type Dirent, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { isTestPath, type SourceFrame } from './stackFrames.js';
+
+/** What the caller lets this module read (mcp-common's AllowedPaths fits). */
+export interface PathGuard {
+  contains(realAbsolute: string): boolean;
+  display(absolute: string): string;
+}
+
+export interface SourceLocation {
+  role: 'test' | 'code_under_test';
+  file: string;
+  line: number;
+  column?: number;
+  function?: string;
+  /** The generated file the stack named, when a source map led here. */
+  mapped_from?: string;
+  /** Numbered lines around `line`, the failing one marked with `>`. */
+  snippet: string;
+}
+
+interface ResolvedFrame {
+  absolute: string;
+  line: number;
+  column?: number;
+  function?: string;
+  mappedFrom?: string;
+}
+
+const INDEX_SKIPPED = new Set(['node_modules', '.git', 'target', 'build', 'dist', 'out', '.gradle', '__pycache__', '.venv']);
+const MAX_INDEXED_FILES = 50_000;
+const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
+const MAX_LINE_CHARS = 240;
+const MAX_CODE_FRAMES = 2;
+const MAX_FRAMES_EXAMINED = 15;
+
+export interface LocateOptions {
+  root: string;
+  guard: PathGuard;
+  contextLines: number;
+  /** The test's own file/line attributes, used when the stack names no test frame. */
+  testFile?: string;
+  testLine?: number;
+  /** Go: the package (classname) helps choose between files of the same name. */
+  packageHint?: string;
+}
+
+/** Source lines of the failing test line and of the first frames of code under test above it. */
+export async function locateSources(frames: readonly SourceFrame[], options: LocateOptions): Promise<SourceLocation[]> {
+  const resolver = new FrameResolver(options.root, options.guard, options.packageHint);
+  const resolved: ResolvedFrame[] = [];
+  for (const frame of frames.slice(0, MAX_FRAMES_EXAMINED)) {
+    const found = await resolver.resolve(frame);
+    if (found !== undefined) resolved.push(found);
+  }
+  const relative = (frame: ResolvedFrame) => path.relative(options.root, frame.absolute);
+  const testIndex = resolved.findIndex(
+    (frame) => isTestPath(relative(frame)) || (options.testFile !== undefined && sameFile(frame.absolute, options.testFile)),
+  );
+  let testFrame = testIndex >= 0 ? resolved[testIndex] : undefined;
+  if (testFrame === undefined && options.testFile !== undefined && options.testLine !== undefined) {
+    testFrame = await resolver.resolve({ path: options.testFile, line: options.testLine });
+  }
+  const codeFrames = resolved
+    .slice(0, testIndex >= 0 ? testIndex : resolved.length)
+    .filter((frame) => !isTestPath(relative(frame)))
+    .slice(0, MAX_CODE_FRAMES);
+  const locations: SourceLocation[] = [];
+  if (testFrame !== undefined) {
+    const location = await describe(testFrame, 'test', options);
+    if (location !== undefined) locations.push(location);
+  }
+  for (const frame of codeFrames) {
+    const location = await describe(frame, 'code_under_test', options);
+    if (location !== undefined) locations.push(location);
+  }
+  return locations;
+}
+
+function sameFile(absolute: string, reported: string): boolean {
+  const normalized = reported.replace(/\\/g, '/').replace(/^\.\//, '');
+  return absolute.replace(/\\/g, '/').endsWith(`/${normalized}`);
+}
+
+async function describe(
+  frame: ResolvedFrame,
+  role: SourceLocation['role'],
+  options: LocateOptions,
+): Promise<SourceLocation | undefined> {
+  const snippet = await readSnippet(frame.absolute, frame.line, options.contextLines);
+  if (snippet === undefined) return undefined;
+  return {
+    role,
+    file: options.guard.display(frame.absolute),
+    line: frame.line,
+    ...(frame.column === undefined ? {} : { column: frame.column }),
+    ...(frame.function === undefined ? {} : { function: frame.function }),
+    ...(frame.mappedFrom === undefined ? {} : { mapped_from: options.guard.display(frame.mappedFrom) }),
+    snippet,
+  };
+}
+
+async function readSnippet(file: string, line: number, context: number): Promise<string | undefined> {
+  const stats = await fs.stat(file).catch(() => undefined);
+  if (stats === undefined || !stats.isFile() || stats.size > MAX_SOURCE_BYTES) return undefined;
+  const lines = (await fs.readFile(file, 'utf8')).split(/\r?\n/);
+  if (line < 1 || line > lines.length) return undefined;
+  const first = Math.max(1, line - context);
+  const last = Math.min(lines.length, line + context);
+  const width = String(last).length;
+  const out: string[] = [];
+  for (let number = first; number <= last; number += 1) {
+    const text = (lines[number - 1] ?? '').slice(0, MAX_LINE_CHARS);
+    out.push(`${number === line ? '>' : ' '} ${String(number).padStart(width)} | ${text}`.trimEnd());
+  }
+  return out.join('\n');
+}
+
+class FrameResolver {
+  private index: string[] | undefined;
+
+  constructor(
+    private readonly root: string,
+    private readonly guard: PathGuard,
+    private readonly packageHint: string | undefined,
+  ) {}
+
+  async resolve(frame: SourceFrame): Promise<ResolvedFrame | undefined> {
+    const absolute = await this.find(frame.path);
+    if (absolute === undefined) return undefined;
+    const base: ResolvedFrame = {
+      absolute,
+      line: frame.line,
+      ...(frame.column === undefined ? {} : { column: frame.column }),
+      ...(frame.function === undefined ? {} : { function: frame.function }),
+    };
+    if (/\.[cm]?js$/.test(absolute)) return (await this.throughSourceMap(base)) ?? base;
+    return base;
+  }
+
+  /** The file under root that `printed` names: itself, its longest existing suffix, or a unique match. */
+  private async find(printed: string): Promise<string | undefined> {
+    const normalized = printed.replace(/\\/g, '/');
+    const segments = normalized.split('/').filter((segment) => segment !== '' && segment !== '.');
+    if (segments.length === 0) return undefined;
+    if (path.isAbsolute(normalized)) {
+      const direct = await this.allowedFile(normalized);
+      if (direct !== undefined && direct.startsWith(this.root + path.sep)) return direct;
+    }
+    // A CI path (/home/runner/work/app/app/src/x.ts) ends with the repository path (src/x.ts).
+    for (let start = 0; start < segments.length; start += 1) {
+      const candidate = await this.allowedFile(path.join(this.root, ...segments.slice(start)));
+      if (candidate !== undefined) return candidate;
+    }
+    return this.findBySuffix(segments.join('/'));
+  }
+
+  private async findBySuffix(suffix: string): Promise<string | undefined> {
+    const index = await this.fileIndex();
+    const matches = index.filter((file) => file === suffix || file.endsWith(`/${suffix}`));
+    if (matches.length === 0) return undefined;
+    const hint = this.packageHint?.split('/').pop();
+    const preferred =
+      (hint === undefined ? undefined : matches.find((file) => path.posix.dirname(file).endsWith(hint))) ?? matches[0];
+    return preferred === undefined ? undefined : this.allowedFile(path.join(this.root, preferred));
+  }
+
+  private async allowedFile(candidate: string): Promise<string | undefined> {
+    const real = await fs.realpath(candidate).catch(() => undefined);
+    if (real === undefined || !this.guard.contains(real)) return undefined;
+    const stats = await fs.stat(real).catch(() => undefined);
+    return stats?.isFile() ? real : undefined;
+  }
+
+  private async fileIndex(): Promise<string[]> {
+    if (this.index !== undefined) return this.index;
+    const files: string[] = [];
+    const walk = async (directory: string, prefix: string): Promise<void> => {
+      let entries: Dirent[];
+      try {
+        entries = await fs.readdir(directory, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        if (files.length >= MAX_INDEXED_FILES) return;
+        const relative = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+        if (entry.isDirectory()) {
+          if (!INDEX_SKIPPED.has(entry.name) && !entry.name.startsWith('.')) {
+            await walk(path.join(directory, entry.name), relative);
+          }
+        } else if (entry.isFile()) {
+          files.push(relative);
+        }
+      }
+    };
+    await walk(this.root, '');
+    this.index = files;
+    return files;
+  }
+
+  private async throughSourceMap(frame: ResolvedFrame): Promise<ResolvedFrame | undefined> {
+    const map = await this.readSourceMap(frame.absolute);
+    if (map === undefined) return undefined;
+    const { TraceMap, originalPositionFor } = await import('@jridgewell/trace-mapping');
+    let original: { source: string | null; line: number | null; column: number | null };
+    try {
+      const traced = new TraceMap(map.json, map.url);
+      original = originalPositionFor(traced, { line: frame.line, column: Math.max(0, (frame.column ?? 1) - 1) });
+    } catch {
+      return undefined; // an unreadable map leaves the generated location in place
+    }
+    if (original.source === null || original.line === null) return undefined;
+    const source = original.source.startsWith('file://') ? new URL(original.source).pathname : original.source;
+    const absolute = await this.allowedFile(path.resolve(path.dirname(frame.absolute), source));
+    if (absolute === undefined) return undefined;
+    return {
+      absolute,
+      line: original.line,
+      ...(original.column === null ? {} : { column: original.column + 1 }),
+      ...(frame.function === undefined ? {} : { function: frame.function }),
+      mappedFrom: frame.absolute,
+    };
+  }
+
+  private async readSourceMap(generated: string): Promise<{ json: string; url: string } | undefined> {
+    const sibling = await this.allowedFile(`${generated}.map`);
+    if (sibling !== undefined) return { json: await fs.readFile(sibling, 'utf8'), url: sibling };
+    const stats = await fs.stat(generated).catch(() => undefined);
+    if (stats === undefined || stats.size > MAX_SOURCE_BYTES) return undefined;
+    const text = await fs.readFile(generated, 'utf8');
+    const reference = /\/\/[#@] sourceMappingURL=(\S+)\s*$/.exec(text)?.[1];
+    if (reference === undefined) return undefined;
+    const inline = /^data:application\/json(?:;charset=[\w-]+)?;base64,(.*)$/.exec(reference);
+    if (inline !== null) return { json: Buffer.from(inline[1] ?? '', 'base64').toString('utf8'), url: generated };
+    const mapFile = await this.allowedFile(path.resolve(path.dirname(generated), reference));
+    return mapFile === undefined ? undefined : { json: await fs.readFile(mapFile, 'utf8'), url: mapFile };
+  }
+}

@@ -1,0 +1,91 @@
+// Pulls source locations out of failure text in the forms each ecosystem prints them.
+import { isNoiseFrame } from './stackTrimming.js';
+
+export interface SourceFrame {
+  /** The path as printed (absolute CI path, relative path, or a Java `package/File.java` guess). */
+  path: string;
+  line: number;
+  column?: number;
+  function?: string;
+  /** Java frames name a file without its directory; the package says where to look. */
+  javaClass?: string;
+}
+
+const JAVA = /^\s*at (?:[\w.@-]+\/\/?)?([\w$.]+)\.([\w$<>]+)\(([\w$-]+\.(?:java|kt|scala|groovy)):(\d+)\)/;
+const JS_CALL = /^\s*(?:at\s+|❯\s+)?(?:async\s+)?(.*?)\s*\(((?:file:\/\/)?[^()\s]+?):(\d+):(\d+)\)\s*$/;
+const JS_BARE = /^\s*(?:at|❯)\s+(?:(\S+)\s+)?((?:file:\/\/)?[^()\s]+?\.[cm]?[jt]sx?):(\d+):(\d+)\s*$/;
+const PYTHON = /^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?/;
+const PYTEST_SHORT = /^([\w./\\-]+\.py):(\d+):(?: |$)/;
+const GO = /^\s+([\w./\\-]*\.go):(\d+)(?:: | \+0x[0-9a-f]+$|$)/;
+
+/** Frames of project code in `text`, top of the stack first; framework and runtime frames are skipped. */
+export function framesIn(text: string): SourceFrame[] {
+  const frames: SourceFrame[] = [];
+  let lastGoFunction: string | undefined;
+  for (const line of text.split('\n')) {
+    if (isNoiseFrame(line) || /node_modules|node:internal|\/usr\/local\/go\//.test(line)) {
+      lastGoFunction = undefined;
+      continue;
+    }
+    const frame = frameOf(line, lastGoFunction);
+    lastGoFunction = /^[\w./*()-]+\(.*\)$/.test(line.trim()) ? line.trim().replace(/\(.*$/, '') : undefined;
+    if (frame !== undefined) frames.push(frame);
+  }
+  return frames;
+}
+
+function frameOf(line: string, goFunction: string | undefined): SourceFrame | undefined {
+  const java = JAVA.exec(line);
+  if (java !== null) {
+    const className = java[1] ?? '';
+    const pkg = className.includes('.') ? className.slice(0, className.lastIndexOf('.')).replace(/\$.*$/, '') : '';
+    return {
+      path: pkg === '' ? (java[3] ?? '') : `${pkg.replace(/\./g, '/')}/${java[3]}`,
+      line: Number(java[4]),
+      function: `${className}.${java[2]}`,
+      javaClass: className,
+    };
+  }
+  const python = PYTHON.exec(line) ?? PYTEST_SHORT.exec(line);
+  if (python !== null) {
+    return { path: python[1] ?? '', line: Number(python[2]), ...(python[3] ? { function: python[3] } : {}) };
+  }
+  const go = GO.exec(line);
+  if (go !== null) return { path: go[1] ?? '', line: Number(go[2]), ...(goFunction ? { function: goFunction } : {}) };
+  const call = JS_CALL.exec(line);
+  if (call !== null && /\.[cm]?[jt]sx?$|\.vue$|\.svelte$/.test(call[2] ?? '')) {
+    return {
+      path: stripFileUrl(call[2] ?? ''),
+      line: Number(call[3]),
+      column: Number(call[4]),
+      ...(call[1] ? { function: call[1] } : {}),
+    };
+  }
+  const bare = JS_BARE.exec(line);
+  if (bare !== null) {
+    return {
+      path: stripFileUrl(bare[2] ?? ''),
+      line: Number(bare[3]),
+      column: Number(bare[4]),
+      ...(bare[1] ? { function: bare[1] } : {}),
+    };
+  }
+  return undefined;
+}
+
+function stripFileUrl(path: string): string {
+  return path.startsWith('file://') ? decodeURIComponent(path.slice('file://'.length)) : path;
+}
+
+const TEST_FILE = [
+  /(^|\/)(tests?|__tests__|spec|specs)\//,
+  /[._-](test|spec)\.[cm]?[jt]sx?$/,
+  /(Test|Tests|IT|Spec)\.(java|kt|scala|groovy)$/,
+  /_test\.go$/,
+  /(^|\/)test_[^/]*\.py$|_test\.py$/,
+];
+
+/** Whether a path looks like a test file rather than code under test. */
+export function isTestPath(path: string): boolean {
+  return TEST_FILE.some((pattern) => pattern.test(path));
+}

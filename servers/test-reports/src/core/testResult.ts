@@ -1,0 +1,63 @@
+// The one shape every report format is read into: a test case with its outcome, and what it said when it failed.
+
+export type TestStatus = 'passed' | 'failed' | 'errored' | 'skipped';
+
+export type ReportFormat = 'junit' | 'tap' | 'jest-json' | 'go-test-json';
+
+export interface FailureDetail {
+  /** `failure` is an assertion that did not hold; `error` is an unexpected exception (JUnit's own distinction). */
+  kind: 'failure' | 'error';
+  message?: string;
+  type?: string;
+  /** The raw stack or body text, bounded in length. */
+  stack?: string;
+  expected?: string;
+  actual?: string;
+}
+
+export interface TestCaseResult {
+  suite: string;
+  classname: string;
+  name: string;
+  file?: string;
+  line?: number;
+  status: TestStatus;
+  durationMs?: number;
+  /** Empty unless the test failed or errored (details are only collected when asked for). */
+  failures: FailureDetail[];
+  /** The tail of the test's stdout/stderr (and its suite's, when the test had none), bounded. */
+  output?: string;
+  /** How many times the test ran (reruns and duplicate retries included). */
+  attempts: number;
+  /** How many of those attempts failed before a pass; > 0 with status `passed` means flaky. */
+  failedAttempts: number;
+}
+
+/** Receives each test case as soon as its parser has read it, so nothing waits for the whole report. */
+export type CaseSink = (testCase: TestCaseResult) => void;
+
+export interface ParseOptions {
+  /** Collect messages, stacks and output (list_failures, failure_context); off for counts only. */
+  details: boolean;
+  signal?: AbortSignal;
+  /** Bytes read so far, for progress on large files. */
+  onBytes?: (bytesRead: number) => void;
+}
+
+export const MAX_MESSAGE_CHARS = 4_000;
+export const MAX_STACK_CHARS = 32_000;
+export const MAX_OUTPUT_CHARS = 2_000;
+
+/** Keeps the last `max` characters: the end of a log is where the failure is. */
+export function tail(text: string, max: number): string {
+  return text.length <= max ? text : `…${text.slice(text.length - max)}`;
+}
+
+export function head(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+/** The identity of a test across retries and runs. */
+export function testKey(testCase: Pick<TestCaseResult, 'suite' | 'classname' | 'name' | 'file'>): string {
+  return [testCase.suite, testCase.classname, testCase.name, testCase.file ?? ''].join('\u0000');
+}

@@ -1,0 +1,185 @@
+// A run is every report found under one path, read and folded: a test appears once, its retries and
+// reruns merged into one outcome, however many attempts and report files mention it.
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { parseGoTestJsonFile } from './goTestJsonParser.js';
+import { parseJestJsonFile } from './jestJsonParser.js';
+import { parseJUnitFile } from './junitParser.js';
+import type { FoundReport } from './reportDiscovery.js';
+import { OperationCancelledError, ReportError } from './reportErrors.js';
+import { trimStack } from './stackTrimming.js';
+import { parseTapFile } from './tapParser.js';
+import {
+  type CaseSink,
+  MAX_OUTPUT_CHARS,
+  type ParseOptions,
+  type ReportFormat,
+  type TestCaseResult,
+  tail,
+  testKey,
+} from './testResult.js';
+
+export interface ReportRead {
+  file: string;
+  format: ReportFormat | 'empty' | 'unknown';
+  tests: number;
+  modifiedMs: number;
+  /** Why the report could not be read; the other reports' results stand. */
+  error?: string;
+}
+
+export interface FoldedTest extends TestCaseResult {
+  id: string;
+  /** The trimmed stack of the last failure, and how many frames trimming folded away. */
+  trimmedStack?: string;
+  foldedFrames?: number;
+}
+
+export interface TestRun {
+  reports: ReportRead[];
+  tests: Map<string, FoldedTest>;
+}
+
+export interface ReadRunOptions {
+  details: boolean;
+  signal?: AbortSignal;
+  /** Keep messages and stacks only for these tests (failure_context needs one). */
+  keepDetails?: (id: string) => boolean;
+  onProgress?: (bytesRead: number, totalBytes: number) => void;
+}
+
+const PARSERS: Record<ReportFormat, (file: string, sink: CaseSink, options: ParseOptions) => Promise<number>> = {
+  junit: parseJUnitFile,
+  tap: parseTapFile,
+  'jest-json': parseJestJsonFile,
+  'go-test-json': parseGoTestJsonFile,
+};
+
+/** A short id that stays the same for a test across calls and runs. */
+export function failureId(key: string): string {
+  return createHash('sha1').update(key).digest('hex').slice(0, 12);
+}
+
+export async function readRun(found: readonly FoundReport[], options: ReadRunOptions): Promise<TestRun> {
+  const tests = new Map<string, FoldedTest>();
+  const reports: ReportRead[] = [];
+  const sizes = await Promise.all(found.map((report) => stat(report.file).then((s) => s, () => undefined)));
+  const totalBytes = sizes.reduce((sum, size) => sum + (size?.size ?? 0), 0);
+  let doneBytes = 0;
+  const sink: CaseSink = (testCase) => fold(tests, testCase, options);
+  for (const [index, report] of found.entries()) {
+    const modifiedMs = sizes[index]?.mtimeMs ?? 0;
+    const read: ReportRead = { file: report.file, format: report.format ?? 'unknown', tests: 0, modifiedMs };
+    reports.push(read);
+    if (report.format === undefined) {
+      read.error = 'not a test report this server reads (JUnit XML, TAP, Jest/Vitest JSON, go test -json)';
+      continue;
+    }
+    if (report.format === 'empty') continue;
+    const before = doneBytes;
+    const testsBefore = tests.size;
+    try {
+      read.tests = await PARSERS[report.format](report.file, sink, {
+        details: options.details,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        onBytes: (bytes) => options.onProgress?.(before + bytes, totalBytes),
+      });
+    } catch (error) {
+      if (error instanceof OperationCancelledError || options.signal?.aborted) throw new OperationCancelledError();
+      if (!(error instanceof ReportError) && !isFileError(error)) throw error;
+      const reason = error instanceof ReportError ? error.message : 'the file could not be read';
+      const partial = tests.size > testsBefore ? '; the tests read before that point are included' : '';
+      read.error = `${reason}${partial}`;
+    }
+    doneBytes = before + (sizes[index]?.size ?? 0);
+    options.onProgress?.(doneBytes, totalBytes);
+  }
+  dropGoSubtestParents(tests);
+  return { reports, tests };
+}
+
+/**
+ * gotestsum (like go test) reports `TestX` beside its subtests `TestX/case`; the parent only summarizes
+ * them, so it is not a test of its own unless it failed while every subtest passed.
+ */
+function dropGoSubtestParents(tests: Map<string, FoldedTest>): void {
+  const parents = new Map<string, boolean>();
+  for (const test of tests.values()) {
+    const slash = test.name.indexOf('/');
+    if (slash <= 0 || !/^(Test|Example|Fuzz)\w*$/.test(test.name.slice(0, slash))) continue;
+    for (let at = slash; at > 0; at = test.name.indexOf('/', at + 1)) {
+      const parent = `${test.suite}\u0000${test.classname}\u0000${test.name.slice(0, at)}`;
+      parents.set(parent, (parents.get(parent) ?? false) || isFailing(test));
+    }
+  }
+  if (parents.size === 0) return;
+  for (const [key, test] of tests) {
+    const childFailed = parents.get(`${test.suite}\u0000${test.classname}\u0000${test.name}`);
+    if (childFailed === undefined) continue;
+    if (!isFailing(test) || childFailed) tests.delete(key);
+  }
+}
+
+function isFileError(error: unknown): boolean {
+  return typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string';
+}
+
+/** Merges one attempt into what is known of the test: any pass wins, earlier failures make it flaky. */
+function fold(tests: Map<string, FoldedTest>, attempt: TestCaseResult, options: ReadRunOptions): void {
+  const key = testKey(attempt);
+  const id = failureId(key);
+  const keep = options.details && (options.keepDetails?.(id) ?? true);
+  const incoming = compact(attempt, id, keep, keep && options.keepDetails !== undefined);
+  const known = tests.get(key);
+  if (known === undefined) {
+    tests.set(key, incoming);
+    return;
+  }
+  known.attempts += incoming.attempts;
+  if (incoming.durationMs !== undefined) known.durationMs = (known.durationMs ?? 0) + incoming.durationMs;
+  if (known.status === 'passed' && incoming.status !== 'passed') {
+    if (incoming.status !== 'skipped') known.failedAttempts += incoming.attempts;
+    return;
+  }
+  if (incoming.status === 'passed') {
+    known.failedAttempts += incoming.failedAttempts;
+    known.status = 'passed';
+    known.failures = [];
+    delete known.trimmedStack;
+    delete known.foldedFrames;
+    return;
+  }
+  if (incoming.status === 'skipped') return;
+  // Both failed (or the first was skipped): the latest failure is the one to show.
+  known.failedAttempts += incoming.failedAttempts;
+  known.status = incoming.status;
+  known.failures = incoming.failures;
+  if (incoming.trimmedStack !== undefined) known.trimmedStack = incoming.trimmedStack;
+  if (incoming.foldedFrames !== undefined) known.foldedFrames = incoming.foldedFrames;
+  if (incoming.output !== undefined) known.output = incoming.output;
+  if (incoming.line !== undefined) known.line = incoming.line;
+}
+
+/** Keeps only what the answer needs, so a huge run with many failures stays small in memory. */
+function compact(testCase: TestCaseResult, id: string, keepDetails: boolean, keepRawStacks: boolean): FoldedTest {
+  const folded: FoldedTest = { ...testCase, id };
+  if (!keepDetails) {
+    folded.failures = testCase.failures.map((failure) => ({ kind: failure.kind }));
+    delete folded.output;
+    return folded;
+  }
+  if (folded.output !== undefined) folded.output = tail(folded.output, MAX_OUTPUT_CHARS);
+  const shown = testCase.failures.find((failure) => failure.stack !== undefined);
+  if (shown?.stack !== undefined) {
+    const trimmed = trimStack(shown.stack);
+    folded.trimmedStack = trimmed.stack;
+    folded.foldedFrames = trimmed.folded;
+  }
+  // Raw stacks are dropped once trimmed unless one test was asked for (failure_context reads its frames).
+  if (!keepRawStacks) folded.failures = testCase.failures.map(({ stack: _stack, ...rest }) => rest);
+  return folded;
+}
+
+export function isFailing(test: TestCaseResult): boolean {
+  return test.status === 'failed' || test.status === 'errored';
+}

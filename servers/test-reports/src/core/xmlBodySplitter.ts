@@ -1,0 +1,236 @@
+// Most of a large JUnit report is text: stack traces and captured output. Decoding every byte to a string
+// and running it through the XML parser is what makes report tools slow, so this splitter works on the
+// raw bytes: it hands saxes only the markup, and skips the bodies of text-only elements (or decodes them
+// when details are wanted). Scanning bytes is safe because the UTF-8 bytes of `<`, `>`, `&` and quotes
+// never occur inside a multi-byte character.
+import { StringDecoder } from 'node:string_decoder';
+import { ReportParseError } from './reportErrors.js';
+
+/** Elements whose content is text (with CDATA and comments) in every JUnit dialect. */
+const BODY_ELEMENTS = ['failure', 'error', 'skipped', 'system-out', 'system-err', 'stackTrace'].map((name) => ({
+  name,
+  bytes: Buffer.from(name, 'latin1'),
+  close: Buffer.from(`</${name}`, 'latin1'),
+}));
+const LONGEST_NAME = 12;
+/** Text between elements longer than this is handed on even without a following `<`. */
+const MAX_MARKUP_CARRY = 1 << 16;
+
+const LT = 0x3c;
+const GT = 0x3e;
+const AMP = 0x26;
+const SEMICOLON = 0x3b;
+const SLASH = 0x2f;
+const BANG = 0x21;
+const CDATA_OPEN = Buffer.from('<![CDATA[', 'latin1');
+const COMMENT_OPEN = Buffer.from('<!--', 'latin1');
+const DOCTYPE_OPEN = Buffer.from('<!DOCTYPE', 'latin1');
+const ENTITY_OPEN = Buffer.from('<!ENTITY', 'latin1');
+
+export interface SplitTarget {
+  /** Markup (and the text between elements) for the XML parser, in document order. */
+  markup(text: string): void;
+  /** Decoded text of the current body element, delivered between its open and close tags. */
+  body?(text: string): void;
+}
+
+type State = 'markup' | 'body' | 'body-cdata' | 'body-comment';
+
+export class XmlBodySplitter {
+  private carry: Buffer | undefined;
+  private state: State = 'markup';
+  private closeTag: Buffer = Buffer.alloc(0);
+  private readonly markupDecoder = new StringDecoder('utf8');
+  private readonly bodyDecoder = new StringDecoder('utf8');
+  /** Bytes handed on so far, to say where a parse error happened. */
+  consumed = 0;
+
+  constructor(private readonly target: SplitTarget) {}
+
+  push(chunk: Buffer): void {
+    const buffer = this.carry === undefined ? chunk : Buffer.concat([this.carry, chunk]);
+    this.carry = undefined;
+    const stop = this.run(buffer, false);
+    if (stop < buffer.length) this.carry = buffer.subarray(stop);
+  }
+
+  end(): void {
+    const buffer = this.carry ?? Buffer.alloc(0);
+    this.carry = undefined;
+    const stop = this.run(buffer, true);
+    if (stop < buffer.length) this.emitMarkup(buffer.subarray(stop));
+    const rest = this.markupDecoder.end();
+    if (rest !== '') this.target.markup(rest);
+  }
+
+  /** Processes `buffer` as far as it can; returns where it stopped (the rest waits for more bytes). */
+  private run(buffer: Buffer, final: boolean): number {
+    const length = buffer.length;
+    let position = 0;
+    while (position < length) {
+      if (this.state === 'markup') {
+        const open = buffer.indexOf(LT, position);
+        if (open < 0) {
+          if (!final && length - position < MAX_MARKUP_CARRY) return position;
+          this.emitMarkup(buffer.subarray(position));
+          return length;
+        }
+        if (!final && open + LONGEST_NAME + 2 > length) {
+          this.emitMarkup(buffer.subarray(position, open));
+          return open;
+        }
+        if (buffer[open + 1] === BANG) {
+          const skipTo = skipDeclaration(buffer, open, final);
+          if (skipTo < 0) {
+            this.emitMarkup(buffer.subarray(position, open));
+            return open;
+          }
+          this.emitMarkup(buffer.subarray(position, skipTo));
+          position = skipTo;
+          continue;
+        }
+        const element = bodyElementAt(buffer, open + 1);
+        if (element === undefined) {
+          this.emitMarkup(buffer.subarray(position, open + 1));
+          position = open + 1;
+          continue;
+        }
+        const tagEnd = findTagEnd(buffer, open + 1 + element.bytes.length);
+        if (tagEnd < 0) {
+          this.emitMarkup(buffer.subarray(position, open));
+          return open;
+        }
+        this.emitMarkup(buffer.subarray(position, tagEnd + 1));
+        position = tagEnd + 1;
+        if (buffer[tagEnd - 1] !== SLASH) {
+          this.state = 'body';
+          this.closeTag = element.close;
+        }
+      } else if (this.state === 'body') {
+        const open = buffer.indexOf(LT, position);
+        if (open < 0) {
+          // Keep a reference cut by the chunk boundary (`&am|p;`) for the next chunk.
+          const amp = buffer.lastIndexOf(AMP);
+          const end = !final && amp >= position && buffer.indexOf(SEMICOLON, amp) < 0 ? amp : length;
+          this.emitBody(buffer.subarray(position, end), false);
+          return end;
+        }
+        this.emitBody(buffer.subarray(position, open), false);
+        position = open;
+        if (!final && open + this.closeTag.length + 9 > length) return open;
+        if (startsWith(buffer, open, CDATA_OPEN)) {
+          this.state = 'body-cdata';
+          position = open + CDATA_OPEN.length;
+        } else if (startsWith(buffer, open, COMMENT_OPEN)) {
+          this.state = 'body-comment';
+          position = open + COMMENT_OPEN.length;
+        } else if (startsWith(buffer, open, this.closeTag) && isNameEnd(buffer[open + this.closeTag.length])) {
+          const close = buffer.indexOf(GT, open);
+          if (close < 0) return open;
+          this.emitMarkup(buffer.subarray(open, close + 1));
+          position = close + 1;
+          this.state = 'markup';
+        } else {
+          // An element inside a text-only element: not a dialect we know, so let the XML parser see it all.
+          this.state = 'markup';
+        }
+      } else {
+        const terminator = this.state === 'body-cdata' ? ']]>' : '-->';
+        const end = buffer.indexOf(terminator, position, 'latin1');
+        if (end < 0) {
+          // A long CDATA section is delivered piece by piece, so memory never holds all of it.
+          const safe = final ? length : Math.max(position, length - 2);
+          if (this.state === 'body-cdata') this.emitBody(buffer.subarray(position, safe), true);
+          else this.consumed += safe - position;
+          return safe;
+        }
+        if (this.state === 'body-cdata') this.emitBody(buffer.subarray(position, end), true);
+        else this.consumed += end - position;
+        position = end + 3;
+        this.consumed += 3;
+        this.state = 'body';
+      }
+    }
+    return position;
+  }
+
+  private emitMarkup(bytes: Buffer): void {
+    if (bytes.length === 0) return;
+    this.consumed += bytes.length;
+    const text = this.markupDecoder.write(bytes);
+    if (text !== '') this.target.markup(text);
+  }
+
+  private emitBody(bytes: Buffer, verbatim: boolean): void {
+    this.consumed += bytes.length;
+    if (bytes.length === 0 || this.target.body === undefined) return;
+    const text = this.bodyDecoder.write(bytes);
+    this.target.body(verbatim ? text : decodeXmlText(text));
+  }
+}
+
+/** Where a `<!…>` construct seen in markup ends, or -1 when the buffer does not hold its end yet. */
+function skipDeclaration(buffer: Buffer, open: number, final: boolean): number {
+  if (startsWith(buffer, open, DOCTYPE_OPEN) || startsWith(buffer, open, ENTITY_OPEN)) {
+    throw new ReportParseError(
+      'the report declares a DOCTYPE; DTDs and entity declarations are refused (they enable XXE and entity-expansion attacks), and no test runner writes one',
+    );
+  }
+  const terminator = startsWith(buffer, open, COMMENT_OPEN) ? '-->' : startsWith(buffer, open, CDATA_OPEN) ? ']]>' : '>';
+  const end = buffer.indexOf(terminator, open + 2, 'latin1');
+  if (end < 0) return final ? buffer.length : -1;
+  return end + terminator.length;
+}
+
+function bodyElementAt(buffer: Buffer, start: number): (typeof BODY_ELEMENTS)[number] | undefined {
+  const first = buffer[start];
+  for (const element of BODY_ELEMENTS) {
+    if (element.bytes[0] === first && startsWith(buffer, start, element.bytes) && isNameEnd(buffer[start + element.bytes.length]))
+      return element;
+  }
+  return undefined;
+}
+
+function startsWith(buffer: Buffer, at: number, prefix: Buffer): boolean {
+  if (at + prefix.length > buffer.length) return false;
+  for (let index = 0; index < prefix.length; index += 1) {
+    if (buffer[at + index] !== prefix[index]) return false;
+  }
+  return true;
+}
+
+function isNameEnd(code: number | undefined): boolean {
+  // whitespace, `/`, `>`
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d || code === SLASH || code === GT;
+}
+
+/** The index of the `>` ending a start tag whose attributes begin at `from`, skipping quoted values. */
+function findTagEnd(buffer: Buffer, from: number): number {
+  let position = from;
+  while (position < buffer.length) {
+    const code = buffer[position];
+    if (code === GT) return position;
+    if (code === 0x22 || code === 0x27) {
+      const close = buffer.indexOf(code, position + 1);
+      if (close < 0) return -1;
+      position = close + 1;
+    } else {
+      position += 1;
+    }
+  }
+  return -1;
+}
+
+const REFERENCE = /&(?:(lt|gt|amp|quot|apos)|#(\d+)|#x([0-9a-fA-F]+));/g;
+const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+/** XML character data as the parser would have delivered it: references resolved, line ends normalized. */
+export function decodeXmlText(raw: string): string {
+  const text = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw;
+  if (!text.includes('&')) return text;
+  return text.replace(REFERENCE, (match, named: string | undefined, decimal: string | undefined, hex: string | undefined) => {
+    if (named !== undefined) return NAMED[named] ?? match;
+    const code = decimal !== undefined ? Number.parseInt(decimal, 10) : Number.parseInt(hex ?? '', 16);
+    return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : match;
+  });
+}

@@ -1,0 +1,26 @@
+// Test output is pasted into reports verbatim, so real reports carry ANSI colour codes and control
+// characters that XML forbids. They are removed before the XML parser sees them, chunk by chunk.
+
+// Characters XML 1.0 never allows (tab, LF and CR are fine), plus the two non-characters.
+const ILLEGAL_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
+// An ANSI escape sequence (CSI such as colours, or OSC such as hyperlinks), or a lone illegal character.
+const ILLEGAL_RUN =
+  /\x1B\[[0-?]*[ -/]*[@-~]|\x1B\][^\x07\x1B]*(?:\x07|\x1B\\)|\x1B[@-Z\\-_]?|[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/g;
+// The same written as character references (`&#27;[31m`, `&#x1B;`), which XML rejects just as well.
+const ILLEGAL_REFERENCE =
+  /&#(?:x0*1[bB]|0*27);(?:\[[0-?]*[ -/]*[@-~])?|&#(?:x0*(?:[0-8bBcCeE]|1[0-9a-fA-F]|[fF]{3}[eEfF])|0*(?:[0-8]|1[124-9]|2[0-9]|3[01]|6553[45]));/g;
+/**
+ * Removes ANSI escapes and XML-illegal characters (literal or as character references). Callers hand it
+ * pieces that end at a markup boundary, so no sequence is ever cut in two.
+ */
+export function cleanXmlText(text: string): string {
+  let cleaned = text;
+  if (ILLEGAL_CHAR.test(cleaned)) cleaned = cleaned.replace(ILLEGAL_RUN, '');
+  if (cleaned.includes('&#')) cleaned = cleaned.replace(ILLEGAL_REFERENCE, '');
+  return cleaned;
+}
+
+/** Removes ANSI escapes from text read from non-XML reports (TAP, JSON, go test). */
+export function stripAnsi(text: string): string {
+  return text.includes('\x1B') ? text.replace(ILLEGAL_RUN, '') : text;
+}

@@ -1,0 +1,56 @@
+import { defineTool, optionalBoundedInt, stringList, ToolResult } from '@groundwork/mcp-common';
+import { z } from 'zod';
+import { findFlakyTests } from '../core/flakyTests.js';
+import { describeReports, readReportsAt, reportsOutput } from './reportReading.js';
+
+export const flakyTestsTool = defineTool({
+  definition: {
+    name: 'flaky_tests',
+    title: 'Flaky tests',
+    description:
+      'Tests that both passed and failed: across several runs (give one report file or directory per run, e.g. per CI attempt) and within a run (retries written as repeated test cases, Surefire flakyFailure/flakyError). Each with how many runs and attempts passed and failed. Paginated.',
+    input: z.object({
+      paths: stringList('Report files or directories, one per run.'),
+      limit: optionalBoundedInt(1, 500, 50, 'Tests per page.'),
+      offset: optionalBoundedInt(0, 1_000_000, 0, 'Tests to skip (from next_offset).'),
+    }),
+    output: z.object({
+      flaky: z.array(
+        z.object({
+          id: z.string(),
+          suite: z.string(),
+          classname: z.string(),
+          name: z.string(),
+          file: z.string().optional(),
+          runs: z.number().int(),
+          passed_runs: z.number().int(),
+          failed_runs: z.number().int(),
+          attempts: z.number().int(),
+          failed_attempts: z.number().int(),
+          last_status: z.string(),
+        }),
+      ),
+      total: z.number().int(),
+      runs_read: z.number().int(),
+      truncated: z.boolean(),
+      next_offset: z.number().int().optional(),
+      reports: reportsOutput,
+    }),
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  async apply(args, ctx) {
+    const runs = [];
+    for (const given of args.paths) runs.push((await readReportsAt(given, ctx, { details: false })).run);
+    const flaky = findFlakyTests(runs);
+    const page = flaky.slice(args.offset, args.offset + args.limit);
+    const next = args.offset + page.length;
+    return ToolResult.success({
+      flaky: page,
+      total: flaky.length,
+      runs_read: runs.length,
+      truncated: next < flaky.length,
+      ...(next < flaky.length ? { next_offset: next } : {}),
+      reports: runs.flatMap((run) => describeReports(run, ctx)),
+    });
+  },
+});

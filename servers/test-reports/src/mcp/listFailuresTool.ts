@@ -1,0 +1,80 @@
+import { defineTool, optionalBoundedInt, pathArg, ToolResult } from '@groundwork/mcp-common';
+import { z } from 'zod';
+import { isFailing } from '../core/testRun.js';
+import { describeReports, readReportsAt, reportsOutput, verdictOf, verdictOutput, verdictSentence } from './reportReading.js';
+
+export const listFailuresTool = defineTool({
+  definition: {
+    name: 'list_failures',
+    title: 'List failures',
+    description:
+      'The failed and errored tests of a run, each with a stable id, its message, exception type and a trimmed stack (framework, runtime and reflection frames folded and counted), plus a bounded tail of its output. Paginated. Pass an id to failure_context for the source lines behind a failure. An empty list comes with a verdict saying whether the run is all green, unreadable or empty.',
+    input: z.object({
+      path: pathArg('A report file or a directory searched for reports.'),
+      limit: optionalBoundedInt(1, 200, 20, 'Failures per page.'),
+      offset: optionalBoundedInt(0, 1_000_000, 0, 'Failures to skip (from next_offset).'),
+    }),
+    output: z.object({
+      verdict: verdictOutput,
+      summary: z.string(),
+      failures: z.array(
+        z.object({
+          id: z.string(),
+          suite: z.string(),
+          classname: z.string(),
+          name: z.string(),
+          file: z.string().optional(),
+          line: z.number().int().optional(),
+          status: z.enum(['failed', 'errored']),
+          message: z.string(),
+          type: z.string().optional(),
+          stack: z.string(),
+          folded_frames: z.number().int(),
+          output: z.string().optional().describe('The end of the test (or its suite) output, bounded.'),
+          attempts: z.number().int(),
+          failure_count: z.number().int().describe('How many <failure>/<error> elements the test had.'),
+        }),
+      ),
+      total: z.number().int(),
+      offset: z.number().int(),
+      truncated: z.boolean(),
+      next_offset: z.number().int().optional(),
+      reports: reportsOutput,
+    }),
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  async apply(args, ctx) {
+    const { run } = await readReportsAt(args.path, ctx, { details: true });
+    const failing = [...run.tests.values()].filter(isFailing);
+    const page = failing.slice(args.offset, args.offset + args.limit);
+    const next = args.offset + page.length;
+    return ToolResult.success({
+      verdict: verdictOf(run),
+      summary: verdictSentence(run),
+      failures: page.map((test) => {
+        const first = test.failures[0];
+        return {
+          id: test.id,
+          suite: test.suite,
+          classname: test.classname,
+          name: test.name,
+          ...(test.file === undefined ? {} : { file: test.file }),
+          ...(test.line === undefined ? {} : { line: test.line }),
+          status: test.status as 'failed' | 'errored',
+          message: first?.message ?? '',
+          ...(first?.type === undefined ? {} : { type: first.type }),
+          stack: test.trimmedStack ?? '',
+          folded_frames: test.foldedFrames ?? 0,
+          ...(test.output === undefined ? {} : { output: test.output }),
+          attempts: test.attempts,
+          failure_count: test.failures.length,
+        };
+      }),
+      total: failing.length,
+      offset: args.offset,
+      truncated: next < failing.length,
+      ...(next < failing.length ? { next_offset: next } : {}),
+      reports: describeReports(run, ctx),
+    });
+  },
+});

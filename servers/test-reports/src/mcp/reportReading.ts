@@ -1,0 +1,105 @@
+// The one path from a tool's `path` argument to a folded run: confinement, discovery, parsing with
+// progress and cancellation, and the translation of domain errors into tool errors.
+import { ToolError, type ToolContext } from '@groundwork/mcp-common';
+import { z } from 'zod';
+import { discoverReports } from '../core/reportDiscovery.js';
+import { ReportError } from '../core/reportErrors.js';
+import { isFailing, readRun, type TestRun } from '../core/testRun.js';
+
+export interface ReadReports {
+  run: TestRun;
+  /** The confined absolute path that was searched. */
+  target: string;
+}
+
+export async function readReportsAt(
+  given: string,
+  ctx: ToolContext,
+  options: { details: boolean; keepDetails?: (id: string) => boolean },
+): Promise<ReadReports> {
+  try {
+    const target = await ctx.allowedPaths.resolve(given);
+    const found = await discoverReports(target, (absolute) => ctx.allowedPaths.display(absolute), ctx.signal);
+    // A report reached through a symlink must still lie inside the allowed directories.
+    const confined = [];
+    for (const report of found) {
+      const real = await ctx.allowedPaths.resolve(report.file).catch(() => undefined);
+      if (real !== undefined) confined.push({ ...report, file: real });
+    }
+    const run = await readRun(confined, {
+      details: options.details,
+      signal: ctx.signal,
+      ...(options.keepDetails === undefined ? {} : { keepDetails: options.keepDetails }),
+      onProgress: (done, total) => ctx.progress(done, total, 'bytes of reports read'),
+    });
+    for (const report of run.reports) {
+      if (report.error !== undefined) {
+        ctx.log.warning('a report could not be parsed', { report: ctx.allowedPaths.display(report.file) });
+      }
+    }
+    return { run, target };
+  } catch (error) {
+    if (error instanceof ReportError) throw new ToolError(error.code, error.message);
+    throw error;
+  }
+}
+
+export const reportsOutput = z.array(
+  z.object({
+    path: z.string(),
+    format: z.string(),
+    tests: z.number().int(),
+    error: z.string().optional(),
+  }),
+);
+
+export function describeReports(run: TestRun, ctx: ToolContext): z.infer<typeof reportsOutput> {
+  return run.reports.map((report) => ({
+    path: ctx.allowedPaths.display(report.file),
+    format: report.format,
+    tests: report.tests,
+    ...(report.error === undefined ? {} : { error: `could not be parsed: ${report.error}` }),
+  }));
+}
+
+export const verdictOutput = z
+  .enum(['failing', 'all_green', 'unreadable', 'no_tests'])
+  .describe(
+    'failing: at least one test failed or errored; all_green: tests ran and none failed; unreadable: no failures among what could be read, but some report could not be parsed; no_tests: the reports hold no tests.',
+  );
+
+/** Which of the answers this is, so "all green", "could not read" and "nothing there" never look alike. */
+export function verdictOf(run: TestRun): z.infer<typeof verdictOutput> {
+  let failing = false;
+  for (const test of run.tests.values()) {
+    if (isFailing(test)) {
+      failing = true;
+      break;
+    }
+  }
+  if (failing) return 'failing';
+  if (run.reports.some((report) => report.error !== undefined)) return 'unreadable';
+  return run.tests.size === 0 ? 'no_tests' : 'all_green';
+}
+
+/** One sentence that says the verdict in words. */
+export function verdictSentence(run: TestRun): string {
+  const counts = { failed: 0, errored: 0 };
+  for (const test of run.tests.values()) {
+    if (test.status === 'failed') counts.failed += 1;
+    if (test.status === 'errored') counts.errored += 1;
+  }
+  const unreadable = run.reports.filter((report) => report.error !== undefined).length;
+  const reports = `${run.reports.length} report${run.reports.length === 1 ? '' : 's'}`;
+  const unread = unreadable === 0 ? '' : ` ${unreadable} of the ${reports} could not be parsed (see reports[].error).`;
+  switch (verdictOf(run)) {
+    case 'failing':
+      return `${counts.failed} failed and ${counts.errored} errored of ${run.tests.size} tests in ${reports}.${unread}`;
+    case 'unreadable':
+      return `No failures among ${run.tests.size} tests read, but the answer is incomplete:${unread}`;
+    case 'no_tests':
+      return `The ${reports} contain no tests (empty reports).`;
+    default:
+      return `All green: ${run.tests.size} tests in ${reports}, none failed.`;
+  }
+}

@@ -1,0 +1,14 @@
+import type { McpTool } from '@groundwork/mcp-common';
+import { compareRunsTool } from './compareRunsTool.js';
+import { failureContextTool } from './failureContextTool.js';
+import { flakyTestsTool } from './flakyTestsTool.js';
+import { listFailuresTool } from './listFailuresTool.js';
+import { testSummaryTool } from './testSummaryTool.js';
+
+export const testReportTools: readonly McpTool[] = [
+  testSummaryTool,
+  listFailuresTool,
+  failureContextTool,
+  flakyTestsTool,
+  compareRunsTool,
+];
