@@ -97,9 +97,10 @@ class SqlSource implements TabularSource, DuplicateSearchPushdown {
       signal,
     )) as [[unknown, unknown, unknown]];
     control.onProgress?.(2, 3, 'rows', 'finding duplicate groups in the database');
+    const numbered = keyed.replace(/^SELECT /, 'SELECT ROW_NUMBER() OVER () AS rn, ');
     const top = await database.query(
-      `SELECT ${keyList}, COUNT(*) AS c FROM (${keyed}) s ${excludeNulls}
-       GROUP BY ${keyList} HAVING COUNT(*) > 1 ORDER BY c DESC, ${keyList} LIMIT ${query.limit + 1}`,
+      `SELECT ${keyList}, COUNT(*) AS c, MIN(rn) AS first FROM (${numbered}) s ${excludeNulls}
+       GROUP BY ${keyList} HAVING COUNT(*) > 1 ORDER BY c DESC, first LIMIT ${query.limit + 1}`,
       [],
       signal,
     );
@@ -109,7 +110,7 @@ class SqlSource implements TabularSource, DuplicateSearchPushdown {
       rows: [],
       lines: [],
     }));
-    await this.fillRows(groups, keyed, keyList, query.rowsPerGroup, signal);
+    await this.fillRows(groups, numbered, keyList, query.rowsPerGroup, signal);
     control.onProgress?.(3, 3, 'rows', 'done');
     return {
       rows: Number(rows),
@@ -138,7 +139,7 @@ class SqlSource implements TabularSource, DuplicateSearchPushdown {
   /** Row numbers (scan order, 1-based) of the first rows of each group. */
   private async fillRows(
     groups: DuplicateGroup[],
-    keyed: string,
+    numbered: string,
     keyList: string,
     rowsPerGroup: number,
     signal: AbortSignal | undefined,
@@ -154,7 +155,6 @@ class SqlSource implements TabularSource, DuplicateSearchPushdown {
         })
         .join(' AND '),
     );
-    const numbered = keyed.replace(/^SELECT /, 'SELECT ROW_NUMBER() OVER () AS rn, ');
     const rows = await this.database.query(
       `SELECT rn, ${keyList} FROM (
          SELECT rn, ${keyList}, ROW_NUMBER() OVER (PARTITION BY ${keyList} ORDER BY rn) AS position
