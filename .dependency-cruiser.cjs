@@ -1,0 +1,94 @@
+// Architecture rules of groundwork, checked by `pnpm depcruise` in CI. Each rule says why it exists and
+// what to do instead. Paths are matched both resolved (`packages/mcp-common/dist/…`) and unresolved
+// (`@groundwork/mcp-common`), so a rule holds before anything is built.
+const path = require('node:path');
+
+const SDK = '@modelcontextprotocol/sdk';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-imports-no-mcp-layer',
+      severity: 'error',
+      comment:
+        'servers/*/src/core is the pure domain and must not know about tools. Why: the core is reused and ' +
+        'tested without MCP. Instead: move what the core needs into core/, and let the tool in src/mcp/ call the core.',
+      from: { path: '^servers/([^/]+)/src/core/' },
+      to: { path: '^servers/[^/]+/src/mcp/' },
+    },
+    {
+      name: 'core-imports-no-mcp-scaffolding',
+      severity: 'error',
+      comment:
+        'servers/*/src/core stays free of the MCP scaffolding and SDK. Why: the core must run and be tested ' +
+        'without a protocol. Instead: throw a domain error (a class with a stable `code`) and translate it ' +
+        'into a ToolError in src/mcp/. Only the pure `@groundwork/mcp-common/masking` subpath is allowed.',
+      from: { path: '^servers/[^/]+/src/core/' },
+      to: {
+        path: [`^(packages/mcp-common/|@groundwork/mcp-common)`, SDK],
+        pathNot: '^(packages/mcp-common/(dist|src)/masking(\\.d)?\\.[jt]s|@groundwork/mcp-common/masking)$',
+      },
+    },
+    {
+      name: 'sdk-only-in-mcp-common-and-testkit',
+      severity: 'error',
+      comment:
+        'Only packages/mcp-common (which translates the tool SPI to the protocol) and packages/mcp-testkit import ' +
+        `${SDK}. Why: one place owns the protocol, so an SDK upgrade touches one package. Instead: use ` +
+        "defineTool, ToolResult, ToolError and ToolContext from @groundwork/mcp-common. Exception: a server's " +
+        'test/ and bench/ may use the SDK *client*, because they play the client against the built bin.',
+      from: { pathNot: '^(packages/mcp-common/|packages/mcp-testkit/|servers/[^/]+/(test|bench)/)' },
+      to: { path: SDK },
+    },
+    {
+      name: 'server-imports-no-other-server',
+      severity: 'error',
+      comment:
+        'A server never imports another server. Why: servers are published and versioned on their own. ' +
+        'Instead: move what both need into packages/mcp-common (general) or duplicate a small domain helper.',
+      from: { path: '^servers/([^/]+)/' },
+      to: {
+        path: ['^servers/', '^@groundwork/(?!mcp-common|mcp-testkit|tsconfig)'],
+        pathNot: ['^servers/$1/', '^@groundwork/$1($|/)'],
+      },
+    },
+    {
+      name: 'mcp-common-imports-no-server-or-testkit',
+      severity: 'error',
+      comment:
+        'packages/mcp-common is the foundation: it imports no server and not the testkit. Why: every server ' +
+        'depends on it, so any such import is a cycle between packages. Instead: pass what mcp-common needs in ' +
+        "through runServer's ServerSpec or a tool's definition.",
+      from: { path: '^packages/mcp-common/' },
+      to: { path: ['^servers/', '^packages/mcp-testkit/', '^@groundwork/(?!mcp-common|tsconfig)'] },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'No circular dependencies. Why: cycles make load order matter and modules impossible to test alone. ' +
+        'Instead: move the shared piece into a third module both import.',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    // Built output and installed packages are reported as import targets (so the rules see them) but not
+    // cruised themselves.
+    doNotFollow: { path: '(^|/)(node_modules|dist)/' },
+    // Fixture trees hold deliberately odd code (import cycles, other languages) that tests read as data.
+    exclude: { path: '(^|/)(bench-data|coverage|\\.turbo|\\.tmp)/|(^|/)test/fixtures/' },
+    tsPreCompilationDeps: true,
+    // Any package's tsconfig will do (each extends the one base): its NodeNext resolution maps `./x.js`
+    // imports onto `./x.ts` sources. (The base itself has no inputs, which TypeScript refuses.)
+    tsConfig: { fileName: path.join(__dirname, 'packages/mcp-common/tsconfig.json') },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.d.ts', '.json'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
