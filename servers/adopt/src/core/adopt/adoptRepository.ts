@@ -1,7 +1,7 @@
 // adopt_repo's pipeline for one repository: toolchain → clone → detect → branch → agent-docs →
 // commit:agent-docs → guard → commit:guard → assets → commit:assets → verify → push → pull-request.
 // It writes only to its own branch, never forces, and never stores credentials in .git/config.
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { verifyRepo } from '../verify/verifyRepo.js';
 import { writeAgentDocs } from './agentDocs.js';
@@ -106,8 +106,7 @@ class Adoption {
       }
     }
     this.remote = remote;
-    const secrets = remote === undefined ? [] : [remote.token, remote.withCredentials];
-    this.redact = redactor(secrets);
+    this.redact = redactor(remote?.secrets ?? []);
     this.report = {
       repository_url:
         remote?.clean !== undefined
@@ -137,7 +136,7 @@ class Adoption {
 
   async execute(): Promise<AdoptReport> {
     if (this.report.failure !== undefined) return this.report;
-    const steps: Array<[string, () => Promise<boolean | undefined | void>]> = [
+    const steps: Array<[string, () => Promise<unknown>]> = [
       ['toolchain', () => this.checkToolchain()],
       ['clone', () => this.clone()],
       ['detect', () => this.detect()],
@@ -171,7 +170,7 @@ class Adoption {
                   'chore: add .mcp.json, Claude Code settings and a session-start hook',
                 ),
             ],
-          ] as Array<[string, () => Promise<boolean | undefined | void>]>)
+          ] as Array<[string, () => Promise<unknown>]>)
         : []),
       ['verify', () => this.verify()],
       ['push', () => this.push()],
@@ -220,6 +219,7 @@ class Adoption {
   }
 
   private async checkToolchain(): Promise<void> {
+    await mkdir(this.options.workspace, { recursive: true });
     const missing: string[] = [];
     if (!(await this.runner.available('git'))) missing.push('git (https://git-scm.com)');
     if (!this.options.dryRun && !(await this.runner.available('gh'))) {
@@ -254,7 +254,6 @@ class Adoption {
       });
     } else {
       const remote = this.remote as RemoteUrl;
-      await mkdir(this.options.workspace, { recursive: true });
       this.checkout = await mkdtemp(path.join(this.options.workspace, `${remote.slug}-`));
       this.runner = this.runner.at(this.checkout);
       this.remoteArg = remote.withCredentials;
@@ -288,8 +287,11 @@ class Adoption {
   private async detect(): Promise<void> {
     const profile = await detectProject(this.checkout);
     this.profile = profile;
+    const languages = profile.languages.filter((language) => language !== 'unknown');
+    const built = profile.buildTool === 'none' ? 'no known build tool' : `built with ${profile.buildTool}`;
+    const tests = profile.testCommand === undefined ? '' : `; tests: ${profile.testCommand}`;
     this.note(
-      `detected ${profile.languages.join(', ')} built with ${profile.buildTool}${profile.testCommand === undefined ? '' : `; tests: ${profile.testCommand}`}`,
+      `detected ${languages.length === 0 ? 'no known language' : languages.join(', ')}, ${built}${tests}`,
     );
   }
 
@@ -356,8 +358,17 @@ class Adoption {
 
   /** Commits `files` if any of them changed; a step with nothing to commit is a no-op. */
   private async commit(files: readonly string[], message: string): Promise<void> {
-    if (files.length === 0) return;
-    await this.git(['add', '--all', '--', ...files]);
+    const present = await Promise.all(
+      files.map((file) =>
+        stat(path.join(this.checkout, file)).then(
+          () => file,
+          () => undefined,
+        ),
+      ),
+    );
+    const existing = present.filter((file): file is string => file !== undefined);
+    if (existing.length === 0) return;
+    await this.git(['add', '--all', '--', ...existing]);
     const staged = await this.runner.raw('git', ['diff', '--cached', '--quiet']);
     if (staged.code === 0) return;
     await this.git([...this.identity, 'commit', '--quiet', '--no-verify', '-m', message]);

@@ -8,6 +8,8 @@ export interface RemoteUrl {
   clean: string;
   /** The token or password, when the URL carried one (for `gh`, which takes it from GH_TOKEN). */
   token?: string;
+  /** Every form of the credentials in the URL, for redaction. */
+  secrets: string[];
   /** A short name for directories and logs, e.g. `octo-demo`. */
   slug: string;
   /** `owner/repo` (or `host/owner/repo` off github.com) for `gh --repo`, when the URL names one. */
@@ -31,6 +33,7 @@ export function parseRemoteUrl(given: string): RemoteUrl {
     return {
       withCredentials: trimmed,
       clean: trimmed,
+      secrets: [],
       slug: slugOf(repoPath),
       ...ghRepoOf(scp[2] ?? '', repoPath),
     };
@@ -65,6 +68,9 @@ export function parseRemoteUrl(given: string): RemoteUrl {
     withCredentials: url.href,
     clean: clean.href,
     ...(token === undefined ? {} : { token }),
+    secrets: [url.username, url.password, token].filter(
+      (secret): secret is string => secret !== undefined && secret !== '',
+    ),
     slug: slugOf(url.pathname),
     ...(url.protocol === 'file:' ? {} : ghRepoOf(url.hostname, url.pathname)),
   };

@@ -1,0 +1,90 @@
+// Real git remotes for tests: bare repositories reached over file:// URLs, and a stand-in `gh` that records
+// its arguments (gh cannot reach GitHub from the test machine).
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type FixtureFiles, writeFixtureFiles } from './fixtureRepo.js';
+
+const IDENTITY = ['-c', 'user.name=Test', '-c', 'user.email=test@example.com'];
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', [...IDENTITY, ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
+}
+
+export interface BareRemote {
+  bare: string;
+  url: string;
+}
+
+/** A bare repository whose default branch holds `files` in one commit. */
+export async function createBareRemote(files: FixtureFiles, defaultBranch = 'main'): Promise<BareRemote> {
+  const base = await mkdtemp(path.join(tmpdir(), 'adopt-remote-'));
+  const work = path.join(base, 'work');
+  const bare = path.join(base, 'remote.git');
+  git(base, 'init', '--quiet', '-b', defaultBranch, work);
+  await writeFixtureFiles(work, files);
+  git(work, 'add', '--all');
+  git(work, 'commit', '--quiet', '-m', 'initial');
+  git(base, 'clone', '--quiet', '--bare', work, bare);
+  return { bare, url: `file://${bare}` };
+}
+
+export function remoteRef(remote: BareRemote, ref: string): string | undefined {
+  try {
+    return git(remote.bare, 'rev-parse', '--verify', '--quiet', ref);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface GhStandIn {
+  /** A PATH with the stand-in first. */
+  path: string;
+  /** Every call's arguments, one array per call. */
+  calls(): Promise<string[][]>;
+}
+
+/** A `gh` script that records its arguments and answers `pr list` / `pr create` like gh would. */
+export async function createGhStandIn(
+  pullRequestUrl = 'https://github.com/example/demo/pull/7',
+): Promise<GhStandIn> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'adopt-gh-'));
+  const log = path.join(dir, 'calls.jsonl');
+  const state = path.join(dir, 'open-pr');
+  await writeFile(
+    path.join(dir, 'gh'),
+    `#!/usr/bin/env node
+const fs = require('node:fs');
+const args = process.argv.slice(2);
+fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify(args) + '\\n');
+if (args[0] === '--version') { console.log('gh version 2.0.0 (stand-in)'); process.exit(0); }
+if (args[0] === 'pr' && args[1] === 'list') {
+  if (fs.existsSync(${JSON.stringify(state)})) console.log(fs.readFileSync(${JSON.stringify(state)}, 'utf8'));
+  process.exit(0);
+}
+if (args[0] === 'pr' && args[1] === 'create') {
+  fs.writeFileSync(${JSON.stringify(state)}, ${JSON.stringify(pullRequestUrl)});
+  console.log(${JSON.stringify(pullRequestUrl)});
+  process.exit(0);
+}
+console.error('gh stand-in: unexpected call');
+process.exit(1);
+`,
+    { mode: 0o755 },
+  );
+  return {
+    path: `${dir}${path.delimiter}${process.env.PATH ?? ''}`,
+    async calls() {
+      const text = await readFile(log, 'utf8').catch(() => '');
+      return text
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as string[]);
+    },
+  };
+}
