@@ -64,7 +64,8 @@ export async function parseJestJsonFile(file: string, sink: CaseSink, options: P
     if (fileResult.status === 'failed' && !assertions.some((assertion) => assertion.status === 'failed')) {
       // The file failed to run at all (a syntax error, a failing import): its tests never reported.
       cases += 1;
-      sink(suiteFailure(testFile, stripAnsi(fileMessage), options.details));
+      const stack = fileResult.testExecError?.stack ?? fileMessage;
+      sink(suiteFailure(testFile, stripAnsi(fileMessage), stripAnsi(stack), options.details));
     }
   }
   return cases;
@@ -118,11 +119,11 @@ function failureOf(text: string, detail: unknown, details: boolean): FailureDeta
   return failure;
 }
 
-function suiteFailure(testFile: string, message: string, details: boolean): TestCaseResult {
+function suiteFailure(testFile: string, message: string, stack: string, details: boolean): TestCaseResult {
   const failure: FailureDetail = { kind: 'error' };
   if (details) {
     failure.message = head(message.trim().split('\n', 1)[0] ?? '', MAX_MESSAGE_CHARS);
-    failure.stack = head(message, MAX_STACK_CHARS);
+    failure.stack = head(stack, MAX_STACK_CHARS);
   }
   return {
     suite: testFile,

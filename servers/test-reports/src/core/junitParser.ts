@@ -208,6 +208,10 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
     splitter.end();
     if (!sawContent) return 0; // An empty file is an empty report, not a broken one.
     parser.close();
+  } catch (error) {
+    // A report cut off mid-write (a killed CI job) still tells what ran before the cut.
+    for (const suite of suites) for (const pending of suite.pending) emit(pending);
+    throw error;
   } finally {
     stream.destroy();
   }

@@ -65,10 +65,12 @@ export async function locateSources(frames: readonly SourceFrame[], options: Loc
   if (testFrame === undefined && options.testFile !== undefined && options.testLine !== undefined) {
     testFrame = await resolver.resolve({ path: options.testFile, line: options.testLine });
   }
-  const codeFrames = resolved
-    .slice(0, testIndex >= 0 ? testIndex : resolved.length)
-    .filter((frame) => !isTestPath(relative(frame)))
-    .slice(0, MAX_CODE_FRAMES);
+  const isCode = (frame: ResolvedFrame) => !isTestPath(relative(frame));
+  // Java, JS and Go print the innermost frame first, so code under test sits above the test frame;
+  // Python tracebacks print it last, below.
+  const above = resolved.slice(0, testIndex >= 0 ? testIndex : resolved.length).filter(isCode);
+  const below = testIndex >= 0 ? resolved.slice(testIndex + 1).filter(isCode) : [];
+  const codeFrames = (above.length > 0 ? above : below.reverse()).slice(0, MAX_CODE_FRAMES);
   const locations: SourceLocation[] = [];
   if (testFrame !== undefined) {
     const location = await describe(testFrame, 'test', options);
