@@ -1,0 +1,10 @@
+import { fileURLToPath } from 'node:url';
+import { describeTransportContract } from '@groundwork/mcp-testkit';
+
+describeTransportContract({
+  serverName: 'groundwork-data',
+  bin: fileURLToPath(new URL('../dist/bin.js', import.meta.url)),
+  clientName: 'data-contract-test',
+  allowedDir: fileURLToPath(new URL('./fixtures', import.meta.url)),
+  sampleCall: { name: 'uniqueness_check', arguments: { file: 'people.csv', columns: ['id'] } },
+});

@@ -1,0 +1,180 @@
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DataServer, startDataServer } from './dataServer.js';
+
+const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
+let directory: string;
+let server: DataServer;
+
+beforeAll(async () => {
+  directory = mkdtempSync(path.join(tmpdir(), 'groundwork-data-wire-'));
+  cpSync(fixtures, directory, { recursive: true });
+  const db = new Database(path.join(directory, 'shop.db'));
+  db.exec(`CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT, country TEXT);
+    INSERT INTO customers (email, country) VALUES
+      ('a@x.io', 'NO'), ('b@x.io', 'SE'), ('a@x.io', 'NO'), (NULL, 'DK'), ('c@x.io', 'NO');`);
+  db.close();
+  const lines = ['id,code'];
+  for (let i = 1; i <= 300_000; i++) lines.push(`${i},"code ${i % 250_000}"`);
+  writeFileSync(path.join(directory, 'big.csv.gz'), gzipSync(lines.join('\n')));
+  server = await startDataServer(directory);
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('uniqueness_check', () => {
+  it('reports the rows and lines of each duplicate in a CSV file', async () => {
+    const result = await server.call('uniqueness_check', {
+      file: 'people.csv',
+      columns: ['email'],
+      case_insensitive: true,
+    });
+    expect(result).toMatchObject({
+      format: 'csv',
+      unique: false,
+      rows: 5,
+      nulls: 1,
+      distinct: 3,
+      duplicate_values: 1,
+      duplicate_rows: 2,
+      samples: [{ values: ['ann@example.com'], count: 2, rows: [1, 3], lines: [2, 4] }],
+      truncated: false,
+    });
+  });
+
+  it('proves a key unique', async () => {
+    const result = await server.call('uniqueness_check', { file: 'people.csv', columns: 'id' });
+    expect(result).toMatchObject({ unique: true, distinct: 5, samples: [] });
+  });
+
+  it('pushes the check down to a real SQLite file', async () => {
+    const result = await server.call('uniqueness_check', {
+      file: 'sqlite:shop.db',
+      table: 'customers',
+      columns: ['email'],
+    });
+    expect(result).toMatchObject({
+      format: 'sqlite',
+      unique: false,
+      rows: 5,
+      nulls: 1,
+      distinct: 3,
+      samples: [{ values: ['a@x.io'], count: 2, rows: [1, 3] }],
+    });
+  });
+
+  it('reports progress on a long scan of a gzip file', async () => {
+    const progress: number[] = [];
+    const result = await server.client.callTool(
+      { name: 'uniqueness_check', arguments: { file: 'big.csv.gz', columns: ['code'], limit: 1 } },
+      undefined,
+      { onprogress: (event) => progress.push(event.progress) },
+    );
+    expect(result.structuredContent).toMatchObject({
+      unique: false,
+      rows: 300_000,
+      duplicate_values: 50_000,
+      truncated: true,
+    });
+    expect(progress.length).toBeGreaterThan(0);
+  });
+});
+
+describe('find_duplicates', () => {
+  it('lists the groups largest first with their total', async () => {
+    const result = await server.call('find_duplicates', { file: 'people.csv', columns: ['city'] });
+    expect(result).toMatchObject({
+      groups: [
+        { values: ['Oslo'], count: 2, rows: [1, 3], lines: [2, 4] },
+        { values: ['Bergen'], count: 2, rows: [2, 5], lines: [3, 6] },
+      ],
+      total_groups: 2,
+      duplicate_rows: 4,
+      truncated: false,
+    });
+  });
+});
+
+describe('find_keys', () => {
+  it('finds the minimal keys of a SQLite table', async () => {
+    const result = await server.call('find_keys', {
+      file: 'sqlite:shop.db',
+      table: 'customers',
+      max_columns: 2,
+    });
+    expect(result).toMatchObject({ keys: [['id']], rows: 5, columns: ['id', 'email', 'country'] });
+  });
+});
+
+describe('profile_columns', () => {
+  it('profiles the columns of a CSV file', async () => {
+    const result = await server.call('profile_columns', {
+      file: 'people.csv',
+      columns: ['id', 'city'],
+      top_values: 2,
+    });
+    expect(result).toMatchObject({
+      rows: 5,
+      columns: [
+        { name: 'id', type: 'integer', min: '1', max: '5', distinct: 5 },
+        {
+          name: 'city',
+          type: 'string',
+          distinct: 3,
+          top_values: [
+            { value: 'Bergen', count: 2 },
+            { value: 'Oslo', count: 2 },
+          ],
+        },
+      ],
+    });
+  });
+});
+
+describe('bad input', () => {
+  it('names the real columns when a column does not exist', async () => {
+    expect(await server.fail('uniqueness_check', { file: 'people.csv', columns: ['emial'] })).toBe(
+      "Column 'emial' does not exist; the columns are: id, email, name, city.",
+    );
+  });
+
+  it('refuses a path outside the allowed directories', async () => {
+    expect(await server.fail('uniqueness_check', { file: '../../etc/passwd', columns: ['a'] })).toMatch(
+      /outside the directories/,
+    );
+  });
+
+  it('says when the file does not exist, without the absolute path', async () => {
+    const message = await server.fail('profile_columns', { file: 'missing.csv' });
+    expect(message).toMatch(/does not exist/);
+    expect(message).not.toContain(directory);
+  });
+
+  it('rejects a table name that is not an identifier', async () => {
+    const message = await server.fail('uniqueness_check', {
+      file: 'sqlite:shop.db',
+      table: 'customers; DROP TABLE customers',
+      columns: ['id'],
+    });
+    expect(message).toMatch(/'table' must be a plain identifier/);
+  });
+
+  it('explains a file that is not readable in its format', async () => {
+    writeFileSync(path.join(directory, 'broken.parquet'), 'not parquet at all');
+    expect(await server.fail('profile_columns', { file: 'broken.parquet' })).toMatch(
+      /not readable as Parquet/,
+    );
+  });
+
+  it('keeps serving after errors', async () => {
+    const result = await server.call('uniqueness_check', { file: 'people.csv', columns: ['id'] });
+    expect(result.unique).toBe(true);
+  });
+});
