@@ -1,0 +1,107 @@
+import { cp, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findFlakyTests } from './flakyTests.js';
+import { discoverReports } from './reportDiscovery.js';
+import { NoReportsFoundError } from './reportErrors.js';
+import { compareRuns } from './runComparison.js';
+import { checkStaleness } from './staleness.js';
+import { readRun } from './testRun.js';
+import { fixture } from './testing/fixtureRun.js';
+
+let work: string;
+beforeEach(async () => {
+  work = await mkdtemp(path.join(tmpdir(), 'test-reports-'));
+});
+afterEach(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+function junit(cases: Record<string, 'pass' | 'fail'>): string {
+  const body = Object.entries(cases)
+    .map(([name, outcome]) =>
+      outcome === 'pass'
+        ? `<testcase classname="app.T" name="${name}"/>`
+        : `<testcase classname="app.T" name="${name}"><failure message="${name} broke"/></testcase>`,
+    )
+    .join('');
+  return `<?xml version="1.0"?><testsuite name="T">${body}</testsuite>`;
+}
+
+async function runOf(relative: string) {
+  return readRun(await discoverReports(path.join(work, relative), (absolute) => absolute), { details: true });
+}
+
+describe('report discovery', () => {
+  it('finds reports by name and place, and confirms them by content', async () => {
+    await cp(fixture('maven'), path.join(work, 'maven'), { recursive: true });
+    await cp(fixture('gradle'), path.join(work, 'gradle'), { recursive: true });
+    await writeFile(path.join(work, 'package.json'), '{"name":"not a report"}');
+    await writeFile(path.join(work, 'test-notes.xml'), '<notes/>');
+    const found = await discoverReports(work, (absolute) => absolute);
+    expect(found.map((report) => [path.relative(work, report.file), report.format])).toEqual([
+      ['gradle/build/test-results/test/TEST-com.acme.pricing.PriceTest.xml', 'junit'],
+      ['maven/target/surefire-reports/TEST-com.acme.cart.CartTest.xml', 'junit'],
+    ]);
+  });
+
+  it('says what it searched for when nothing is a report', async () => {
+    await writeFile(path.join(work, 'notes.xml'), '<notes/>');
+    const failure = discoverReports(work, () => 'ci-output');
+    await expect(failure).rejects.toBeInstanceOf(NoReportsFoundError);
+    await expect(failure).rejects.toThrow(/^No test reports found at 'ci-output' \(searched for \*\*\/TEST-\*\.xml, /);
+  });
+});
+
+describe('flaky tests across runs', () => {
+  it('lists tests that passed in one run and failed in another, with counts', async () => {
+    await writeFile(path.join(work, 'attempt1.xml'), junit({ steady: 'pass', wobbly: 'fail', broken: 'fail' }));
+    await writeFile(path.join(work, 'attempt2.xml'), junit({ steady: 'pass', wobbly: 'pass', broken: 'fail' }));
+    const flaky = findFlakyTests([await runOf('attempt1.xml'), await runOf('attempt2.xml')]);
+    expect(flaky.map((test) => [test.name, test.runs, test.passed_runs, test.failed_runs, test.last_status])).toEqual([
+      ['wobbly', 2, 1, 1, 'passed'],
+    ]);
+  });
+
+  it('includes tests that passed on a Surefire rerun within one run', async () => {
+    const run = await readRun(await discoverReports(fixture('maven'), (absolute) => absolute), { details: false });
+    expect(findFlakyTests([run]).map((test) => [test.name, test.attempts, test.failed_attempts])).toEqual([
+      ['talksToThePriceService', 2, 1],
+    ]);
+  });
+});
+
+describe('compare_runs', () => {
+  it('sorts tests into new failures, fixed, still failing, new and removed', async () => {
+    await writeFile(path.join(work, 'base.xml'), junit({ a: 'pass', b: 'fail', c: 'fail', gone: 'pass' }));
+    await writeFile(path.join(work, 'head.xml'), junit({ a: 'fail', b: 'pass', c: 'fail', added: 'fail' }));
+    const comparison = compareRuns(await runOf('base.xml'), await runOf('head.xml'));
+    const names = (list: { name: string }[]) => list.map((test) => test.name);
+    expect(names(comparison.new_failures)).toEqual(['a', 'added']);
+    expect(names(comparison.fixed)).toEqual(['b']);
+    expect(names(comparison.still_failing)).toEqual(['c']);
+    expect(names(comparison.new_tests)).toEqual(['added']);
+    expect(names(comparison.removed_tests)).toEqual(['gone']);
+    expect(comparison.new_failures[0]).toMatchObject({ base_status: 'passed', head_status: 'failed', message: 'a broke' });
+  });
+});
+
+describe('staleness', () => {
+  it('is stale when a source under the project changed after the oldest report', async () => {
+    await writeFile(path.join(work, 'package.json'), '{}');
+    await writeFile(path.join(work, 'cart.ts'), 'export {}');
+    const report = path.join(work, 'junit.xml');
+    await writeFile(report, junit({ a: 'pass' }));
+    const reportTime = new Date('2026-01-01T10:00:00Z');
+    await utimes(report, reportTime, reportTime);
+    await utimes(path.join(work, 'cart.ts'), new Date('2026-01-01T09:00:00Z'), new Date('2026-01-01T09:00:00Z'));
+    const within = (directory: string) => directory.startsWith(work);
+    const fresh = await checkStaleness([{ file: report, modifiedMs: reportTime.getTime() }], within);
+    expect(fresh).toMatchObject({ stale: false, projectRoot: work, sourcesScanned: 1 });
+
+    await utimes(path.join(work, 'cart.ts'), new Date('2026-01-01T11:00:00Z'), new Date('2026-01-01T11:00:00Z'));
+    const stale = await checkStaleness([{ file: report, modifiedMs: reportTime.getTime() }], within);
+    expect(stale).toMatchObject({ stale: true, newestSource: { file: path.join(work, 'cart.ts') } });
+  });
+});
