@@ -1,0 +1,183 @@
+// The tools over the wire: the built bin on stdio, driven by the official SDK client.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
+
+let client: Client;
+
+beforeAll(async () => {
+  client = new Client({ name: 'context-wire-test', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, '--allowed-dir', fixtures],
+      stderr: 'ignore',
+    }),
+  );
+});
+afterAll(async () => {
+  await client.close();
+});
+
+async function call(name: string, args: Record<string, unknown>) {
+  const result = await client.callTool({ name, arguments: args });
+  return result as {
+    isError?: boolean;
+    structuredContent?: Record<string, unknown>;
+    content: Array<{ text: string }>;
+  };
+}
+
+describe('tools/list', () => {
+  it('lists the five read-only tools with output schemas', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'context_bundle',
+      'estimate_tokens',
+      'find_context',
+      'project_tree',
+      'symbols',
+    ]);
+    for (const tool of tools) {
+      expect(tool.annotations?.readOnlyHint).toBe(true);
+      expect(tool.outputSchema).toBeDefined();
+    }
+  });
+});
+
+describe('project_tree', () => {
+  it('answers files with language, resolved dependencies and externals', async () => {
+    const result = await call('project_tree', { path: 'ts-app' });
+    expect(result.isError).toBeFalsy();
+    const files = result.structuredContent?.files as Array<Record<string, unknown>>;
+    expect(files.find((file) => file.path === 'src/main.ts')).toEqual({
+      path: 'src/main.ts',
+      language: 'typescript',
+      dependencies: ['src/lazy.ts', 'src/lib/greet.ts', 'src/types.ts', 'src/utils/index.ts'],
+      externals: ['node:fs', 'zod'],
+    });
+    expect(result.structuredContent?.truncated).toBe(false);
+  });
+
+  it('renders mermaid when asked, filtered to the languages given', async () => {
+    const result = await call('project_tree', { path: 'jvm-app', format: 'mermaid', languages: ['kotlin'] });
+    expect(result.structuredContent?.rendered).toContain('graph LR');
+    expect(result.structuredContent?.file_count).toBe(2);
+    expect(result.structuredContent?.files).toBeUndefined();
+  });
+
+  it('re-parses nothing on a second call over an unchanged tree', async () => {
+    const dir = mkdtempSync(path.join(fixtures, '.tmp-cache-'));
+    try {
+      cpSync(path.join(fixtures, 'go-app'), dir, { recursive: true });
+      const relative = path.basename(dir);
+      const first = await call('project_tree', { path: relative });
+      const second = await call('project_tree', { path: relative });
+      expect(first.structuredContent?.parsed_files).toBe(5);
+      expect(second.structuredContent?.parsed_files).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a path outside the allowed directories without revealing server paths', async () => {
+    const result = await call('project_tree', { path: '../../..' });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toContain('outside the directories this server may read');
+    expect(result.content[0]?.text).not.toContain(fixtures);
+  });
+
+  it('says which argument is wrong', async () => {
+    const result = await call('project_tree', { path: 'ts-app', format: 'svg' });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toContain("Invalid argument 'format'");
+  });
+
+  it('refuses a file as the project root', async () => {
+    const result = await call('project_tree', { path: 'ts-app/README.md' });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toContain('is not a directory');
+  });
+});
+
+describe('find_context', () => {
+  it('lists dependents nearest first with their distance', async () => {
+    const result = await call('find_context', {
+      path: 'ts-app',
+      file: 'src/utils/math.ts',
+      direction: 'dependents',
+      depth: 2,
+    });
+    expect(result.structuredContent).toEqual({
+      file: 'src/utils/math.ts',
+      direction: 'dependents',
+      files: [
+        { path: 'src/utils/index.ts', distance: 1 },
+        { path: 'src/main.ts', distance: 2 },
+      ],
+      truncated: false,
+    });
+  });
+
+  it('reports an unknown file with close matches', async () => {
+    const result = await call('find_context', { path: 'python-app', file: 'shop/model.py' });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toMatch(
+      /'shop\/model\.py' is not a source file.*Did you mean: shop\/models\.py/,
+    );
+  });
+});
+
+describe('estimate_tokens', () => {
+  it('counts the targets and their context, targets first', async () => {
+    const result = await call('estimate_tokens', {
+      path: 'go-app',
+      files: 'cmd/shop/main.go',
+      encoding: 'cl100k_base',
+    });
+    const content = result.structuredContent as {
+      total: number;
+      files: Array<{ path: string; tokens: number }>;
+    };
+    expect(content.files.map((file) => file.path)).toEqual(['cmd/shop/main.go', 'internal/cart/cart.go']);
+    expect(content.total).toBe(content.files[0]!.tokens + content.files[1]!.tokens);
+  });
+});
+
+describe('context_bundle', () => {
+  it('packs the target and its dependencies under the budget', async () => {
+    const result = await call('context_bundle', {
+      path: 'python-app',
+      files: ['main.py'],
+      budget_tokens: 4000,
+    });
+    const content = result.structuredContent as {
+      total_tokens: number;
+      files: Array<{ path: string; mode: string; content: string }>;
+      omitted: unknown[];
+    };
+    expect(content.files[0]).toMatchObject({ path: 'main.py', mode: 'full' });
+    expect(content.files[0]?.content).toContain('def run():');
+    expect(content.files.map((file) => file.path)).toContain('shop/billing/invoice.py');
+    expect(content.total_tokens).toBeLessThanOrEqual(4000);
+    expect(content.omitted).toEqual([]);
+  });
+});
+
+describe('symbols', () => {
+  it('outlines one file', async () => {
+    const result = await call('symbols', {
+      path: 'jvm-app',
+      file: 'src/main/java/com/acme/util/Strings.java',
+    });
+    expect(result.structuredContent?.symbols).toEqual([
+      { kind: 'class', name: 'Strings', line: 3, exported: true, signature: 'public final class Strings' },
+    ]);
+  });
+});
