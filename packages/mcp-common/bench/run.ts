@@ -41,10 +41,16 @@ log(
   `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
 );
 
-await coldStart();
-await streamableHttp();
-await statelessHttp();
-await sessionMemory();
+// BENCH_ONLY=cold,streamable,stateless,memory runs some of the sections (while optimizing one of them).
+const only = env.BENCH_ONLY?.split(',');
+const sections = {
+  cold: coldStart,
+  streamable: streamableHttp,
+  stateless: statelessHttp,
+  memory: sessionMemory,
+};
+for (const [name, section] of Object.entries(sections))
+  if (only === undefined || only.includes(name)) await section();
 printTable();
 
 async function coldStart(): Promise<void> {
@@ -272,7 +278,7 @@ function printTable(): void {
     '|---|---:|---:|---:|---|---|',
   ];
   for (const row of rows) {
-    const ratio = row.ours / row.baseline;
+    const ratio = row.baseline === 0 ? Number.NaN : row.ours / row.baseline;
     const subject = row.target.absolute ? row.ours : ratio;
     const met =
       (row.target.atMost === undefined || subject <= row.target.atMost) &&
@@ -284,7 +290,7 @@ function printTable(): void {
         : `≥ ${row.target.atLeast}×`;
     const figure = (value: number) => `${value.toFixed(1)} ${row.unit}`;
     lines.push(
-      `| ${row.what} (${row.note ?? ''}) | ${figure(row.ours)} | ${figure(row.baseline)} | ${ratio.toFixed(2)}× | ${target} | ${met ? 'met' : 'NOT met'} |`,
+      `| ${row.what} (${row.note ?? ''}) | ${figure(row.ours)} | ${figure(row.baseline)} | ${Number.isNaN(ratio) ? '—' : `${ratio.toFixed(2)}×`} | ${target} | ${met ? 'met' : 'NOT met'} |`,
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -11,6 +11,8 @@ import {
   type ServerNotification,
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { AllowedPaths } from './allowedPaths.js';
 import type { Logger } from './logger.js';
 import { maskValue } from './masking.js';
@@ -44,12 +46,23 @@ export function usageUri(app: ServerApp): string {
   return `groundwork://${app.name}/usage`;
 }
 
+// Left to itself, every SDK Server builds its own Ajv instance (about 18 KiB and 1 ms per session) for
+// validating elicitation answers; one shared instance, built only if ever needed, serves every session.
+let sharedValidator: AjvJsonSchemaValidator | undefined;
+const lazyValidator: jsonSchemaValidator = {
+  getValidator(schema) {
+    sharedValidator ??= new AjvJsonSchemaValidator();
+    return sharedValidator.getValidator(schema);
+  },
+};
+
 export function createProtocolServer(app: ServerApp): Server {
   const server = new Server(
     { name: app.name, version: app.version },
     {
       capabilities: { tools: { listChanged: false }, resources: {}, logging: {} },
       ...(app.instructions === undefined ? {} : { instructions: app.instructions }),
+      jsonSchemaValidator: lazyValidator,
     },
   );
   let clientLevel: LogLevel = 'info';
