@@ -21,3 +21,24 @@ export function snakeCaseKeys(value: unknown, at = '$'): string[] {
     ...snakeCaseKeys(item, `${at}.${key}`),
   ]);
 }
+
+/** What is wrong with a stdio server's stdout, which must hold JSON-RPC 2.0 messages, one per line, and nothing else. */
+export function stdoutProblems(stdout: string): string[] {
+  if (stdout === '') return ['stdout is empty'];
+  const problems: string[] = [];
+  if (!stdout.startsWith('{'))
+    problems.push(`stdout starts with ${JSON.stringify(stdout.slice(0, 40))}, not '{'`);
+  if (!stdout.endsWith('\n')) problems.push('stdout does not end with a newline');
+  for (const line of stdout.split('\n').filter((item) => item !== '')) {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      problems.push(`not JSON: ${line.slice(0, 80)}`);
+      continue;
+    }
+    if ((message as { jsonrpc?: unknown } | null)?.jsonrpc !== '2.0')
+      problems.push(`not JSON-RPC 2.0: ${line.slice(0, 80)}`);
+  }
+  return problems;
+}

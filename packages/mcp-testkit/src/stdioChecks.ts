@@ -10,6 +10,7 @@ import {
   type TransportContractSpec,
   type TransportHarness,
 } from './contractSpec.js';
+import { stdoutProblems } from './jsonChecks.js';
 import { INITIALIZED_NOTIFICATION, initializeRequest } from './rawHttp.js';
 import { stop, waitFor } from './serverProcess.js';
 
@@ -68,15 +69,7 @@ export function describeStdioWire(spec: TransportContractSpec): void {
     });
     await server.responses(4);
     await server.closeStdin();
-    expect(
-      server.stdout.startsWith('{'),
-      `stdout starts with ${JSON.stringify(server.stdout.slice(0, 40))}`,
-    ).toBe(true);
-    expect(server.stdout.endsWith('\n')).toBe(true);
-    for (const line of server.stdout.split('\n').filter((item) => item !== '')) {
-      expect(() => JSON.parse(line), line).not.toThrow();
-      expect((JSON.parse(line) as { jsonrpc?: unknown }).jsonrpc).toBe('2.0');
-    }
+    expect(stdoutProblems(server.stdout)).toEqual([]);
     const logLines = server.stderr.split('\n').filter((line) => line.includes(`"name":"${spec.serverName}"`));
     expect(logLines.length, `no log line of ${spec.serverName} on stderr:\n${server.stderr}`).toBeGreaterThan(
       0,
