@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gradleRepo, mavenRepo, nodeRepo, plainRepo } from '../../testing/buildToolRepos.js';
 import { createBareRemote, createGhStandIn, git, remoteRef } from '../../testing/gitFixtures.js';
+import { startGitHttpServer } from '../../testing/gitHttpServer.js';
 import { verifyRepo } from '../verify/verifyRepo.js';
 import {
   type AdoptOptions,
@@ -284,5 +285,31 @@ describe('adopt_repo pipeline', { timeout: 60_000 }, () => {
     expect(report.repository_url).toBe('demo');
     expect(git(local, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe(BRANCH);
     expect(remoteRef(remote, `refs/heads/${BRANCH}`)).toBe(git(local, 'rev-parse', 'HEAD'));
+  });
+});
+
+describe('adopt_repo over HTTP with a token in the URL', { timeout: 60_000 }, () => {
+  it('uses the token to fetch and push, but never shows it or leaves it in .git/config', async () => {
+    const token = 'ghp_HTTPfakeHTTPfakeHTTPfakeHTTPfake0001';
+    const remote = await createBareRemote(plainRepo);
+    git(remote.bare, 'config', 'http.receivepack', 'true');
+    const server = await startGitHttpServer(path.dirname(remote.bare), token);
+    try {
+      const gh = await createGhStandIn();
+      const opts = await options({ env: { ...process.env, PATH: gh.path } });
+      const report = await adoptRepository({ kind: 'url', url: server.urlFor('remote.git') }, opts);
+
+      expect(report.failure).toBeUndefined();
+      expect(server.authorizedRequests()).toBeGreaterThan(0);
+      expect(remoteRef(remote, `refs/heads/${BRANCH}`)).toBeDefined();
+      expect(report.repository_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/remote\.git$/);
+      const checkout = checkoutOf(opts.workspace, report.checkout);
+      const config = await readFile(path.join(checkout, '.git', 'config'), 'utf8');
+      expect(JSON.stringify(report) + opts.logs.join('\n') + config).not.toContain(token);
+      // gh receives the token through its environment, never as an argument.
+      expect(JSON.stringify(await gh.calls())).not.toContain(token);
+    } finally {
+      await server.close();
+    }
   });
 });

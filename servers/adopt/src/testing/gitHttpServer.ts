@@ -1,0 +1,75 @@
+// A real smart-HTTP git server for tests: git's own http-backend behind Basic auth with a fake token, so a
+// test can prove the token is used for fetch and push yet never shown or stored.
+import { execFileSync, spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+
+export interface GitHttpServer {
+  /** `http://user:token@127.0.0.1:port/<repo>` for a bare repository served from `root`. */
+  urlFor(repository: string): string;
+  /** How many requests carried the right credentials. */
+  authorizedRequests(): number;
+  close(): Promise<void>;
+}
+
+export async function startGitHttpServer(root: string, token: string): Promise<GitHttpServer> {
+  const backend = path.join(
+    execFileSync('git', ['--exec-path'], { encoding: 'utf8' }).trim(),
+    'git-http-backend',
+  );
+  const expected = `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
+  let authorized = 0;
+  const server: Server = createServer((request, response) => {
+    if (request.headers.authorization !== expected) {
+      response.writeHead(401, { 'WWW-Authenticate': 'Basic realm="git"' }).end();
+      return;
+    }
+    authorized++;
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const cgi = spawn(backend, [], {
+      env: {
+        PATH: process.env.PATH,
+        GIT_PROJECT_ROOT: root,
+        GIT_HTTP_EXPORT_ALL: '1',
+        PATH_INFO: decodeURIComponent(url.pathname),
+        QUERY_STRING: url.search.slice(1),
+        REQUEST_METHOD: request.method ?? 'GET',
+        CONTENT_TYPE: request.headers['content-type'] ?? '',
+        HTTP_CONTENT_ENCODING: request.headers['content-encoding'] ?? '',
+        GIT_PROTOCOL: String(request.headers['git-protocol'] ?? ''),
+        REMOTE_USER: 'x-access-token',
+        REMOTE_ADDR: '127.0.0.1',
+      },
+    });
+    request.pipe(cgi.stdin);
+    let head = Buffer.alloc(0);
+    let headersSent = false;
+    cgi.stdout.on('data', (chunk: Buffer) => {
+      if (headersSent) return void response.write(chunk);
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      const headers: Record<string, string> = {};
+      let status = 200;
+      for (const line of head.subarray(0, end).toString('latin1').split('\r\n')) {
+        const colon = line.indexOf(':');
+        const name = line.slice(0, colon).trim();
+        const value = line.slice(colon + 1).trim();
+        if (name.toLowerCase() === 'status') status = Number.parseInt(value, 10);
+        else headers[name] = value;
+      }
+      response.writeHead(status, headers);
+      headersSent = true;
+      response.write(head.subarray(end + 4));
+    });
+    cgi.on('close', () => response.end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    urlFor: (repository) => `http://x-access-token:${token}@127.0.0.1:${port}/${repository}`,
+    authorizedRequests: () => authorized,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

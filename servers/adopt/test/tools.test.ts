@@ -1,0 +1,144 @@
+// The tools over the wire: the built bin on stdio, driven by the official SDK client. adopt_repo runs
+// against bare git repositories reached over file:// URLs; `gh` is never reached here (dry runs and
+// failures before the pull-request step), the core tests cover that step with a stand-in gh.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plainRepo } from '../src/testing/buildToolRepos.js';
+import { createBareRemote } from '../src/testing/gitFixtures.js';
+
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
+const TOKEN = 'ghp_WIREfakeWIREfakeWIREfakeWIREfake0001';
+
+let client: Client;
+let transport: StdioClientTransport;
+let workspaceRoot: string;
+let stderr = '';
+
+beforeAll(async () => {
+  workspaceRoot = await mkdtemp(path.join(tmpdir(), 'adopt-wire-'));
+  client = new Client({ name: 'adopt-wire-test', version: '1.0.0' });
+  transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, '--allowed-dir', fixtures, '--allowed-dir', workspaceRoot],
+    env: {
+      ...(process.env as Record<string, string>),
+      GROUNDWORK_ADOPT_BACKOFF_MS: '1',
+      GROUNDWORK_LOG_LEVEL: 'debug',
+    },
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  await client.connect(transport);
+});
+afterAll(async () => {
+  await client.close();
+});
+
+async function call(name: string, args: Record<string, unknown>) {
+  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+  return result as {
+    isError?: boolean;
+    structuredContent?: Record<string, unknown>;
+    content: Array<{ text: string }>;
+  };
+}
+
+describe('tools/list', () => {
+  it('lists verify_repo (read-only) and adopt_repo (writes, open world)', async () => {
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    expect(Object.keys(byName).sort()).toEqual(['adopt_repo', 'verify_repo']);
+    expect(byName.verify_repo?.annotations?.readOnlyHint).toBe(true);
+    expect(byName.adopt_repo?.annotations?.readOnlyHint).toBe(false);
+    expect(byName.adopt_repo?.annotations?.openWorldHint).toBe(true);
+  });
+});
+
+describe('verify_repo', () => {
+  it('passes a conforming repository', async () => {
+    const result = await call('verify_repo', { path: 'conventional-repo' });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ passed: true, totals: { errors: 0, warnings: 0 } });
+  });
+
+  it('returns findings with rule, severity, file, line and fix', async () => {
+    const result = await call('verify_repo', { path: 'broken-repo' });
+    const findings = result.structuredContent?.findings as Array<Record<string, unknown>>;
+    expect(result.structuredContent?.passed).toBe(false);
+    expect(findings).toContainEqual({
+      rule: 'links/unresolved',
+      severity: 'error',
+      file: 'AGENTS.md',
+      line: 4,
+      message: "Link 'docs/gone.md' does not resolve to a file in the repository.",
+      fix: 'Fix the path (it is relative to this file) or remove the link.',
+    });
+  });
+
+  it('refuses a path outside the allowed directories without revealing where they are', async () => {
+    const result = await call('verify_repo', { path: '/etc' });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toContain('is outside the directories this server may read');
+    expect(result.content[0]?.text).not.toContain(fixtures);
+  });
+
+  it('names the argument when the path is not a directory', async () => {
+    const result = await call('verify_repo', { path: 'conventional-repo/AGENTS.md' });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toContain(
+      "Invalid argument 'path': 'conventional-repo/AGENTS.md' is not a directory",
+    );
+  });
+});
+
+describe('adopt_repo', () => {
+  it('prepares the branch in a dry run and reports the checkout', async () => {
+    const remote = await createBareRemote(plainRepo);
+    const result = await call('adopt_repo', {
+      repository_url: remote.url,
+      workspace: path.join(workspaceRoot, 'ws'),
+      dry_run: true,
+    });
+    expect(result.isError).toBeFalsy();
+    const [report] = (result.structuredContent?.repositories ?? []) as Array<Record<string, unknown>>;
+    expect(report).toMatchObject({ succeeded: true, branch: 'agents/adopt-conventions' });
+    expect(report?.completed_steps).toContain('verify');
+    expect(String(report?.checkout)).toMatch(/^ws\/adopt-remote-/);
+  });
+
+  it('is an error result when any repository of a batch fails, with every report and the token masked', async () => {
+    const remote = await createBareRemote(plainRepo);
+    const result = await call('adopt_repo', {
+      repository_urls: [remote.url, `http://x-access-token:${TOKEN}@127.0.0.1:9/octo/demo.git`],
+      workspace: path.join(workspaceRoot, 'batch'),
+      dry_run: true,
+      retries: 1,
+    });
+    expect(result.isError).toBe(true);
+    const text = result.content[0]?.text ?? '';
+    expect(text).toContain('1 of 2 repositories failed');
+    expect(text).toContain('"step": "clone"');
+    expect(text).not.toContain(TOKEN);
+    expect(stderr).not.toContain(TOKEN);
+  });
+
+  it('needs a repository_url, repository_urls or path', async () => {
+    const result = await call('adopt_repo', { dry_run: true });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toContain("Invalid argument 'repository_url'");
+  });
+
+  it('bounds timeout_minutes', async () => {
+    const result = await call('adopt_repo', { path: 'conventional-repo', timeout_minutes: 600 });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toContain("Invalid argument 'timeout_minutes': must be at most 60");
+  });
+});
