@@ -7,6 +7,55 @@ import { DataError } from '../dataError.js';
 
 const CHUNK_BYTES = 1024 * 1024;
 
+/**
+ * Reads a file's (decompressed) bytes into a caller's buffer, so a parser can keep an incomplete record at
+ * the buffer's start and read after it, without copying whole chunks around.
+ */
+export interface ByteReader {
+  /** Fills `buffer` from `offset` on; returns the bytes read, 0 at the end. */
+  read(buffer: Buffer, offset: number): Promise<number>;
+  fileBytes: number;
+  bytesRead(): number;
+  close(): Promise<void>;
+}
+
+export async function openByteReader(path: string): Promise<ByteReader> {
+  const { size } = await statFile(path);
+  if (await isGzip(path)) return gzipReader(await openByteStream(path));
+  const handle = await open(path, 'r');
+  let position = 0;
+  return {
+    async read(buffer, offset) {
+      const { bytesRead } = await handle.read(buffer, offset, buffer.length - offset, position);
+      position += bytesRead;
+      return bytesRead;
+    },
+    fileBytes: size,
+    bytesRead: () => position,
+    close: () => handle.close(),
+  };
+}
+
+function gzipReader(stream: ByteStream): ByteReader {
+  const chunks = (stream.chunks as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  let pending: Buffer | undefined;
+  return {
+    async read(buffer, offset) {
+      if (pending === undefined || pending.length === 0) {
+        const next = await chunks.next();
+        if (next.done) return 0;
+        pending = next.value;
+      }
+      const copied = pending.copy(buffer, offset, 0, Math.min(pending.length, buffer.length - offset));
+      pending = pending.subarray(copied);
+      return copied;
+    },
+    fileBytes: stream.fileBytes,
+    bytesRead: stream.bytesRead,
+    close: async () => stream.destroy(),
+  };
+}
+
 export interface ByteStream {
   chunks: AsyncIterable<Buffer>;
   /** Size of the file on disk. */

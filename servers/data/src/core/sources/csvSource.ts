@@ -3,7 +3,7 @@
 import { CancelledError, DataError, throwIfAborted } from '../dataError.js';
 import type { FieldHash } from '../fieldHash.js';
 import { type Comparison, normalizeText, type ScanControl } from '../scanOptions.js';
-import { describeStreamError, openByteStream } from './byteStream.js';
+import { describeStreamError, openByteReader, openByteStream } from './byteStream.js';
 import { type CsvDialect, type CsvRecord, CsvRecordParser } from './csvRecordParser.js';
 import type { RecordCursor, TabularSource } from './tabularSource.js';
 
@@ -62,7 +62,7 @@ class CsvSource implements TabularSource {
     control: ScanControl,
     pass: string,
   ): Promise<void> {
-    const stream = await openByteStream(this.path);
+    const reader = await openByteReader(this.path);
     const parser = new CsvRecordParser(this.dialect);
     const cursor = new CsvCursor(parser.record, columns, comparison, this.dialect.quote);
     const width = this.columns.length;
@@ -71,31 +71,36 @@ class CsvSource implements TabularSource {
     const onRecord = (record: CsvRecord): undefined => {
       if (recordIndex++ <= headerRow) return;
       cursor.row++;
-      if (record.count !== width && !allowRagged)
-        throw new RaggedRecordError(cursor.row, record.line, record.count, width);
+      if (record.count !== width && !allowRagged) throw new RaggedRecordError(cursor.row, record.line, record.count, width);
       visit(cursor);
     };
-    let leftover: Buffer | undefined;
+    let buffer: Buffer = Buffer.allocUnsafe(READ_BYTES);
+    let filled = 0;
     let first = true;
     try {
-      for await (const chunk of stream.chunks as AsyncIterable<Buffer>) {
+      for (;;) {
         throwIfAborted(control.signal);
-        let bytes = leftover === undefined ? chunk : Buffer.concat([leftover, chunk]);
+        if (filled === buffer.length) buffer = grown(buffer);
+        const read = await reader.read(buffer, filled);
+        if (read === 0) break;
+        filled += read;
+        let start = 0;
         if (first) {
-          bytes = withoutBom(bytes);
+          start = bomLength(buffer, filled);
           first = false;
         }
-        const used = parser.parse(bytes, false, onRecord);
-        leftover = used < bytes.length ? bytes.subarray(used) : undefined;
-        control.onProgress?.(stream.bytesRead(), stream.fileBytes, 'bytes', pass);
+        const used = start + parser.parse(buffer.subarray(start, filled), false, onRecord);
+        buffer.copyWithin(0, used, filled);
+        filled -= used;
+        control.onProgress?.(reader.bytesRead(), reader.fileBytes, 'bytes', pass);
       }
-      if (leftover !== undefined) parser.parse(first ? withoutBom(leftover) : leftover, true, onRecord);
+      if (filled > 0) parser.parse(buffer.subarray(first ? bomLength(buffer, filled) : 0, filled), true, onRecord);
     } catch (error) {
       if (error instanceof DataError) throw error;
       if (control.signal?.aborted) throw new CancelledError();
       describeStreamError(error);
     } finally {
-      stream.destroy();
+      await reader.close();
     }
   }
 
@@ -167,6 +172,19 @@ class CsvCursor implements RecordCursor {
     else hash.addBytes(bytes, start, end, quote);
     return true;
   }
+}
+
+const READ_BYTES = 1024 * 1024;
+
+/** A buffer twice the size holding the same bytes, for a record longer than the buffer. */
+function grown(buffer: Buffer): Buffer {
+  const larger = Buffer.allocUnsafe(buffer.length * 2);
+  buffer.copy(larger);
+  return larger;
+}
+
+function bomLength(bytes: Buffer, length: number): number {
+  return length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
 }
 
 function withoutBom(bytes: Buffer): Buffer {
