@@ -4,6 +4,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+// The TypeScript source line itself, template literal included.
+// biome-ignore lint/suspicious/noTemplateCurlyInString: this is source text, not a template
+const SOURCE_LINE_11 = '> 11 |     throw new Error(`unknown coupon ${code}`);';
+
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
 
@@ -12,14 +16,22 @@ let client: Client;
 beforeAll(async () => {
   client = new Client({ name: 'test-reports-wire-test', version: '1.0.0' });
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [bin, '--allowed-dir', fixtures], stderr: 'ignore' }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, '--allowed-dir', fixtures],
+      stderr: 'ignore',
+    }),
   );
 });
 afterAll(async () => {
   await client.close();
 });
 
-type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content: Array<{ text: string }> };
+type Result = {
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+  content: Array<{ text: string }>;
+};
 
 async function call(name: string, args: Record<string, unknown>): Promise<Result> {
   return (await client.callTool({ name, arguments: args })) as Result;
@@ -62,19 +74,30 @@ describe('test_summary', () => {
       duration_ms: 1229,
       suite_count: 1,
       suites_truncated: false,
-      reports: [{ path: 'maven/target/surefire-reports/TEST-com.acme.cart.CartTest.xml', format: 'junit', tests: 4 }],
+      reports: [
+        { path: 'maven/target/surefire-reports/TEST-com.acme.cart.CartTest.xml', format: 'junit', tests: 4 },
+      ],
     });
-    expect(summary.slowest).toContainEqual({ name: 'talksToThePriceService', classname: 'com.acme.cart.CartTest', duration_ms: 1204 });
+    expect(summary.slowest).toContainEqual({
+      name: 'talksToThePriceService',
+      classname: 'com.acme.cart.CartTest',
+      duration_ms: 1204,
+    });
     expect(typeof summary.stale).toBe('boolean');
   });
 
   it('reads "all green", "could not parse" and "nothing found" differently', async () => {
     const green = await success('test_summary', { path: 'hostile/passing.xml' });
-    expect(green).toMatchObject({ verdict: 'all_green', summary: 'All green: 2 tests in 1 report, none failed.' });
+    expect(green).toMatchObject({
+      verdict: 'all_green',
+      summary: 'All green: 2 tests in 1 report, none failed.',
+    });
 
     const unreadable = await success('test_summary', { path: 'hostile' });
     expect(unreadable.verdict).toBe('unreadable');
-    expect(unreadable.summary).toMatch(/^No failures among 4 tests read, but the answer is incomplete: 3 of the 4 reports could not be parsed/);
+    expect(unreadable.summary).toMatch(
+      /^No failures among 4 tests read, but the answer is incomplete: 3 of the 4 reports could not be parsed/,
+    );
 
     const missing = await call('test_summary', { path: 'go/calc' });
     expect(missing.isError).toBe(true);
@@ -103,7 +126,10 @@ describe('list_failures', () => {
       attempts: 3,
     });
     const second = await success('list_failures', { path: 'maven', limit: 1, offset: 1 });
-    expect(second).toMatchObject({ truncated: false, failures: [{ name: 'refusesNegativePrices', status: 'errored', output: 'adding price -1' }] });
+    expect(second).toMatchObject({
+      truncated: false,
+      failures: [{ name: 'refusesNegativePrices', status: 'errored', output: 'adding price -1' }],
+    });
     expect(second.next_offset).toBeUndefined();
   });
 
@@ -116,18 +142,30 @@ describe('list_failures', () => {
 describe('failure_context', () => {
   it('gives the assertion, the stack and the source lines of test and code under test', async () => {
     const list = await success('list_failures', { path: 'jest/reports/results.json' });
-    const failure = (list.failures as { id: string; name: string }[]).find((item) => item.name === 'rejects unknown coupons politely');
-    const context = await success('failure_context', { path: 'jest/reports/results.json', id: failure?.id, root: 'jest', context_lines: 0 });
+    const failure = (list.failures as { id: string; name: string }[]).find(
+      (item) => item.name === 'rejects unknown coupons politely',
+    );
+    const context = await success('failure_context', {
+      path: 'jest/reports/results.json',
+      id: failure?.id,
+      root: 'jest',
+      context_lines: 0,
+    });
     expect(context).toMatchObject({
       message: 'Error: unknown coupon SPRING',
       sources: [
-        { role: 'test', file: 'jest/src/coupon.test.js', line: 9, snippet: "> 9 |     expect(applyCoupon(100, 'SPRING')).toBe(100);" },
+        {
+          role: 'test',
+          file: 'jest/src/coupon.test.js',
+          line: 9,
+          snippet: "> 9 |     expect(applyCoupon(100, 'SPRING')).toBe(100);",
+        },
         {
           role: 'code_under_test',
           file: 'jest/src/coupon.ts',
           line: 11,
           mapped_from: 'jest/lib/coupon.js',
-          snippet: '> 11 |     throw new Error(`unknown coupon ${code}`);',
+          snippet: SOURCE_LINE_11,
         },
       ],
     });
@@ -137,7 +175,10 @@ describe('failure_context', () => {
     const list = await success('list_failures', { path: 'go/reports/go-test.json' });
     const failure = (list.failures as { id: string; name: string }[]).find((item) => item.name === 'TestDiv');
     const context = await success('failure_context', { path: 'go/reports/go-test.json', id: failure?.id });
-    expect((context.sources as { file: string }[]).map((source) => source.file)).toEqual(['go/calc/calc_test.go', 'go/calc/calc.go']);
+    expect((context.sources as { file: string }[]).map((source) => source.file)).toEqual([
+      'go/calc/calc_test.go',
+      'go/calc/calc.go',
+    ]);
   });
 
   it('names an unknown id', async () => {
@@ -150,7 +191,11 @@ describe('failure_context', () => {
 describe('flaky_tests and compare_runs', () => {
   it('finds the Surefire test that passed on a rerun', async () => {
     const flaky = await success('flaky_tests', { paths: ['maven'] });
-    expect(flaky).toMatchObject({ total: 1, runs_read: 1, flaky: [{ name: 'talksToThePriceService', attempts: 2, failed_attempts: 1 }] });
+    expect(flaky).toMatchObject({
+      total: 1,
+      runs_read: 1,
+      flaky: [{ name: 'talksToThePriceService', attempts: 2, failed_attempts: 1 }],
+    });
   });
 
   it('compares the gotestsum and go test -json views of one run', async () => {

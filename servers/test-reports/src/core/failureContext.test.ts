@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { buildFailureContext } from './failureContext.js';
 import { fixture, readFixture } from './testing/fixtureRun.js';
 
-const guard = { contains: () => true, display: (absolute: string) => absolute.slice(absolute.indexOf('/fixtures/') + 10) };
+// The TypeScript source line itself, template literal included.
+// biome-ignore lint/suspicious/noTemplateCurlyInString: this is source text, not a template
+const SOURCE_LINE_11 = '> 11 |     throw new Error(`unknown coupon ${code}`);';
+
+const guard = {
+  contains: () => true,
+  display: (absolute: string) => absolute.slice(absolute.indexOf('/fixtures/') + 10),
+};
 
 async function contextOf(reports: string, root: string, name: string, maxTokens = 4000) {
   const run = await readFixture(reports);
@@ -51,14 +58,24 @@ describe('failure_context source resolution', () => {
 
   it('maps a CI path of compiled JavaScript back to the TypeScript source through its source map', async () => {
     const context = await contextOf('jest/reports/results.json', 'jest', 'rejects unknown coupons politely');
-    expect(where(context)).toEqual(['test jest/src/coupon.test.js:9', 'code_under_test jest/src/coupon.ts:11']);
+    expect(where(context)).toEqual([
+      'test jest/src/coupon.test.js:9',
+      'code_under_test jest/src/coupon.ts:11',
+    ]);
     expect(context.sources[1]).toMatchObject({ mapped_from: 'jest/lib/coupon.js', function: 'applyCoupon' });
-    expect(context.sources[1]?.snippet).toContain("> 11 |     throw new Error(`unknown coupon ${code}`);");
+    expect(context.sources[1]?.snippet).toContain(SOURCE_LINE_11);
   });
 
   it("reads vitest's ❯ frames", async () => {
-    const context = await contextOf('vitest/reports/junit.xml', 'vitest', 'cart > refuses a discount above 100%');
-    expect(where(context)).toEqual(['test vitest/src/cart.test.ts:14', 'code_under_test vitest/src/cart.ts:11']);
+    const context = await contextOf(
+      'vitest/reports/junit.xml',
+      'vitest',
+      'cart > refuses a discount above 100%',
+    );
+    expect(where(context)).toEqual([
+      'test vitest/src/cart.test.ts:14',
+      'code_under_test vitest/src/cart.ts:11',
+    ]);
   });
 
   it('reads Go t.Errorf locations and panic stacks', async () => {

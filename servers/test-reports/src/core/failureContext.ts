@@ -39,7 +39,10 @@ export function estimateTokens(value: unknown): number {
   return Math.ceil(JSON.stringify(value).length / 4);
 }
 
-export async function buildFailureContext(test: FoldedTest, options: ContextOptions): Promise<FailureContext> {
+export async function buildFailureContext(
+  test: FoldedTest,
+  options: ContextOptions,
+): Promise<FailureContext> {
   const first = test.failures[0];
   const message = first?.message ?? '';
   const rawText = [...test.failures.map((failure) => failure.stack ?? ''), test.output ?? ''].join('\n');
@@ -84,7 +87,10 @@ function fitToBudget(context: FailureContext, maxTokens: number): FailureContext
       if (value.output !== undefined) value.output = `…${value.output.slice(-400)}`;
     },
     (value) => {
-      value.sources = value.sources.map((source) => ({ ...source, snippet: aroundMarker(source.snippet, 2) }));
+      value.sources = value.sources.map((source) => ({
+        ...source,
+        snippet: aroundMarker(source.snippet, 2),
+      }));
     },
     (value) => {
       value.stack = value.stack.split('\n').slice(0, 12).join('\n');
@@ -96,7 +102,10 @@ function fitToBudget(context: FailureContext, maxTokens: number): FailureContext
     (value) => {
       value.message = value.message.slice(0, 1_000);
       value.stack = value.stack.split('\n').slice(0, 4).join('\n');
-      value.sources = value.sources.map((source) => ({ ...source, snippet: aroundMarker(source.snippet, 0) }));
+      value.sources = value.sources.map((source) => ({
+        ...source,
+        snippet: aroundMarker(source.snippet, 0),
+      }));
     },
   ];
   for (const step of steps) {

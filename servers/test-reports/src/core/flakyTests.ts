@@ -50,5 +50,8 @@ export function findFlakyTests(runs: readonly TestRun[]): FlakyTest[] {
   }
   return [...byKey.values()]
     .filter((entry) => entry.failed_attempts > 0 && entry.attempts > entry.failed_attempts)
-    .sort((a, b) => b.failed_attempts / b.attempts - a.failed_attempts / a.attempts || a.name.localeCompare(b.name));
+    .sort(
+      (a, b) =>
+        b.failed_attempts / b.attempts - a.failed_attempts / a.attempts || a.name.localeCompare(b.name),
+    );
 }

@@ -22,12 +22,17 @@ export function detectFormatOf(start: string): ReportFormat | 'empty' | undefine
   if (text.startsWith('<')) {
     // A DOCTYPE is reported as a JUnit report so the parser can refuse it with a clear reason.
     const withoutProlog = text.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->/g, '').trimStart();
-    if (/^<(testsuites|testsuite)[\s/>]/.test(withoutProlog) || withoutProlog.startsWith('<!DOCTYPE')) return 'junit';
+    if (/^<(testsuites|testsuite)[\s/>]/.test(withoutProlog) || withoutProlog.startsWith('<!DOCTYPE'))
+      return 'junit';
     return undefined;
   }
   if (text.startsWith('{')) {
     const lines = text.split('\n', 6).filter((line) => line.trim() !== '');
-    if (lines.some((line) => /^\{.*"Action"\s*:\s*"/.test(line) && /"(Time|Package|Test|Output)"\s*:/.test(line)))
+    if (
+      lines.some(
+        (line) => /^\{.*"Action"\s*:\s*"/.test(line) && /"(Time|Package|Test|Output)"\s*:/.test(line),
+      )
+    )
       return 'go-test-json';
     if (/"testResults"\s*:/.test(text) && /"(numTotalTests|assertionResults|numFailedTests)"\s*:/.test(text))
       return 'jest-json';

@@ -33,7 +33,11 @@ interface RunningTest {
 /** `    calc_test.go:12: got 4, want 3` — where t.Error/t.Fatal reported. */
 const GO_LOCATION = /^\s+([\w./-]+\.go):(\d+): ?(.*)$/m;
 
-export async function parseGoTestJsonFile(file: string, sink: CaseSink, options: ParseOptions): Promise<number> {
+export async function parseGoTestJsonFile(
+  file: string,
+  sink: CaseSink,
+  options: ParseOptions,
+): Promise<number> {
   const stream = createReadStream(file, { encoding: 'utf8' });
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   const running = new Map<string, RunningTest>();
@@ -59,8 +63,14 @@ export async function parseGoTestJsonFile(file: string, sink: CaseSink, options:
       const pkg = event.Package ?? event.ImportPath ?? '';
       if (event.Test === undefined) {
         if (event.Action === 'output' || event.Action === 'build-output') {
-          packageOutput.set(pkg, tail((packageOutput.get(pkg) ?? '') + (event.Output ?? ''), MAX_STACK_CHARS));
-        } else if ((event.Action === 'fail' || event.Action === 'build-fail') && !packageHadFailure.has(pkg)) {
+          packageOutput.set(
+            pkg,
+            tail((packageOutput.get(pkg) ?? '') + (event.Output ?? ''), MAX_STACK_CHARS),
+          );
+        } else if (
+          (event.Action === 'fail' || event.Action === 'build-fail') &&
+          !packageHadFailure.has(pkg)
+        ) {
           // The package failed without a failing test: it did not build, or crashed outside any test.
           cases += 1;
           sink(packageFailure(pkg, stripAnsi(packageOutput.get(pkg) ?? ''), options.details));
@@ -111,7 +121,13 @@ function statusOf(action: string): TestStatus | undefined {
   return undefined;
 }
 
-function toCase(pkg: string, event: GoEvent, status: TestStatus, output: string, details: boolean): TestCaseResult {
+function toCase(
+  pkg: string,
+  event: GoEvent,
+  status: TestStatus,
+  output: string,
+  details: boolean,
+): TestCaseResult {
   const testCase: TestCaseResult = {
     suite: pkg,
     classname: pkg,
@@ -133,7 +149,10 @@ function toCase(pkg: string, event: GoEvent, status: TestStatus, output: string,
       details
         ? {
             kind: panic === null ? 'failure' : 'error',
-            message: head((panic?.[1] ?? location?.[3] ?? firstMeaningfulLine(output)).trim(), MAX_MESSAGE_CHARS),
+            message: head(
+              (panic?.[1] ?? location?.[3] ?? firstMeaningfulLine(output)).trim(),
+              MAX_MESSAGE_CHARS,
+            ),
             stack: head(output.trim(), MAX_STACK_CHARS),
             ...(panic === null ? {} : { type: 'panic' }),
           }
@@ -152,7 +171,11 @@ function packageFailure(pkg: string, output: string, details: boolean): TestCase
     status: 'errored',
     failures: [
       details
-        ? { kind: 'error', message: head(firstMeaningfulLine(output), MAX_MESSAGE_CHARS), stack: head(output, MAX_STACK_CHARS) }
+        ? {
+            kind: 'error',
+            message: head(firstMeaningfulLine(output), MAX_MESSAGE_CHARS),
+            stack: head(output, MAX_STACK_CHARS),
+          }
         : { kind: 'error' },
     ],
     attempts: 1,

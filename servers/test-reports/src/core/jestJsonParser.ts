@@ -38,10 +38,16 @@ interface FileResult {
   testExecError?: { message?: string; stack?: string } | null;
 }
 
-export async function parseJestJsonFile(file: string, sink: CaseSink, options: ParseOptions): Promise<number> {
+export async function parseJestJsonFile(
+  file: string,
+  sink: CaseSink,
+  options: ParseOptions,
+): Promise<number> {
   const size = (await stat(file)).size;
   if (size > MAX_JSON_BYTES) {
-    throw new ReportParseError(`the JSON report is ${Math.round(size / 1e6)} MB; JSON reports over 256 MB are not read`);
+    throw new ReportParseError(
+      `the JSON report is ${Math.round(size / 1e6)} MB; JSON reports over 256 MB are not read`,
+    );
   }
   let report: { testResults?: FileResult[] };
   try {
@@ -60,7 +66,8 @@ export async function parseJestJsonFile(file: string, sink: CaseSink, options: P
       cases += 1;
       sink(toCase(testFile, assertion, options.details));
     }
-    const fileMessage = fileResult.testExecError?.message ?? fileResult.failureMessage ?? fileResult.message ?? '';
+    const fileMessage =
+      fileResult.testExecError?.message ?? fileResult.failureMessage ?? fileResult.message ?? '';
     if (fileResult.status === 'failed' && !assertions.some((assertion) => assertion.status === 'failed')) {
       // The file failed to run at all (a syntax error, a failing import): its tests never reported.
       cases += 1;
@@ -110,7 +117,10 @@ function failureOf(text: string, detail: unknown, details: boolean): FailureDeta
   failure.stack = head(text, MAX_STACK_CHARS);
   const type = /^(\w*(?:Error|Exception))\b/.exec(message)?.[1];
   if (type !== undefined) failure.type = type;
-  const matcher = typeof detail === 'object' && detail !== null ? (detail as Record<string, unknown>).matcherResult : undefined;
+  const matcher =
+    typeof detail === 'object' && detail !== null
+      ? (detail as Record<string, unknown>).matcherResult
+      : undefined;
   if (typeof matcher === 'object' && matcher !== null) {
     const { expected, actual } = matcher as Record<string, unknown>;
     if (expected !== undefined) failure.expected = show(expected);

@@ -44,7 +44,13 @@ describe('JUnit XML', () => {
 
   it('folds retries written as duplicate test cases, keyed by suite, class, name and file', async () => {
     const run = await readFixture('junit-variants/retries.xml');
-    const tests = [...run.tests.values()].map((test) => [test.name, test.file, test.status, test.attempts, test.failedAttempts]);
+    const tests = [...run.tests.values()].map((test) => [
+      test.name,
+      test.file,
+      test.status,
+      test.attempts,
+      test.failedAttempts,
+    ]);
     expect(tests).toEqual([
       ['flaky', 'test/retry.spec.ts', 'passed', 2, 1],
       ['always failing', 'test/retry.spec.ts', 'failed', 2, 2],
@@ -73,7 +79,9 @@ describe('JUnit XML', () => {
 
   it('reads an empty file and an empty <testsuites/> as reports without tests', async () => {
     const run = await readFixture('junit-variants');
-    const empty = run.reports.filter((report) => report.tests === 0).map((report) => [report.file.split('/').pop(), report.format, report.error]);
+    const empty = run.reports
+      .filter((report) => report.tests === 0)
+      .map((report) => [report.file.split('/').pop(), report.format, report.error]);
     expect(empty).toEqual([
       ['empty-testsuites.xml', 'junit', undefined],
       ['empty.xml', 'empty', undefined],
@@ -105,7 +113,11 @@ describe('JUnit XML', () => {
 
   it('reads Gradle reports with thousands separators in time and suite-level output', async () => {
     const run = await readFixture('gradle');
-    expect(statuses(run)).toEqual({ 'appliesTax()': 'passed', 'roundsToCents()': 'failed', 'convertsCurrencies()': 'skipped' });
+    expect(statuses(run)).toEqual({
+      'appliesTax()': 'passed',
+      'roundsToCents()': 'failed',
+      'convertsCurrencies()': 'skipped',
+    });
     expect(byName(run).get('appliesTax()')?.durationMs).toBe(1_230_500);
     expect(byName(run).get('roundsToCents()')?.output).toBe('rates loaded: 3');
   });
@@ -157,18 +169,26 @@ describe('JUnit XML', () => {
       TestSlow: 'skipped',
     });
     expect(byName(run).get('TestSumTable/negative')?.failures[0]?.message).toBe('Sum([-1 -2]) = -3, want -4');
-    expect(byName(run).get('TestDiv')?.failures[0]?.message).toBe('panic: runtime error: integer divide by zero [recovered]');
+    expect(byName(run).get('TestDiv')?.failures[0]?.message).toBe(
+      'panic: runtime error: integer divide by zero [recovered]',
+    );
   });
 });
 
 describe('hostile and broken JUnit files', () => {
   it('refuses DOCTYPE declarations (XXE, billion laughs) per file, keeping the other reports', async () => {
     const run = await readFixture('hostile');
-    const byFile = Object.fromEntries(run.reports.map((report) => [report.file.split('/').pop(), report.error ?? 'ok']));
-    expect(byFile['xxe.xml']).toMatch(/^the report declares a DOCTYPE; DTDs and entity declarations are refused/);
+    const byFile = Object.fromEntries(
+      run.reports.map((report) => [report.file.split('/').pop(), report.error ?? 'ok']),
+    );
+    expect(byFile['xxe.xml']).toMatch(
+      /^the report declares a DOCTYPE; DTDs and entity declarations are refused/,
+    );
     expect(byFile['billion-laughs.xml']).toMatch(/^the report declares a DOCTYPE/);
     expect(byFile['passing.xml']).toBe('ok');
-    expect(byFile['truncated.xml']).toMatch(/^the XML is malformed near character \d+: .*; the tests read before that point are included$/);
+    expect(byFile['truncated.xml']).toMatch(
+      /^the XML is malformed near character \d+: .*; the tests read before that point are included$/,
+    );
     expect(statuses(run)).toMatchObject({ one: 'passed', two: 'passed' });
   });
 });

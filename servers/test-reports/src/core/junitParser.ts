@@ -38,7 +38,10 @@ interface CaseFrame {
   output: string;
 }
 
-type Capture = { into: 'failure'; detail: FailureDetail } | { into: 'case-output' } | { into: 'suite-output' };
+type Capture =
+  | { into: 'failure'; detail: FailureDetail }
+  | { into: 'case-output' }
+  | { into: 'suite-output' };
 
 /** Reads the JUnit report at `file`, handing each test case to `sink`; returns how many it read. */
 export async function parseJUnitFile(file: string, sink: CaseSink, options: ParseOptions): Promise<number> {
@@ -99,7 +102,14 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
         return;
       }
       case 'testcase':
-        current = { attributes, skipped: false, failures: [], flakyAttempts: 0, rerunAttempts: 0, output: '' };
+        current = {
+          attributes,
+          skipped: false,
+          failures: [],
+          flakyAttempts: 0,
+          rerunAttempts: 0,
+          output: '',
+        };
         return;
       case 'failure':
       case 'error':
@@ -121,7 +131,8 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
       case 'system-err':
         if (!options.details) return;
         if (capture?.into === 'failure') suspended = { capture, captured };
-        if (parent === 'testcase' || parent === 'failure' || parent === 'error') capture = { into: 'case-output' };
+        if (parent === 'testcase' || parent === 'failure' || parent === 'error')
+          capture = { into: 'case-output' };
         else if (parent === 'testsuite') capture = { into: 'suite-output' };
         captured = '';
         return;

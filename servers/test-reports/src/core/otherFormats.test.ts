@@ -15,7 +15,11 @@ describe('TAP', () => {
     });
     const failing = byName(run).get('reads strings');
     expect(failing).toMatchObject({ suite: 'lexer', file: 'test/lexer.test.js', line: 14 });
-    expect(failing?.failures[0]).toMatchObject({ message: 'should be equal', expected: "'abc'", actual: "'abc" });
+    expect(failing?.failures[0]).toMatchObject({
+      message: 'should be equal',
+      expected: "'abc'",
+      actual: "'abc",
+    });
   });
 
   it("reads node:test's TAP reporter", async () => {
@@ -58,7 +62,10 @@ describe('Jest and Vitest JSON', () => {
       'refuses a discount above 100%': 'failed',
       'handles currencies': 'skipped',
     });
-    expect(byName(run).get('applies the discount')).toMatchObject({ classname: 'cart', suite: '/home/runner/work/shop/shop/src/cart.test.ts' });
+    expect(byName(run).get('applies the discount')).toMatchObject({
+      classname: 'cart',
+      suite: '/home/runner/work/shop/shop/src/cart.test.ts',
+    });
   });
 });
 

@@ -6,15 +6,14 @@ import { detectFormat } from './formatDetection.js';
 import { NoReportsFoundError, throwIfAborted } from './reportErrors.js';
 import type { ReportFormat } from './testResult.js';
 
+// Written without slashes: error messages reach clients with anything path-like masked.
 export const REPORT_PATTERNS = [
-  '**/TEST-*.xml',
-  '**/surefire-reports/**',
-  '**/failsafe-reports/**',
-  '**/test-results/**',
-  '**/test-reports/**',
-  '**/*junit*.xml',
-  '**/*{test,result,report}*.{xml,json,jsonl,ndjson}',
-  '**/*.tap',
+  'TEST-*.xml',
+  'any file in surefire-reports, failsafe-reports, test-results or test-reports folders',
+  '*junit*.xml',
+  '.xml, .json, .jsonl or .ndjson files named like *test*, *result* or *report*',
+  '*.tap',
+  'and any other .xml, .json or .tap file whose content is a report',
 ] as const;
 
 const REPORT_DIRECTORIES = new Set(['surefire-reports', 'failsafe-reports', 'test-results', 'test-reports']);

@@ -21,7 +21,13 @@ export interface RunComparison {
 }
 
 export function compareRuns(base: TestRun, head: TestRun): RunComparison {
-  const result: RunComparison = { new_failures: [], fixed: [], still_failing: [], new_tests: [], removed_tests: [] };
+  const result: RunComparison = {
+    new_failures: [],
+    fixed: [],
+    still_failing: [],
+    new_tests: [],
+    removed_tests: [],
+  };
   for (const [key, now] of head.tests) {
     const before = base.tests.get(key);
     const entry = compared(before, now);

@@ -7,8 +7,8 @@ import { discoverReports } from './reportDiscovery.js';
 import { NoReportsFoundError } from './reportErrors.js';
 import { compareRuns } from './runComparison.js';
 import { checkStaleness } from './staleness.js';
-import { readRun } from './testRun.js';
 import { fixture } from './testing/fixtureRun.js';
+import { readRun } from './testRun.js';
 
 let work: string;
 beforeEach(async () => {
@@ -50,22 +50,32 @@ describe('report discovery', () => {
     await writeFile(path.join(work, 'notes.xml'), '<notes/>');
     const failure = discoverReports(work, () => 'ci-output');
     await expect(failure).rejects.toBeInstanceOf(NoReportsFoundError);
-    await expect(failure).rejects.toThrow(/^No test reports found at 'ci-output' \(searched for \*\*\/TEST-\*\.xml, /);
+    await expect(failure).rejects.toThrow(
+      /^No test reports found at 'ci-output' \(searched for TEST-\*\.xml, any file in surefire-reports, /,
+    );
   });
 });
 
 describe('flaky tests across runs', () => {
   it('lists tests that passed in one run and failed in another, with counts', async () => {
-    await writeFile(path.join(work, 'attempt1.xml'), junit({ steady: 'pass', wobbly: 'fail', broken: 'fail' }));
-    await writeFile(path.join(work, 'attempt2.xml'), junit({ steady: 'pass', wobbly: 'pass', broken: 'fail' }));
+    await writeFile(
+      path.join(work, 'attempt1.xml'),
+      junit({ steady: 'pass', wobbly: 'fail', broken: 'fail' }),
+    );
+    await writeFile(
+      path.join(work, 'attempt2.xml'),
+      junit({ steady: 'pass', wobbly: 'pass', broken: 'fail' }),
+    );
     const flaky = findFlakyTests([await runOf('attempt1.xml'), await runOf('attempt2.xml')]);
-    expect(flaky.map((test) => [test.name, test.runs, test.passed_runs, test.failed_runs, test.last_status])).toEqual([
-      ['wobbly', 2, 1, 1, 'passed'],
-    ]);
+    expect(
+      flaky.map((test) => [test.name, test.runs, test.passed_runs, test.failed_runs, test.last_status]),
+    ).toEqual([['wobbly', 2, 1, 1, 'passed']]);
   });
 
   it('includes tests that passed on a Surefire rerun within one run', async () => {
-    const run = await readRun(await discoverReports(fixture('maven'), (absolute) => absolute), { details: false });
+    const run = await readRun(await discoverReports(fixture('maven'), (absolute) => absolute), {
+      details: false,
+    });
     expect(findFlakyTests([run]).map((test) => [test.name, test.attempts, test.failed_attempts])).toEqual([
       ['talksToThePriceService', 2, 1],
     ]);
@@ -83,7 +93,11 @@ describe('compare_runs', () => {
     expect(names(comparison.still_failing)).toEqual(['c']);
     expect(names(comparison.new_tests)).toEqual(['added']);
     expect(names(comparison.removed_tests)).toEqual(['gone']);
-    expect(comparison.new_failures[0]).toMatchObject({ base_status: 'passed', head_status: 'failed', message: 'a broke' });
+    expect(comparison.new_failures[0]).toMatchObject({
+      base_status: 'passed',
+      head_status: 'failed',
+      message: 'a broke',
+    });
   });
 });
 
@@ -95,12 +109,20 @@ describe('staleness', () => {
     await writeFile(report, junit({ a: 'pass' }));
     const reportTime = new Date('2026-01-01T10:00:00Z');
     await utimes(report, reportTime, reportTime);
-    await utimes(path.join(work, 'cart.ts'), new Date('2026-01-01T09:00:00Z'), new Date('2026-01-01T09:00:00Z'));
+    await utimes(
+      path.join(work, 'cart.ts'),
+      new Date('2026-01-01T09:00:00Z'),
+      new Date('2026-01-01T09:00:00Z'),
+    );
     const within = (directory: string) => directory.startsWith(work);
     const fresh = await checkStaleness([{ file: report, modifiedMs: reportTime.getTime() }], within);
     expect(fresh).toMatchObject({ stale: false, projectRoot: work, sourcesScanned: 1 });
 
-    await utimes(path.join(work, 'cart.ts'), new Date('2026-01-01T11:00:00Z'), new Date('2026-01-01T11:00:00Z'));
+    await utimes(
+      path.join(work, 'cart.ts'),
+      new Date('2026-01-01T11:00:00Z'),
+      new Date('2026-01-01T11:00:00Z'),
+    );
     const stale = await checkStaleness([{ file: report, modifiedMs: reportTime.getTime() }], within);
     expect(stale).toMatchObject({ stale: true, newestSource: { file: path.join(work, 'cart.ts') } });
   });

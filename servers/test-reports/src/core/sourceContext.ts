@@ -31,7 +31,17 @@ interface ResolvedFrame {
   mappedFrom?: string;
 }
 
-const INDEX_SKIPPED = new Set(['node_modules', '.git', 'target', 'build', 'dist', 'out', '.gradle', '__pycache__', '.venv']);
+const INDEX_SKIPPED = new Set([
+  'node_modules',
+  '.git',
+  'target',
+  'build',
+  'dist',
+  'out',
+  '.gradle',
+  '__pycache__',
+  '.venv',
+]);
 const MAX_INDEXED_FILES = 50_000;
 const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
 const MAX_LINE_CHARS = 240;
@@ -50,7 +60,10 @@ export interface LocateOptions {
 }
 
 /** Source lines of the failing test line and of the first frames of code under test above it. */
-export async function locateSources(frames: readonly SourceFrame[], options: LocateOptions): Promise<SourceLocation[]> {
+export async function locateSources(
+  frames: readonly SourceFrame[],
+  options: LocateOptions,
+): Promise<SourceLocation[]> {
   const resolver = new FrameResolver(options.root, options.guard, options.packageHint);
   const resolved: ResolvedFrame[] = [];
   for (const frame of frames.slice(0, MAX_FRAMES_EXAMINED)) {
@@ -59,7 +72,9 @@ export async function locateSources(frames: readonly SourceFrame[], options: Loc
   }
   const relative = (frame: ResolvedFrame) => path.relative(options.root, frame.absolute);
   const testIndex = resolved.findIndex(
-    (frame) => isTestPath(relative(frame)) || (options.testFile !== undefined && sameFile(frame.absolute, options.testFile)),
+    (frame) =>
+      isTestPath(relative(frame)) ||
+      (options.testFile !== undefined && sameFile(frame.absolute, options.testFile)),
   );
   let testFrame = testIndex >= 0 ? resolved[testIndex] : undefined;
   if (testFrame === undefined && options.testFile !== undefined && options.testLine !== undefined) {
@@ -151,7 +166,7 @@ class FrameResolver {
     if (segments.length === 0) return undefined;
     if (path.isAbsolute(normalized)) {
       const direct = await this.allowedFile(normalized);
-      if (direct !== undefined && direct.startsWith(this.root + path.sep)) return direct;
+      if (direct?.startsWith(this.root + path.sep)) return direct;
     }
     // A CI path (/home/runner/work/app/app/src/x.ts) ends with the repository path (src/x.ts).
     for (let start = 0; start < segments.length; start += 1) {
@@ -167,7 +182,8 @@ class FrameResolver {
     if (matches.length === 0) return undefined;
     const hint = this.packageHint?.split('/').pop();
     const preferred =
-      (hint === undefined ? undefined : matches.find((file) => path.posix.dirname(file).endsWith(hint))) ?? matches[0];
+      (hint === undefined ? undefined : matches.find((file) => path.posix.dirname(file).endsWith(hint))) ??
+      matches[0];
     return preferred === undefined ? undefined : this.allowedFile(path.join(this.root, preferred));
   }
 
@@ -212,12 +228,17 @@ class FrameResolver {
     let original: { source: string | null; line: number | null; column: number | null };
     try {
       const traced = new TraceMap(map.json, map.url);
-      original = originalPositionFor(traced, { line: frame.line, column: Math.max(0, (frame.column ?? 1) - 1) });
+      original = originalPositionFor(traced, {
+        line: frame.line,
+        column: Math.max(0, (frame.column ?? 1) - 1),
+      });
     } catch {
       return undefined; // an unreadable map leaves the generated location in place
     }
     if (original.source === null || original.line === null) return undefined;
-    const source = original.source.startsWith('file://') ? new URL(original.source).pathname : original.source;
+    const source = original.source.startsWith('file://')
+      ? new URL(original.source).pathname
+      : original.source;
     const absolute = await this.allowedFile(path.resolve(path.dirname(frame.absolute), source));
     if (absolute === undefined) return undefined;
     return {
@@ -238,7 +259,8 @@ class FrameResolver {
     const reference = /\/\/[#@] sourceMappingURL=(\S+)\s*$/.exec(text)?.[1];
     if (reference === undefined) return undefined;
     const inline = /^data:application\/json(?:;charset=[\w-]+)?;base64,(.*)$/.exec(reference);
-    if (inline !== null) return { json: Buffer.from(inline[1] ?? '', 'base64').toString('utf8'), url: generated };
+    if (inline !== null)
+      return { json: Buffer.from(inline[1] ?? '', 'base64').toString('utf8'), url: generated };
     const mapFile = await this.allowedFile(path.resolve(path.dirname(generated), reference));
     return mapFile === undefined ? undefined : { json: await fs.readFile(mapFile, 'utf8'), url: mapFile };
   }

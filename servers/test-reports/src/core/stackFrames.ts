@@ -38,7 +38,9 @@ function frameOf(line: string, goFunction: string | undefined): SourceFrame | un
   const java = JAVA.exec(line);
   if (java !== null) {
     const className = java[1] ?? '';
-    const pkg = className.includes('.') ? className.slice(0, className.lastIndexOf('.')).replace(/\$.*$/, '') : '';
+    const pkg = className.includes('.')
+      ? className.slice(0, className.lastIndexOf('.')).replace(/\$.*$/, '')
+      : '';
     return {
       path: pkg === '' ? (java[3] ?? '') : `${pkg.replace(/\./g, '/')}/${java[3]}`,
       line: Number(java[4]),
@@ -51,7 +53,8 @@ function frameOf(line: string, goFunction: string | undefined): SourceFrame | un
     return { path: python[1] ?? '', line: Number(python[2]), ...(python[3] ? { function: python[3] } : {}) };
   }
   const go = GO.exec(line);
-  if (go !== null) return { path: go[1] ?? '', line: Number(go[2]), ...(goFunction ? { function: goFunction } : {}) };
+  if (go !== null)
+    return { path: go[1] ?? '', line: Number(go[2]), ...(goFunction ? { function: goFunction } : {}) };
   const call = JS_CALL.exec(line);
   if (call !== null && /\.[cm]?[jt]sx?$|\.vue$|\.svelte$/.test(call[2] ?? '')) {
     return {

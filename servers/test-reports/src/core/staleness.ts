@@ -17,13 +17,46 @@ const PROJECT_MARKERS = [
   'Cargo.toml',
 ];
 const SOURCE_EXTENSIONS = new Set([
-  '.java', '.kt', '.kts', '.scala', '.groovy', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts',
-  '.py', '.go', '.rb', '.cs', '.rs', '.vue', '.svelte',
+  '.java',
+  '.kt',
+  '.kts',
+  '.scala',
+  '.groovy',
+  '.ts',
+  '.tsx',
+  '.js',
+  '.jsx',
+  '.mjs',
+  '.cjs',
+  '.mts',
+  '.cts',
+  '.py',
+  '.go',
+  '.rb',
+  '.cs',
+  '.rs',
+  '.vue',
+  '.svelte',
 ]);
 /** Build output, dependencies and report folders are not sources. */
 const NOT_SOURCES = new Set([
-  'node_modules', '.git', 'target', 'build', 'dist', 'out', 'coverage', '.gradle', '__pycache__', '.venv', 'venv',
-  'test-results', 'surefire-reports', 'failsafe-reports', 'reports', '.next', '.turbo',
+  'node_modules',
+  '.git',
+  'target',
+  'build',
+  'dist',
+  'out',
+  'coverage',
+  '.gradle',
+  '__pycache__',
+  '.venv',
+  'venv',
+  'test-results',
+  'surefire-reports',
+  'failsafe-reports',
+  'reports',
+  '.next',
+  '.turbo',
 ]);
 const MAX_SCANNED = 20_000;
 
@@ -88,11 +121,20 @@ export async function checkStaleness(
   };
 }
 
-export async function findProjectRoot(start: string, within: (directory: string) => boolean): Promise<string> {
+export async function findProjectRoot(
+  start: string,
+  within: (directory: string) => boolean,
+): Promise<string> {
   let directory = start;
   for (;;) {
     for (const marker of PROJECT_MARKERS) {
-      if (await fs.stat(path.join(directory, marker)).then(() => true, () => false)) return directory;
+      if (
+        await fs.stat(path.join(directory, marker)).then(
+          () => true,
+          () => false,
+        )
+      )
+        return directory;
     }
     const parent = path.dirname(directory);
     if (parent === directory || !within(parent)) return directory;

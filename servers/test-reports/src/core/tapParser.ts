@@ -120,7 +120,10 @@ export async function parseTapFile(file: string, sink: CaseSink, options: ParseO
         flush();
         const rest = point[3] ?? '';
         const directive = DIRECTIVE.exec(rest);
-        const name = (directive === null ? rest : rest.slice(0, directive.index)).replace(/\s+#(?!.*#).*$/, '');
+        const name = (directive === null ? rest : rest.slice(0, directive.index)).replace(
+          /\s+#(?!.*#).*$/,
+          '',
+        );
         pending = { indent, ok: point[1]?.toLowerCase() === 'ok', name: name.trim(), yaml: [] };
         const kind = directive?.[1]?.toLowerCase();
         if (kind === 'skip' || kind === 'todo') {
@@ -144,7 +147,9 @@ export async function parseTapFile(file: string, sink: CaseSink, options: ParseO
       classname: '',
       name: 'Bail out!',
       status: 'errored',
-      failures: options.details ? [{ kind: 'error', message: head(bailOut, MAX_MESSAGE_CHARS) }] : [{ kind: 'error' }],
+      failures: options.details
+        ? [{ kind: 'error', message: head(bailOut, MAX_MESSAGE_CHARS) }]
+        : [{ kind: 'error' }],
       attempts: 1,
       failedAttempts: 1,
     });
@@ -158,7 +163,11 @@ function toCase(point: PendingPoint, suite: string, details: boolean, parseYaml:
   const diagnostics = point.yaml.length > 0 ? readDiagnostics(point.yaml.join('\n'), parseYaml) : {};
   // A failing TODO is an expected failure, and a SKIP did not run: neither makes the run red.
   const status =
-    point.directive === 'skip' || (point.directive === 'todo' && !point.ok) ? 'skipped' : point.ok ? 'passed' : 'failed';
+    point.directive === 'skip' || (point.directive === 'todo' && !point.ok)
+      ? 'skipped'
+      : point.ok
+        ? 'passed'
+        : 'failed';
   const testCase: TestCaseResult = {
     suite,
     classname: suite,
@@ -172,9 +181,14 @@ function toCase(point: PendingPoint, suite: string, details: boolean, parseYaml:
   // node:test writes `location: 'file:///…/x.test.mjs:8:3'`; node-tap writes `at: { file, line }`.
   const location = /^(.*?):(\d+)(?::\d+)?$/.exec(stringField(diagnostics.location) ?? '');
   const file =
-    stringField(diagnostics.file) ?? (isRecord(at) ? stringField(at.file) : undefined) ?? location?.[1] ?? undefined;
+    stringField(diagnostics.file) ??
+    (isRecord(at) ? stringField(at.file) : undefined) ??
+    location?.[1] ??
+    undefined;
   const line =
-    numberField(diagnostics.line) ?? (isRecord(at) ? numberField(at.line) : undefined) ?? numberField(location?.[2]);
+    numberField(diagnostics.line) ??
+    (isRecord(at) ? numberField(at.line) : undefined) ??
+    numberField(location?.[2]);
   if (file !== undefined) testCase.file = file.replace(/^file:\/\//, '');
   if (line !== undefined && line > 0) testCase.line = line;
   const duration = numberField(diagnostics.duration_ms);
@@ -183,9 +197,14 @@ function toCase(point: PendingPoint, suite: string, details: boolean, parseYaml:
     const failure: FailureDetail = { kind: 'failure' };
     if (details) {
       const error = isRecord(diagnostics.error) ? diagnostics.error : undefined;
-      const message = stringField(diagnostics.message) ?? stringField(diagnostics.error) ?? stringField(error?.message) ?? point.name;
+      const message =
+        stringField(diagnostics.message) ??
+        stringField(diagnostics.error) ??
+        stringField(error?.message) ??
+        point.name;
       failure.message = head(message, MAX_MESSAGE_CHARS);
-      const type = stringField(diagnostics.code) ?? stringField(error?.name) ?? stringField(diagnostics.operator);
+      const type =
+        stringField(diagnostics.code) ?? stringField(error?.name) ?? stringField(diagnostics.operator);
       if (type !== undefined) failure.type = type;
       const stack = stringField(diagnostics.stack) ?? stringField(error?.stack);
       if (stack !== undefined) failure.stack = head(stack, MAX_STACK_CHARS);
@@ -219,7 +238,8 @@ function stringField(value: unknown): string | undefined {
 
 function numberField(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+    return Number(value);
   return undefined;
 }
 

@@ -48,7 +48,10 @@ export interface ReadRunOptions {
   onProgress?: (bytesRead: number, totalBytes: number) => void;
 }
 
-const PARSERS: Record<ReportFormat, (file: string, sink: CaseSink, options: ParseOptions) => Promise<number>> = {
+const PARSERS: Record<
+  ReportFormat,
+  (file: string, sink: CaseSink, options: ParseOptions) => Promise<number>
+> = {
   junit: parseJUnitFile,
   tap: parseTapFile,
   'jest-json': parseJestJsonFile,
@@ -63,7 +66,14 @@ export function failureId(key: string): string {
 export async function readRun(found: readonly FoundReport[], options: ReadRunOptions): Promise<TestRun> {
   const tests = new Map<string, FoldedTest>();
   const reports: ReportRead[] = [];
-  const sizes = await Promise.all(found.map((report) => stat(report.file).then((s) => s, () => undefined)));
+  const sizes = await Promise.all(
+    found.map((report) =>
+      stat(report.file).then(
+        (s) => s,
+        () => undefined,
+      ),
+    ),
+  );
   const totalBytes = sizes.reduce((sum, size) => sum + (size?.size ?? 0), 0);
   let doneBytes = 0;
   const sink: CaseSink = (testCase) => fold(tests, testCase, options);
@@ -85,7 +95,8 @@ export async function readRun(found: readonly FoundReport[], options: ReadRunOpt
         onBytes: (bytes) => options.onProgress?.(before + bytes, totalBytes),
       });
     } catch (error) {
-      if (error instanceof OperationCancelledError || options.signal?.aborted) throw new OperationCancelledError();
+      if (error instanceof OperationCancelledError || options.signal?.aborted)
+        throw new OperationCancelledError();
       if (!(error instanceof ReportError) && !isFileError(error)) throw error;
       const reason = error instanceof ReportError ? error.message : 'the file could not be read';
       const partial = tests.size > testsBefore ? '; the tests read before that point are included' : '';
@@ -161,7 +172,12 @@ function fold(tests: Map<string, FoldedTest>, attempt: TestCaseResult, options: 
 }
 
 /** Keeps only what the answer needs, so a huge run with many failures stays small in memory. */
-function compact(testCase: TestCaseResult, id: string, keepDetails: boolean, keepRawStacks: boolean): FoldedTest {
+function compact(
+  testCase: TestCaseResult,
+  id: string,
+  keepDetails: boolean,
+  keepRawStacks: boolean,
+): FoldedTest {
   const folded: FoldedTest = { ...testCase, id };
   if (!keepDetails) {
     folded.failures = testCase.failures.map((failure) => ({ kind: failure.kind }));

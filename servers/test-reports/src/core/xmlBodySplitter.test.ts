@@ -13,7 +13,8 @@ function split(document: string, chunkSize: number): { markup: string; bodies: s
     },
   });
   const bytes = Buffer.from(document, 'utf8');
-  for (let start = 0; start < bytes.length; start += chunkSize) splitter.push(bytes.subarray(start, start + chunkSize));
+  for (let start = 0; start < bytes.length; start += chunkSize)
+    splitter.push(bytes.subarray(start, start + chunkSize));
   splitter.end();
   return { markup, bodies: bodies.replace(/\|/g, '') };
 }
@@ -35,12 +36,16 @@ describe('XmlBodySplitter', () => {
   });
 
   it('refuses a DOCTYPE before the parser sees it', () => {
-    expect(() => split('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><x/>', 64)).toThrow(/declares a DOCTYPE/);
+    expect(() => split('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><x/>', 64)).toThrow(
+      /declares a DOCTYPE/,
+    );
   });
 });
 
 describe('decodeXmlText', () => {
   it('resolves the predefined and numeric references and normalizes line ends', () => {
-    expect(decodeXmlText('a &lt;b&gt; &quot;c&quot; &apos;d&apos; &#65;&#x42;\r\ne\rf')).toBe('a <b> "c" \'d\' AB\ne\nf');
+    expect(decodeXmlText('a &lt;b&gt; &quot;c&quot; &apos;d&apos; &#65;&#x42;\r\ne\rf')).toBe(
+      'a <b> "c" \'d\' AB\ne\nf',
+    );
   });
 });

@@ -7,11 +7,13 @@ import { StringDecoder } from 'node:string_decoder';
 import { ReportParseError } from './reportErrors.js';
 
 /** Elements whose content is text (with CDATA and comments) in every JUnit dialect. */
-const BODY_ELEMENTS = ['failure', 'error', 'skipped', 'system-out', 'system-err', 'stackTrace'].map((name) => ({
-  name,
-  bytes: Buffer.from(name, 'latin1'),
-  close: Buffer.from(`</${name}`, 'latin1'),
-}));
+const BODY_ELEMENTS = ['failure', 'error', 'skipped', 'system-out', 'system-err', 'stackTrace'].map(
+  (name) => ({
+    name,
+    bytes: Buffer.from(name, 'latin1'),
+    close: Buffer.from(`</${name}`, 'latin1'),
+  }),
+);
 const LONGEST_NAME = 12;
 /** Text between elements longer than this is handed on even without a following `<`. */
 const MAX_MARKUP_CARRY = 1 << 16;
@@ -124,7 +126,10 @@ export class XmlBodySplitter {
         } else if (startsWith(buffer, open, COMMENT_OPEN)) {
           this.state = 'body-comment';
           position = open + COMMENT_OPEN.length;
-        } else if (startsWith(buffer, open, this.closeTag) && isNameEnd(buffer[open + this.closeTag.length])) {
+        } else if (
+          startsWith(buffer, open, this.closeTag) &&
+          isNameEnd(buffer[open + this.closeTag.length])
+        ) {
           const close = buffer.indexOf(GT, open);
           if (close < 0) return open;
           this.emitMarkup(buffer.subarray(open, close + 1));
@@ -176,7 +181,11 @@ function skipDeclaration(buffer: Buffer, open: number, final: boolean): number {
       'the report declares a DOCTYPE; DTDs and entity declarations are refused (they enable XXE and entity-expansion attacks), and no test runner writes one',
     );
   }
-  const terminator = startsWith(buffer, open, COMMENT_OPEN) ? '-->' : startsWith(buffer, open, CDATA_OPEN) ? ']]>' : '>';
+  const terminator = startsWith(buffer, open, COMMENT_OPEN)
+    ? '-->'
+    : startsWith(buffer, open, CDATA_OPEN)
+      ? ']]>'
+      : '>';
   const end = buffer.indexOf(terminator, open + 2, 'latin1');
   if (end < 0) return final ? buffer.length : -1;
   return end + terminator.length;
@@ -185,7 +194,11 @@ function skipDeclaration(buffer: Buffer, open: number, final: boolean): number {
 function bodyElementAt(buffer: Buffer, start: number): (typeof BODY_ELEMENTS)[number] | undefined {
   const first = buffer[start];
   for (const element of BODY_ELEMENTS) {
-    if (element.bytes[0] === first && startsWith(buffer, start, element.bytes) && isNameEnd(buffer[start + element.bytes.length]))
+    if (
+      element.bytes[0] === first &&
+      startsWith(buffer, start, element.bytes) &&
+      isNameEnd(buffer[start + element.bytes.length])
+    )
       return element;
   }
   return undefined;
@@ -228,9 +241,12 @@ const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', a
 export function decodeXmlText(raw: string): string {
   const text = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw;
   if (!text.includes('&')) return text;
-  return text.replace(REFERENCE, (match, named: string | undefined, decimal: string | undefined, hex: string | undefined) => {
-    if (named !== undefined) return NAMED[named] ?? match;
-    const code = decimal !== undefined ? Number.parseInt(decimal, 10) : Number.parseInt(hex ?? '', 16);
-    return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : match;
-  });
+  return text.replace(
+    REFERENCE,
+    (match, named: string | undefined, decimal: string | undefined, hex: string | undefined) => {
+      if (named !== undefined) return NAMED[named] ?? match;
+      const code = decimal !== undefined ? Number.parseInt(decimal, 10) : Number.parseInt(hex ?? '', 16);
+      return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : match;
+    },
+  );
 }

@@ -2,9 +2,11 @@
 // characters that XML forbids. They are removed before the XML parser sees them, chunk by chunk.
 
 // Characters XML 1.0 never allows (tab, LF and CR are fine), plus the two non-characters.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this module's job
 const ILLEGAL_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
 // An ANSI escape sequence (CSI such as colours, or OSC such as hyperlinks), or a lone illegal character.
 const ILLEGAL_RUN =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this module's job
   /\x1B\[[0-?]*[ -/]*[@-~]|\x1B\][^\x07\x1B]*(?:\x07|\x1B\\)|\x1B[@-Z\\-_]?|[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/g;
 // The same written as character references (`&#27;[31m`, `&#x1B;`), which XML rejects just as well.
 const ILLEGAL_REFERENCE =

@@ -1,5 +1,13 @@
-import { defineTool, optionalBoundedInt, optionalString, pathArg, requiredString, ToolError, ToolResult } from '@groundwork/mcp-common';
 import path from 'node:path';
+import {
+  defineTool,
+  optionalBoundedInt,
+  optionalString,
+  pathArg,
+  requiredString,
+  ToolError,
+  ToolResult,
+} from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { buildFailureContext } from '../core/failureContext.js';
 import { FailureNotFoundError } from '../core/reportErrors.js';
@@ -62,7 +70,12 @@ export const failureContextTool = defineTool({
     const test = [...run.tests.values()].find((candidate) => candidate.id === args.id);
     if (test === undefined || !isFailing(test)) {
       const error = new FailureNotFoundError(args.id);
-      throw new ToolError(error.code, test === undefined ? error.message : `Test '${test.name}' (id '${args.id}') did not fail in these reports.`);
+      throw new ToolError(
+        error.code,
+        test === undefined
+          ? error.message
+          : `Test '${test.name}' (id '${args.id}') did not fail in these reports.`,
+      );
     }
     const root =
       args.root === undefined

@@ -1,7 +1,14 @@
 import { defineTool, optionalBoundedInt, pathArg, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { isFailing } from '../core/testRun.js';
-import { describeReports, readReportsAt, reportsOutput, verdictOf, verdictOutput, verdictSentence } from './reportReading.js';
+import {
+  describeReports,
+  readReportsAt,
+  reportsOutput,
+  verdictOf,
+  verdictOutput,
+  verdictSentence,
+} from './reportReading.js';
 
 export const listFailuresTool = defineTool({
   definition: {

@@ -1,6 +1,6 @@
 // The one path from a tool's `path` argument to a folded run: confinement, discovery, parsing with
 // progress and cancellation, and the translation of domain errors into tool errors.
-import { ToolError, type ToolContext } from '@groundwork/mcp-common';
+import { type ToolContext, ToolError } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { discoverReports } from '../core/reportDiscovery.js';
 import { ReportError } from '../core/reportErrors.js';
@@ -91,7 +91,8 @@ export function verdictSentence(run: TestRun): string {
   }
   const unreadable = run.reports.filter((report) => report.error !== undefined).length;
   const reports = `${run.reports.length} report${run.reports.length === 1 ? '' : 's'}`;
-  const unread = unreadable === 0 ? '' : ` ${unreadable} of the ${reports} could not be parsed (see reports[].error).`;
+  const unread =
+    unreadable === 0 ? '' : ` ${unreadable} of the ${reports} could not be parsed (see reports[].error).`;
   switch (verdictOf(run)) {
     case 'failing':
       return `${counts.failed} failed and ${counts.errored} errored of ${run.tests.size} tests in ${reports}.${unread}`;

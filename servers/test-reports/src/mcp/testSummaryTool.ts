@@ -2,7 +2,14 @@ import { defineTool, pathArg, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { summarizeRun } from '../core/runSummary.js';
 import { checkStaleness } from '../core/staleness.js';
-import { describeReports, readReportsAt, reportsOutput, verdictOf, verdictOutput, verdictSentence } from './reportReading.js';
+import {
+  describeReports,
+  readReportsAt,
+  reportsOutput,
+  verdictOf,
+  verdictOutput,
+  verdictSentence,
+} from './reportReading.js';
 
 export const testSummaryTool = defineTool({
   definition: {
@@ -11,7 +18,9 @@ export const testSummaryTool = defineTool({
     description:
       'Counts of a test run read from its reports (JUnit XML, TAP, Jest/Vitest JSON, go test -json): total, passed, failed, errored, skipped, flaky, duration, the slowest tests and the suites, and whether the reports are older than the sources (stale). Each test counts once, retries and reruns folded. Call it first when asked "did the tests pass?" or "why is CI red?"; then list_failures. Streams large reports (hundreds of MB) in bounded memory.',
     input: z.object({
-      path: pathArg('A report file, or a directory searched for reports (TEST-*.xml, surefire-reports, test-results, junit*.xml, *.tap, jest/vitest JSON, go test -json).'),
+      path: pathArg(
+        'A report file, or a directory searched for reports (TEST-*.xml, surefire-reports, test-results, junit*.xml, *.tap, jest/vitest JSON, go test -json).',
+      ),
     }),
     output: z.object({
       verdict: verdictOutput,
@@ -19,7 +28,10 @@ export const testSummaryTool = defineTool({
       total: z.number().int(),
       passed: z.number().int().describe('Final outcome passed (flaky tests included).'),
       failed: z.number().int(),
-      errored: z.number().int().describe('Unexpected errors (JUnit <error>, panics, files that failed to run).'),
+      errored: z
+        .number()
+        .int()
+        .describe('Unexpected errors (JUnit <error>, panics, files that failed to run).'),
       skipped: z.number().int(),
       flaky: z.number().int().describe('Passed after at least one failed attempt.'),
       duration_ms: z.number(),
@@ -37,7 +49,9 @@ export const testSummaryTool = defineTool({
       suite_count: z.number().int(),
       suites_truncated: z.boolean(),
       reports: reportsOutput,
-      stale: z.boolean().describe('A source file under the project changed after the oldest report was written.'),
+      stale: z
+        .boolean()
+        .describe('A source file under the project changed after the oldest report was written.'),
       stale_detail: z
         .object({
           project_root: z.string(),
