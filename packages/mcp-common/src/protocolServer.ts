@@ -6,7 +6,6 @@ import {
   ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type ServerNotification,
   SetLevelRequestSchema,
@@ -86,7 +85,7 @@ export function createProtocolServer(app: ServerApp): Server {
     try {
       return await app.registry.call(request.params.name, request.params.arguments, ctx);
     } catch (error) {
-      if (error instanceof UnknownToolError) throw new McpError(ErrorCode.InvalidParams, error.message);
+      if (error instanceof UnknownToolError) throw invalidParams(error.message);
       throw error;
     } finally {
       // Shows that a cancelled call really stopped, and how long it took to notice.
@@ -111,7 +110,7 @@ export function createProtocolServer(app: ServerApp): Server {
   }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     if (app.usage === undefined || request.params.uri !== usageUri(app)) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown resource '${request.params.uri}'.`);
+      throw invalidParams(`Unknown resource '${request.params.uri}'.`);
     }
     return { contents: [{ uri: usageUri(app), mimeType: 'text/markdown', text: app.usage }] };
   });
@@ -161,4 +160,9 @@ function toolLog(tool: string, logger: Logger, clientLevel: () => LogLevel, send
     warning: (message, data) => emit('warning', message, data),
     error: (message, data) => emit('error', message, data),
   };
+}
+
+/** An InvalidParams error sent with `message` as written (McpError would prefix it with "MCP error -32602: "). */
+function invalidParams(message: string): Error {
+  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
 }
