@@ -67,9 +67,19 @@ export function describeStdioWire(spec: TransportContractSpec): void {
       method: 'tools/call',
       params: { name: spec.sampleCall.name, arguments: {} },
     });
-    await server.responses(4);
+    server.send({
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tools/call',
+      params: { name: 'no_such_tool', arguments: {} },
+    });
+    const responses = (await server.responses(5)) as Array<{ id: number; error?: { message: string } }>;
     await server.closeStdin();
     expect(stdoutProblems(server.stdout)).toEqual([]);
+    // The wire message reads as written: no SDK prefix such as "MCP error -32602:".
+    expect(responses.find((response) => response.id === 5)?.error?.message).toMatch(
+      /^Unknown tool 'no_such_tool'/,
+    );
     const logLines = server.stderr.split('\n').filter((line) => line.includes(`"name":"${spec.serverName}"`));
     expect(logLines.length, `no log line of ${spec.serverName} on stderr:\n${server.stderr}`).toBeGreaterThan(
       0,
