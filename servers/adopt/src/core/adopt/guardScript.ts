@@ -1,11 +1,12 @@
-// The dependency-free check the guard runs: POSIX sh (plus node for JSON, when present), so a build or CI
-// job of any language can call it without installing anything.
+// The dependency-free check the guard runs: POSIX sh and awk (plus node for JSON, when present), so a build
+// or CI job of any language can call it without installing anything. One awk pass covers every skill, so
+// the check stays fast with hundreds of them.
 
 export const GUARD_SCRIPT_PATH = 'scripts/check-agent-docs.sh';
 
 export const GUARD_SCRIPT = `#!/bin/sh
 # Written by groundwork-adopt: fails the build when the instructions for coding agents go missing or break.
-# The full check is \`npx -y @groundwork/adopt verify\`; this one needs nothing but a POSIX shell.
+# The full check is \`npx -y @groundwork/adopt verify\`; this one needs nothing but a POSIX shell and awk.
 cd "$(dirname "$0")/.." || exit 1
 status=0
 fail() { echo "check-agent-docs: $1" >&2; status=1; }
@@ -13,15 +14,30 @@ fail() { echo "check-agent-docs: $1" >&2; status=1; }
 for file in AGENTS.md CLAUDE.md; do
   if [ ! -s "$file" ] && [ ! -s ".claude/$file" ]; then fail "$file is missing or empty"; fi
 done
-if [ -s CLAUDE.md ] && ! grep -q 'AGENTS\\.md' CLAUDE.md; then fail "CLAUDE.md does not refer to AGENTS.md (add the line @AGENTS.md)"; fi
+if [ -s CLAUDE.md ] && ! grep -q 'AGENTS[.]md' CLAUDE.md; then fail "CLAUDE.md does not refer to AGENTS.md (add the line @AGENTS.md)"; fi
 
-for skill in .claude/skills/*/SKILL.md; do
-  [ -e "$skill" ] || continue
-  name=$(basename "$(dirname "$skill")")
-  if [ "$(head -n 1 "$skill")" != "---" ]; then fail "$skill has no front matter"; continue; fi
-  grep -q "^name: *['\\"]\\{0,1\\}$name['\\"]\\{0,1\\} *$" "$skill" || fail "$skill must be named $name"
-  grep -q '^description: *[^ ]' "$skill" || fail "$skill has no description"
-done
+set -- .claude/skills/*/SKILL.md
+if [ -e "$1" ]; then
+  for skill in "$@"; do [ -s "$skill" ] || fail "$skill is empty"; done
+  # One awk pass over every skill: front matter present, name equal to the folder, a description.
+  awk '
+    function report(problem) { print "check-agent-docs: " file " " problem > "/dev/stderr"; bad = 1 }
+    function check() {
+      if (!opened) report("has no front matter")
+      else if (!named) report("must be named " want)
+      if (opened && !described) report("has no description")
+    }
+    FNR == 1 {
+      if (file != "") check()
+      file = FILENAME; count = split(FILENAME, parts, "/"); want = parts[count - 1]
+      opened = ($0 == "---"); inside = opened; named = 0; described = 0; next
+    }
+    inside && $0 == "---" { inside = 0; next }
+    inside && /^name:/ { value = $0; sub(/^name:[ \\t]*/, "", value); gsub(/["\\047 \\t]/, "", value); if (value == want) named = 1 }
+    inside && /^description:[ \\t]*[^ \\t]/ { described = 1 }
+    END { if (file != "") check(); exit bad }
+  ' "$@" || status=1
+fi
 
 if command -v node >/dev/null 2>&1; then
   for json in .claude/settings.json .mcp.json; do

@@ -1,0 +1,84 @@
+import { spawnSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { nodeRepo } from '../../testing/buildToolRepos.js';
+import { conventionalRepo, skillFile } from '../../testing/conventionalRepo.js';
+import { type FixtureFiles, writeFixtureRepo } from '../../testing/fixtureRepo.js';
+import { detectProject } from './detectProject.js';
+import { installGuard } from './guard.js';
+import { GUARD_SCRIPT, GUARD_SCRIPT_PATH } from './guardScript.js';
+
+async function runGuard(files: FixtureFiles) {
+  const root = await writeFixtureRepo({
+    ...files,
+    [GUARD_SCRIPT_PATH]: { content: GUARD_SCRIPT, mode: 0o755 },
+  });
+  const result = spawnSync('sh', [GUARD_SCRIPT_PATH], { cwd: root, encoding: 'utf8' });
+  return { code: result.status, stderr: result.stderr };
+}
+
+describe('the guard script', () => {
+  it('passes a repository that follows the conventions', async () => {
+    expect((await runGuard(conventionalRepo())).code).toBe(0);
+  });
+
+  it('fails when AGENTS.md goes missing', async () => {
+    const { code, stderr } = await runGuard({ ...conventionalRepo(), 'AGENTS.md': null });
+    expect(code).toBe(1);
+    expect(stderr).toContain('AGENTS.md is missing or empty');
+  });
+
+  it('fails when CLAUDE.md stops referring to AGENTS.md', async () => {
+    const { stderr } = await runGuard({ ...conventionalRepo(), 'CLAUDE.md': '# Demo\n' });
+    expect(stderr).toContain('CLAUDE.md does not refer to AGENTS.md');
+  });
+
+  it('fails for a skill without front matter, a wrong name or no description', async () => {
+    const { code, stderr } = await runGuard({
+      ...conventionalRepo(),
+      '.claude/skills/plain/SKILL.md': '# Plain\n',
+      '.claude/skills/renamed/SKILL.md': skillFile('other-name'),
+      '.claude/skills/silent/SKILL.md': '---\nname: silent\n---\n',
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain('.claude/skills/plain/SKILL.md has no front matter');
+    expect(stderr).toContain('.claude/skills/renamed/SKILL.md must be named renamed');
+    expect(stderr).toContain('.claude/skills/silent/SKILL.md has no description');
+  });
+
+  it('fails when .mcp.json is not valid JSON', async () => {
+    const { stderr } = await runGuard({ ...conventionalRepo(), '.mcp.json': '{ nope' });
+    expect(stderr).toContain('.mcp.json is not valid JSON');
+  });
+});
+
+describe('installGuard', () => {
+  it('runs the check first in the test script of a pnpm project, keeping the other scripts', async () => {
+    const root = await writeFixtureRepo({
+      ...nodeRepo,
+      'package-lock.json': null,
+      'pnpm-lock.yaml': 'lockfileVersion: 9.0\n',
+    });
+    const guard = await installGuard(root, await detectProject(root));
+    const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(pkg.scripts).toEqual({
+      build: 'tsc',
+      test: 'pnpm run check:agent-docs && node --test',
+      'check:agent-docs': 'sh scripts/check-agent-docs.sh',
+    });
+    expect(guard.run).toEqual({ command: 'pnpm', args: ['run', 'check:agent-docs'] });
+  });
+
+  it('changes nothing the second time', async () => {
+    const root = await writeFixtureRepo(nodeRepo);
+    const profile = await detectProject(root);
+    expect((await installGuard(root, profile)).changed).toEqual([
+      'scripts/check-agent-docs.sh',
+      'package.json',
+    ]);
+    expect((await installGuard(root, profile)).changed).toEqual([]);
+  });
+});
