@@ -1,6 +1,6 @@
 // Benchmark (not a test): verify_repo on a generated repository with 200 skills, subagents and commands.
 // Side by side: the core in-process (warm), a warm MCP tools/call over stdio, the CLI as CI runs it (cold
-// process), and the grep-based shell guard a team might write instead. Run: `npx -y pnpm@10.34.9 bench`
+// process), and the dependency-free shell guard adopt_repo installs (a team's usual alternative). Run: `npx -y pnpm@10.34.9 bench`
 // (or `npx tsx bench/run.ts`) from servers/adopt after building.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { rm } from 'node:fs/promises';
@@ -84,7 +84,7 @@ const rows: Array<[string, number]> = [
   ['verify_repo, core in-process (warm)', inProcess],
   ['verify_repo over MCP stdio (warm tools/call)', overMcp],
   ['groundwork-adopt verify CLI (cold process)', cliCold],
-  ['grep-based shell guard (fewer checks)', shellGuard],
+  ['shell guard script (fewer checks)', shellGuard],
 ];
 process.stdout.write(
   `verify_repo on ${definitions} skills/agents/commands (${report.totals.files_checked} files checked), ${cpus().length} cores, node ${process.version}\n`,
