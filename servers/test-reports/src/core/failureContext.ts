@@ -3,7 +3,7 @@
 import { splitExpectedActual } from './expectedActual.js';
 import { locateSources, type PathGuard, type SourceLocation } from './sourceContext.js';
 import { framesIn } from './stackFrames.js';
-import type { FoldedTest } from './testRun.js';
+import { type FoldedTest, testId } from './testRun.js';
 
 export interface FailureContext {
   id: string;
@@ -59,7 +59,7 @@ export async function buildFailureContext(
     packageHint: test.classname,
   });
   const context: FailureContext = {
-    id: test.id,
+    id: testId(test),
     suite: test.suite,
     classname: test.classname,
     name: test.name,

@@ -1,6 +1,6 @@
 // A test is flaky when it both passed and failed: across runs (one path per CI attempt), or within one
 // run (a retry or Surefire rerun that passed after failing).
-import { isFailing, type TestRun } from './testRun.js';
+import { isFailing, type TestRun, testId } from './testRun.js';
 
 export interface FlakyTest {
   id: string;
@@ -26,7 +26,7 @@ export function findFlakyTests(runs: readonly TestRun[]): FlakyTest[] {
       let entry = byKey.get(key);
       if (entry === undefined) {
         entry = {
-          id: test.id,
+          id: testId(test),
           suite: test.suite,
           classname: test.classname,
           name: test.name,

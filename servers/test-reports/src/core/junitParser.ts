@@ -1,6 +1,6 @@
 // Streams a JUnit XML report (every real-world dialect: pytest, Gradle, Surefire with reruns, jest-junit,
 // vitest, gotestsum) through saxes in chunks, so memory stays bounded however large the file is.
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { SaxesTagPlain } from 'saxes';
 import { ReportParseError, throwIfAborted } from './reportErrors.js';
 import {
@@ -209,14 +209,24 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
     }
   });
 
-  const stream = createReadStream(file, { highWaterMark: READ_CHUNK_BYTES });
+  // One buffer is reused for the whole file; what the splitter could not yet decide moves to its front.
+  const handle = await open(file, 'r');
+  let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  let pending = 0;
+  let bytesRead = 0;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for (;;) {
       throwIfAborted(options.signal);
-      splitter.push(chunk);
-      options.onBytes?.(stream.bytesRead);
+      if (pending === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
+      const read = (await handle.read(buffer, pending, buffer.length - pending, null)).bytesRead;
+      bytesRead += read;
+      const end = pending + read;
+      const stop = splitter.feed(buffer.subarray(0, end), read === 0);
+      if (read === 0) break;
+      buffer.copyWithin(0, stop, end);
+      pending = end - stop;
+      options.onBytes?.(bytesRead);
     }
-    splitter.end();
     if (!sawContent) return 0; // An empty file is an empty report, not a broken one.
     parser.close();
   } catch (error) {
@@ -224,7 +234,7 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
     for (const suite of suites) for (const pending of suite.pending) emit(pending);
     throw error;
   } finally {
-    stream.destroy();
+    await handle.close();
   }
   return cases;
 }

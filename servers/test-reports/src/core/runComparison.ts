@@ -1,6 +1,6 @@
 // What changed between two runs: the failures a change introduced, the ones it fixed, and the tests it
 // added or removed.
-import { type FoldedTest, isFailing, type TestRun } from './testRun.js';
+import { type FoldedTest, isFailing, type TestRun, testId } from './testRun.js';
 
 export interface ComparedTest {
   id: string;
@@ -49,7 +49,7 @@ function compared(before: FoldedTest | undefined, now: FoldedTest | undefined): 
   const test = (now ?? before) as FoldedTest;
   const message = now !== undefined && isFailing(now) ? now.failures[0]?.message : undefined;
   return {
-    id: test.id,
+    id: testId(test),
     suite: test.suite,
     classname: test.classname,
     name: test.name,

@@ -29,7 +29,6 @@ export interface ReportRead {
 }
 
 export interface FoldedTest extends TestCaseResult {
-  id: string;
   /** The trimmed stack of the last failure, and how many frames trimming folded away. */
   trimmedStack?: string;
   foldedFrames?: number;
@@ -59,8 +58,8 @@ const PARSERS: Record<
 };
 
 /** A short id that stays the same for a test across calls and runs. */
-export function failureId(key: string): string {
-  return createHash('sha1').update(key).digest('hex').slice(0, 12);
+export function testId(test: Pick<TestCaseResult, 'suite' | 'classname' | 'name' | 'file'>): string {
+  return createHash('sha1').update(testKey(test)).digest('hex').slice(0, 12);
 }
 
 export async function readRun(found: readonly FoundReport[], options: ReadRunOptions): Promise<TestRun> {
@@ -138,9 +137,10 @@ function isFileError(error: unknown): boolean {
 /** Merges one attempt into what is known of the test: any pass wins, earlier failures make it flaky. */
 function fold(tests: Map<string, FoldedTest>, attempt: TestCaseResult, options: ReadRunOptions): void {
   const key = testKey(attempt);
-  const id = failureId(key);
-  const keep = options.details && (options.keepDetails?.(id) ?? true);
-  const incoming = compact(attempt, id, keep, keep && options.keepDetails !== undefined);
+  // Only failures carry details, so only they need an id to decide whether to keep them.
+  const keep =
+    options.details && attempt.failures.length > 0 && (options.keepDetails?.(testId(attempt)) ?? true);
+  const incoming = compact(attempt, keep, keep && options.keepDetails !== undefined);
   const known = tests.get(key);
   if (known === undefined) {
     tests.set(key, incoming);
@@ -172,16 +172,13 @@ function fold(tests: Map<string, FoldedTest>, attempt: TestCaseResult, options: 
 }
 
 /** Keeps only what the answer needs, so a huge run with many failures stays small in memory. */
-function compact(
-  testCase: TestCaseResult,
-  id: string,
-  keepDetails: boolean,
-  keepRawStacks: boolean,
-): FoldedTest {
-  const folded: FoldedTest = { ...testCase, id };
+function compact(testCase: TestCaseResult, keepDetails: boolean, keepRawStacks: boolean): FoldedTest {
+  // The parsers hand over fresh objects, so they are trimmed in place rather than copied.
+  const folded: FoldedTest = testCase;
   if (!keepDetails) {
-    folded.failures = testCase.failures.map((failure) => ({ kind: failure.kind }));
-    delete folded.output;
+    if (folded.failures.length > 0)
+      folded.failures = testCase.failures.map((failure) => ({ kind: failure.kind }));
+    if (folded.output !== undefined) delete folded.output;
     return folded;
   }
   if (folded.output !== undefined) folded.output = tail(folded.output, MAX_OUTPUT_CHARS);

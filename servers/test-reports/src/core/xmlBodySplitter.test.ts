@@ -13,9 +13,12 @@ function split(document: string, chunkSize: number): { markup: string; bodies: s
     },
   });
   const bytes = Buffer.from(document, 'utf8');
-  for (let start = 0; start < bytes.length; start += chunkSize)
-    splitter.push(bytes.subarray(start, start + chunkSize));
-  splitter.end();
+  let pending = Buffer.alloc(0);
+  for (let start = 0; start < bytes.length; start += chunkSize) {
+    const buffer = Buffer.concat([pending, bytes.subarray(start, start + chunkSize)]);
+    pending = Buffer.from(buffer.subarray(splitter.feed(buffer, false)));
+  }
+  splitter.feed(pending, true);
   return { markup, bodies: bodies.replace(/\|/g, '') };
 }
 

@@ -39,7 +39,6 @@ export interface SplitTarget {
 type State = 'markup' | 'body' | 'body-cdata' | 'body-comment';
 
 export class XmlBodySplitter {
-  private carry: Buffer | undefined;
   private state: State = 'markup';
   private closeTag: Buffer = Buffer.alloc(0);
   private readonly markupDecoder = new StringDecoder('utf8');
@@ -49,20 +48,18 @@ export class XmlBodySplitter {
 
   constructor(private readonly target: SplitTarget) {}
 
-  push(chunk: Buffer): void {
-    const buffer = this.carry === undefined ? chunk : Buffer.concat([this.carry, chunk]);
-    this.carry = undefined;
-    const stop = this.run(buffer, false);
-    if (stop < buffer.length) this.carry = buffer.subarray(stop);
-  }
-
-  end(): void {
-    const buffer = this.carry ?? Buffer.alloc(0);
-    this.carry = undefined;
-    const stop = this.run(buffer, true);
+  /**
+   * Splits as much of `buffer` as can be decided and returns how many bytes that was; the caller keeps
+   * the rest and passes it again, followed by more bytes, so no chunk buffer is ever copied or kept.
+   * With `final`, everything is handed on.
+   */
+  feed(buffer: Buffer, final: boolean): number {
+    const stop = this.run(buffer, final);
+    if (!final) return stop;
     if (stop < buffer.length) this.emitMarkup(buffer.subarray(stop));
     const rest = this.markupDecoder.end();
     if (rest !== '') this.target.markup(rest);
+    return buffer.length;
   }
 
   /** Processes `buffer` as far as it can; returns where it stopped (the rest waits for more bytes). */

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { buildFailureContext } from '../core/failureContext.js';
 import { FailureNotFoundError } from '../core/reportErrors.js';
 import { findProjectRoot } from '../core/staleness.js';
-import { isFailing } from '../core/testRun.js';
+import { isFailing, testId } from '../core/testRun.js';
 import { readReportsAt } from './reportReading.js';
 
 const sourceLocation = z.object({
@@ -67,7 +67,7 @@ export const failureContextTool = defineTool({
       details: true,
       keepDetails: (id) => id === args.id,
     });
-    const test = [...run.tests.values()].find((candidate) => candidate.id === args.id);
+    const test = [...run.tests.values()].find((candidate) => testId(candidate) === args.id);
     if (test === undefined || !isFailing(test)) {
       const error = new FailureNotFoundError(args.id);
       throw new ToolError(

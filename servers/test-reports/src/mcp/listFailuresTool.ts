@@ -1,6 +1,6 @@
 import { defineTool, optionalBoundedInt, pathArg, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
-import { isFailing } from '../core/testRun.js';
+import { isFailing, testId } from '../core/testRun.js';
 import {
   describeReports,
   readReportsAt,
@@ -61,7 +61,7 @@ export const listFailuresTool = defineTool({
       failures: page.map((test) => {
         const first = test.failures[0];
         return {
-          id: test.id,
+          id: testId(test),
           suite: test.suite,
           classname: test.classname,
           name: test.name,

@@ -1,0 +1,110 @@
+// `pnpm bench`: test_summary's streaming read against junit2json (the xml2js approach most report tools
+// use) on the same generated JUnit file, each side in its own child process, then a 500 MB file alone.
+// Sizes: BENCH_CASES (100000), BENCH_MB (200), BENCH_LARGE_MB (500, 0 to skip), BENCH_RUNS (3), BENCH_SEED (7).
+import { execFile } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { generateJUnit } from './generateJUnit.js';
+
+const run = promisify(execFile);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dataDir = path.join(here, '..', 'bench-data');
+const cases = Number(process.env.BENCH_CASES ?? 100_000);
+const megabytes = Number(process.env.BENCH_MB ?? 200);
+const largeMegabytes = Number(process.env.BENCH_LARGE_MB ?? 500);
+const runs = Number(process.env.BENCH_RUNS ?? 3);
+const seed = Number(process.env.BENCH_SEED ?? 7);
+
+interface Measurement {
+  elapsedMs: number;
+  maxRssMb: number;
+  counts: { total: number; failed: number; errored: number; skipped: number };
+}
+
+/** Both children are bundled and run on plain node, so neither pays for a TypeScript loader. */
+async function bundle(entry: string): Promise<string> {
+  const outfile = path.join(dataDir, `${path.basename(entry, '.ts')}.mjs`);
+  await build({
+    entryPoints: [path.join(here, entry)],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+  });
+  return outfile;
+}
+
+async function measure(script: string, file: string): Promise<Measurement> {
+  const { stdout } = await run(process.execPath, ['--max-old-space-size=8192', script, file], {
+    maxBuffer: 1 << 20,
+  });
+  return JSON.parse(stdout) as Measurement;
+}
+
+async function median(script: string, file: string): Promise<Measurement> {
+  const all: Measurement[] = [];
+  for (let index = 0; index < runs; index += 1) all.push(await measure(script, file));
+  all.sort((a, b) => a.elapsedMs - b.elapsedMs);
+  const middle = all[Math.floor(all.length / 2)] as Measurement;
+  return { ...middle, maxRssMb: Math.max(...all.map((one) => one.maxRssMb)) };
+}
+
+const fmt = (value: number, digits = 0) => value.toFixed(digits);
+
+await mkdir(dataDir, { recursive: true });
+const [summaryScript, junit2jsonScript] = await Promise.all([
+  bundle('summaryChild.ts'),
+  bundle('junit2jsonChild.ts'),
+]);
+console.log(
+  `machine: ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30)} GB, node ${process.version}`,
+);
+
+const report = await generateJUnit({ cases, targetMegabytes: megabytes, seed, directory: dataDir });
+console.log(
+  `report: ${path.basename(report.file)}: ${fmt(report.bytes / 2 ** 20)} MB, ${report.cases} cases (${report.failed} failed, ${report.errored} errored, ${report.skipped} skipped)`,
+);
+const ours = await median(summaryScript, report.file);
+const theirs = await median(junit2jsonScript, report.file);
+for (const [name, result] of [
+  ['test_summary', ours],
+  ['junit2json', theirs],
+] as const) {
+  const agrees =
+    result.counts.total === report.cases &&
+    result.counts.failed === report.failed &&
+    result.counts.errored === report.errored &&
+    result.counts.skipped === report.skipped;
+  console.log(
+    `${name.padEnd(13)} ${fmt(result.elapsedMs).padStart(7)} ms  peak RSS ${fmt(result.maxRssMb).padStart(5)} MB  counts ${agrees ? 'match' : `DIFFER ${JSON.stringify(result.counts)}`}`,
+  );
+}
+const speedup = theirs.elapsedMs / ours.elapsedMs;
+const memory = ours.maxRssMb / theirs.maxRssMb;
+console.log(`speed: ${fmt(speedup, 1)}x faster (target >= 5x: ${speedup >= 5 ? 'met' : 'NOT met'})`);
+console.log(
+  `memory: ${fmt(memory, 3)} of junit2json's peak (target <= 0.25: ${memory <= 0.25 ? 'met' : 'NOT met'})`,
+);
+
+if (largeMegabytes > 0) {
+  const large = await generateJUnit({
+    cases: Math.round((cases * largeMegabytes) / megabytes),
+    targetMegabytes: largeMegabytes,
+    seed,
+    directory: dataDir,
+  });
+  const alone = await measure(summaryScript, large.file);
+  const ok = alone.counts.total === large.cases && alone.maxRssMb < 256;
+  console.log(
+    `large: ${fmt(large.bytes / 2 ** 20)} MB, ${large.cases} cases: ${fmt(alone.elapsedMs)} ms, peak RSS ${fmt(alone.maxRssMb)} MB (target < 256 MB: ${ok ? 'met' : 'NOT met'})`,
+  );
+}
