@@ -77,19 +77,31 @@ export class BodyError extends Error {
   }
 }
 
-/** Reads and parses a JSON body no larger than `limit` bytes. */
+/**
+ * Reads and parses a JSON body no larger than `limit` bytes. An oversized body is refused at once but
+ * still drained, so the client reads its 413 instead of a reset connection (EPIPE) while it is uploading.
+ */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   if (declared > limit) throw new BodyError(413, -32600, `Request body exceeds ${limit} bytes.`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new BodyError(413, -32600, `Request body exceeds ${limit} bytes.`);
-    chunks.push(chunk);
-  }
+  const body = await new Promise<Buffer | undefined>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      refused = true;
+      chunks.length = 0;
+      resolve(undefined);
+    });
+    req.on('end', () => resolve(refused ? undefined : Buffer.concat(chunks, size)));
+    req.on('error', reject);
+  });
+  if (body === undefined) throw new BodyError(413, -32600, `Request body exceeds ${limit} bytes.`);
   try {
-    return JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
+    return JSON.parse(body.toString('utf8'));
   } catch {
     throw new BodyError(400, -32700, 'Parse error: the request body is not valid JSON.');
   }

@@ -43,13 +43,9 @@ async function readMessages(req: IncomingMessage, res: ServerResponse, limit: nu
     return { messages, batch: Array.isArray(body) };
   } catch (error) {
     if (!(error instanceof BodyError)) throw error;
-    sendRpcError(
-      res,
-      error.status,
-      error.code,
-      error.message,
-      error.status === 413 ? { connection: 'close' } : {},
-    );
+    // No `Connection: close` on a 413: closing while the client still uploads resets the connection and
+    // the client never reads the answer; the rest of the body is drained instead.
+    sendRpcError(res, error.status, error.code, error.message);
     return undefined;
   }
 }
