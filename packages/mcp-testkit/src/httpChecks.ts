@@ -96,7 +96,19 @@ export function describeHttpTransport(spec: TransportContractSpec, mode: HttpMod
       expect(response.headers['access-control-allow-origin']).toBeUndefined();
     });
 
-    it('refuses a body over 4 MiB with 413', async () => {
+    it('answers a client that uploads more than 4 MiB with a readable 413', async () => {
+      // fetch sends the whole body before reading; a server that resets the connection fails it with EPIPE.
+      const padding = 'x'.repeat(FOUR_MIB);
+      const response = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { padding } }),
+      });
+      expect(response.status).toBe(413);
+      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
+    });
+
+    it('refuses a declared body over 4 MiB with 413 before reading it', async () => {
       const response = await postOversized(server.url, FOUR_MIB + 1);
       expect(response.status).toBe(413);
       expect(rpcMessagesOf(response)[0]).toMatchObject({
