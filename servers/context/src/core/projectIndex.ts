@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { ResolverFactory } from 'oxc-resolver';
 import { DependencyGraph, type GraphFile } from './dependencyGraph.js';
 import { parseFacts } from './factsParser.js';
+import { FolderWatch, settleQueuedEvents } from './folderWatch.js';
 import { type GoModule, GoResolver, modulePathOf } from './goResolution.js';
 import { JvmResolver } from './jvmResolution.js';
 import { isTsOrJs, languageOf } from './languages.js';
@@ -45,9 +46,17 @@ export class ProjectIndex {
   private current: IndexedProject | undefined;
   private oxcResolver: ResolverFactory | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly folderWatch: FolderWatch;
 
   /** @param root the project's real absolute path */
-  constructor(readonly root: string) {}
+  constructor(readonly root: string) {
+    this.folderWatch = new FolderWatch(root);
+  }
+
+  /** Stops watching the project's folders. */
+  close(): void {
+    this.folderWatch.close();
+  }
 
   /** Scans and, where needed, parses and resolves; concurrent calls run one after the other. */
   build(options: ScanOptions = {}): Promise<IndexedProject> {
@@ -57,7 +66,17 @@ export class ProjectIndex {
   }
 
   private async buildNow(options: ScanOptions): Promise<IndexedProject> {
-    const scan = await scanProject(this.root, options);
+    await settleQueuedEvents();
+    if (this.current !== undefined && this.folderWatch.unchanged) {
+      this.current = { ...this.current, stats: { ...this.current.stats, parsed: 0, graphReused: true } };
+      return this.current;
+    }
+    this.folderWatch.startScan();
+    const scan = await scanProject(this.root, {
+      ...options,
+      beforeFolder: (folder) => this.folderWatch.ensure(folder),
+    });
+    this.folderWatch.prune(scan.walkedFolders);
     const seen = new Set<string>();
     const changed: string[] = [];
     for (const file of scan.files) {
@@ -207,7 +226,11 @@ export function projectIndexFor(root: string): ProjectIndex {
     indexes.delete(root);
   } else {
     index = new ProjectIndex(root);
-    if (indexes.size >= MAX_CACHED_ROOTS) indexes.delete(indexes.keys().next().value!);
+    if (indexes.size >= MAX_CACHED_ROOTS) {
+      const oldest = indexes.keys().next().value!;
+      indexes.get(oldest)?.close();
+      indexes.delete(oldest);
+    }
   }
   indexes.set(root, index);
   return index;

@@ -43,7 +43,6 @@ const SKIPPED_FOLDERS = new Set([
   'site-packages',
   '.yarn',
   '.pnpm-store',
-  'bench-data',
 ]);
 
 const BINARY_EXTENSIONS = new Set(
@@ -78,6 +77,8 @@ export interface ProjectScan {
   files: ScannedFile[];
   /** Every folder that holds at least one listed file, relative and `/`-separated ('' is the root). */
   folders: string[];
+  /** Every folder the walk went through (also empty ones): where a new file would be seen. */
+  walkedFolders: string[];
   skippedLarge: number;
   /** True when the walk stopped at `maxFiles`. */
   truncated: boolean;
@@ -86,6 +87,8 @@ export interface ProjectScan {
 export interface ScanOptions extends WorkControl {
   maxFileBytes?: number;
   maxFiles?: number;
+  /** Called with each folder just before it is listed. */
+  beforeFolder?: (relative: string) => void;
 }
 
 interface IgnoreScope {
@@ -100,6 +103,7 @@ export async function scanProject(root: string, options: ScanOptions = {}): Prom
   const budget = new WorkBudget(options.signal);
   const files: ScannedFile[] = [];
   const folders = new Set<string>();
+  const walkedFolders: string[] = [];
   let skippedLarge = 0;
   let truncated = false;
 
@@ -108,6 +112,8 @@ export async function scanProject(root: string, options: ScanOptions = {}): Prom
   while (stack.length > 0 && !truncated) {
     const { relative, scopes: inherited } = stack.pop()!;
     const absolute = relative === '' ? root : path.join(root, relative);
+    walkedFolders.push(relative);
+    options.beforeFolder?.(relative);
     const entries = readdirSync(absolute, { withFileTypes: true });
     const scopes = withLocalGitignore(absolute, relative, entries, inherited);
     const subfolders: string[] = [];
@@ -142,7 +148,7 @@ export async function scanProject(root: string, options: ScanOptions = {}): Prom
     }
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, folders: withAncestors(folders), skippedLarge, truncated };
+  return { files, folders: withAncestors(folders), walkedFolders, skippedLarge, truncated };
 }
 
 function withLocalGitignore(
