@@ -10,14 +10,12 @@ import {
   ToolResult,
 } from '@groundwork/mcp-common';
 import { z } from 'zod';
-
-const DEFAULT_WORKSPACE = '.groundwork-adopt';
-const DEFAULT_TITLE = 'Adopt AI-agent conventions (AGENTS.md, CLAUDE.md, build guard)';
-const DEFAULT_BODY =
-  'This pull request prepares the repository for coding agents:\n\n' +
-  '- `AGENTS.md` and `CLAUDE.md` describe the layout, build and test commands and conventions detected in the repository.\n' +
-  '- A guard in the build fails when those files go missing or break.\n\n' +
-  'Prepared by groundwork-adopt; `npx -y @groundwork/adopt verify` checks the conventions locally.';
+import {
+  DEFAULT_BRANCH_NAME,
+  DEFAULT_PULL_REQUEST_BODY,
+  DEFAULT_PULL_REQUEST_TITLE,
+  DEFAULT_WORKSPACE,
+} from '../core/adopt/adoptDefaults.js';
 
 const names = (description: string) => z.array(z.string().min(1)).optional().describe(description);
 
@@ -52,7 +50,7 @@ export const adoptRepoTool = defineTool({
       branch: z
         .string()
         .min(1)
-        .default('agents/adopt-conventions')
+        .default(DEFAULT_BRANCH_NAME)
         .describe('The branch to commit to and push (never the default branch).'),
       title: optionalString('Pull request title.'),
       body: optionalString('Pull request body (Markdown).'),
@@ -107,35 +105,33 @@ export const adoptRepoTool = defineTool({
       args.path === undefined
         ? urls.map((url) => ({ kind: 'url' as const, url }))
         : [{ kind: 'path' as const, path: await ctx.allowedPaths.resolve(args.path), shownAs: args.path }];
-    const { adoptRepository } = await import('../core/adopt/adoptRepository.js');
+    const { adoptRepositories } = await import('../core/adopt/adoptRepository.js');
     const backoff = Number(process.env.GROUNDWORK_ADOPT_BACKOFF_MS);
-    const repositories = [];
-    for (const [index, target] of targets.entries()) {
-      ctx.progress(index, targets.length, 'repositories');
-      repositories.push(
-        await adoptRepository(target, {
-          workspace,
-          branch: args.branch,
-          title: args.title ?? DEFAULT_TITLE,
-          body: args.body ?? DEFAULT_BODY,
-          reviewers: args.reviewers ?? [],
-          labels: args.labels ?? [],
-          assignees: args.assignees ?? [],
-          draft: args.draft,
-          assets: args.assets,
-          dryRun: args.dry_run,
-          useClaude: args.use_claude,
-          timeoutMs: args.timeout_minutes * 60_000,
-          retries: args.retries,
-          // A test hook: integration tests shrink the 2 s backoff so a refused connection fails fast.
-          ...(Number.isFinite(backoff) && backoff >= 0 ? { backoffBaseMs: backoff } : {}),
-          signal: ctx.signal,
-          log: (message) => ctx.log.info(message),
-          display: (absolute) => ctx.allowedPaths.display(absolute),
-        }),
-      );
-    }
-    ctx.progress(targets.length, targets.length, 'repositories');
+    ctx.progress(0, targets.length, 'repositories');
+    const repositories = await adoptRepositories(
+      targets,
+      {
+        workspace,
+        branch: args.branch,
+        title: args.title ?? DEFAULT_PULL_REQUEST_TITLE,
+        body: args.body ?? DEFAULT_PULL_REQUEST_BODY,
+        reviewers: args.reviewers ?? [],
+        labels: args.labels ?? [],
+        assignees: args.assignees ?? [],
+        draft: args.draft,
+        assets: args.assets,
+        dryRun: args.dry_run,
+        useClaude: args.use_claude,
+        timeoutMs: args.timeout_minutes * 60_000,
+        retries: args.retries,
+        // A test hook: integration tests shrink the 2 s backoff so a refused connection fails fast.
+        ...(Number.isFinite(backoff) && backoff >= 0 ? { backoffBaseMs: backoff } : {}),
+        signal: ctx.signal,
+        log: (message) => ctx.log.info(message),
+        display: (absolute) => ctx.allowedPaths.display(absolute),
+      },
+      (done, total) => ctx.progress(done, total, 'repositories'),
+    );
     const succeeded = repositories.every((entry) => entry.succeeded);
     const result = { succeeded, repositories };
     if (succeeded) return ToolResult.success(result);

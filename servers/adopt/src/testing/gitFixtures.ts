@@ -88,3 +88,17 @@ process.exit(1);
     },
   };
 }
+
+/** A `claude` script that writes a partial AGENTS.md where it runs, as `claude -p` would on request. */
+export async function createClaudeStandIn(pathAfter: string): Promise<{ path: string }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'adopt-claude-'));
+  await writeFile(
+    path.join(dir, 'claude'),
+    `#!/bin/sh
+if [ "$1" = "--version" ]; then echo "1.0.0 (stand-in)"; exit 0; fi
+printf '# Written by claude\\n\\n## Overview\\nClaude wrote this overview.\\n' > AGENTS.md
+`,
+    { mode: 0o755 },
+  );
+  return { path: `${dir}${path.delimiter}${pathAfter}` };
+}

@@ -5,15 +5,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gradleRepo, mavenRepo, nodeRepo, plainRepo } from '../../testing/buildToolRepos.js';
-import { createBareRemote, createGhStandIn, git, remoteRef } from '../../testing/gitFixtures.js';
+import {
+  createBareRemote,
+  createClaudeStandIn,
+  createGhStandIn,
+  git,
+  remoteRef,
+} from '../../testing/gitFixtures.js';
 import { startGitHttpServer } from '../../testing/gitHttpServer.js';
 import { verifyRepo } from '../verify/verifyRepo.js';
-import {
-  type AdoptOptions,
-  adoptRepositories,
-  adoptRepository,
-  DEFAULT_BRANCH_NAME,
-} from './adoptRepository.js';
+import { DEFAULT_BRANCH_NAME } from './adoptDefaults.js';
+import { type AdoptOptions, adoptRepositories, adoptRepository } from './adoptRepository.js';
 
 const BRANCH = DEFAULT_BRANCH_NAME;
 const STEPS = [
@@ -192,6 +194,38 @@ describe('adopt_repo pipeline', { timeout: 60_000 }, () => {
     expect(await readFile(path.join(checkout, 'CLAUDE.md'), 'utf8')).toBe(
       '# remote\n\nUse tabs.\n\n@AGENTS.md\n',
     );
+  });
+
+  it('does nothing at all on a repository whose default branch already follows the conventions', async () => {
+    const remote = await createBareRemote(nodeRepo);
+    const gh = await createGhStandIn();
+    const env = { ...process.env, PATH: gh.path };
+    await adoptRepository({ kind: 'url', url: remote.url }, await options({ env }));
+    // The pull request was merged and its branch deleted.
+    git(remote.bare, 'update-ref', 'refs/heads/main', `refs/heads/${BRANCH}`);
+    git(remote.bare, 'update-ref', '-d', `refs/heads/${BRANCH}`);
+    const callsBefore = (await gh.calls()).length;
+
+    const again = await adoptRepository({ kind: 'url', url: remote.url }, await options({ env }));
+    expect(again.succeeded).toBe(true);
+    expect(again.notes).toContain('the repository already follows the conventions; nothing to push');
+    expect(again.completed_steps.at(-1)).toBe('push');
+    expect(remoteRef(remote, `refs/heads/${BRANCH}`)).toBeUndefined();
+    expect((await gh.calls()).slice(callsBefore).map((args) => args[0])).toEqual(['--version']);
+  });
+
+  it('lets the claude CLI write the docs when asked, then completes what it left out', async () => {
+    const remote = await createBareRemote(plainRepo);
+    const claude = await createClaudeStandIn(process.env.PATH ?? '');
+    const opts = await options({ dryRun: true, useClaude: true, env: { ...process.env, PATH: claude.path } });
+    const report = await adoptRepository({ kind: 'url', url: remote.url }, opts);
+    const agents = await readFile(
+      path.join(checkoutOf(opts.workspace, report.checkout), 'AGENTS.md'),
+      'utf8',
+    );
+    expect(agents.startsWith('# Written by claude\n\n## Overview\nClaude wrote this overview.\n')).toBe(true);
+    expect(agents).toContain('## Pull requests');
+    expect(report.notes.join('\n')).toContain('the claude CLI wrote the agent docs');
   });
 
   it('never writes to the default branch', async () => {

@@ -52,8 +52,6 @@ export interface AdoptReport {
   notes: string[];
 }
 
-export const DEFAULT_BRANCH_NAME = 'agents/adopt-conventions';
-
 class StepError extends Error {}
 
 const GIT_IDENTITY = [
@@ -67,9 +65,13 @@ const GIT_IDENTITY = [
 export async function adoptRepositories(
   targets: readonly AdoptTarget[],
   options: AdoptOptions,
+  onRepositoryDone?: (done: number, total: number) => void,
 ): Promise<AdoptReport[]> {
   const reports: AdoptReport[] = [];
-  for (const target of targets) reports.push(await adoptRepository(target, options));
+  for (const target of targets) {
+    reports.push(await adoptRepository(target, options));
+    onRepositoryDone?.(reports.length, targets.length);
+  }
   return reports;
 }
 
@@ -130,7 +132,7 @@ class Adoption {
         redact: this.redact,
         log: (message) => options.log?.(message),
       },
-      options.workspace,
+      target.kind === 'path' ? target.path : options.workspace,
     );
   }
 
@@ -177,6 +179,13 @@ class Adoption {
       ['pull-request', () => this.openPullRequest()],
     ];
     for (const [name, step] of steps) {
+      if (this.options.signal?.aborted) {
+        this.report.failure = {
+          step: name,
+          message: 'Cancelled by the client before this step; nothing further was done.',
+        };
+        return this.report;
+      }
       if (this.options.dryRun && name === 'push') {
         this.note(`dry run: stopped after verify; the branch is ready in the checkout`);
         break;
@@ -219,7 +228,7 @@ class Adoption {
   }
 
   private async checkToolchain(): Promise<void> {
-    await mkdir(this.options.workspace, { recursive: true });
+    if (this.target.kind === 'url') await mkdir(this.options.workspace, { recursive: true });
     const missing: string[] = [];
     if (!(await this.runner.available('git'))) missing.push('git (https://git-scm.com)');
     if (!this.options.dryRun && !(await this.runner.available('gh'))) {

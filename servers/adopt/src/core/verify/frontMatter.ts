@@ -17,7 +17,7 @@ export type FrontMatter =
     };
 
 const OPENING = /^---[ \t]*\r?\n/;
-const CLOSING = /^---[ \t]*$/m;
+const CLOSING = /^---[ \t]*\r?$/m;
 
 export function parseFrontMatter(text: string): FrontMatter {
   const opening = OPENING.exec(text);

@@ -103,6 +103,17 @@ function checkPermissions(permissions: unknown, text: string, sink: FindingSink)
       }
     }
   }
+  if (permissions.defaultMode === 'bypassPermissions') {
+    sink.warning(
+      'settings/allow-everything',
+      file,
+      '`defaultMode: bypassPermissions` skips every permission prompt.',
+      {
+        line: lineOfString(text, 'bypassPermissions'),
+        fix: 'Use "acceptEdits" or "default", and allow the specific commands the project needs.',
+      },
+    );
+  }
   const denied = new Set(lists.deny ?? []);
   for (const entry of lists.allow ?? []) {
     if (denied.has(entry)) {

@@ -322,6 +322,21 @@ describe('verify_repo', () => {
     expect(JSON.stringify(report)).not.toContain(GITHUB_TOKEN);
   });
 
+  it('warns about a settings file that bypasses every permission prompt', async () => {
+    const report = await verifyWith(settings({ permissions: { defaultMode: 'bypassPermissions' } }));
+    expect(report.findings).toEqual([
+      expect.objectContaining({ rule: 'settings/allow-everything', severity: 'warning', line: 3 }),
+    ]);
+  });
+
+  it('reads front matter written with Windows line endings', async () => {
+    const report = await verifyWith({
+      '.claude/skills/review-changes/SKILL.md':
+        '---\r\nname: review-changes\r\ndescription: Reviews.\r\n---\r\n\r\nBody\r\n',
+    });
+    expect(report.findings).toEqual([]);
+  });
+
   it('names the line of a duplicate front matter key', async () => {
     const report = await verifyWith({
       '.claude/skills/review-changes/SKILL.md':
