@@ -1,0 +1,68 @@
+// What the contract leaves to each server's own wire tests, proven once on the fixture: progress reaches
+// the client on every transport (over HTTP as an SSE answer), and an unexpected failure arrives masked.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type HttpServerProcess, startHttpServer } from '../src/index.js';
+import { fixtureBin, fixtureDir } from './fixtureServer.js';
+
+const servers: HttpServerProcess[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.stop()));
+});
+
+const transports: Array<[string, () => Promise<Transport>]> = [
+  [
+    'stdio',
+    async () =>
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [fixtureBin, '--allowed-dir', fixtureDir],
+        stderr: 'pipe', // the failure's log line belongs to the server, not to the test output
+      }),
+  ],
+  ...(['streamable-http', 'stateless-http'] as const).map((mode): [string, () => Promise<Transport>] => [
+    mode,
+    async () => {
+      const server = await startHttpServer(fixtureBin, mode, ['--allowed-dir', fixtureDir]);
+      servers.push(server);
+      return new StreamableHTTPClientTransport(new URL(server.url));
+    },
+  ]),
+];
+
+describe.each(transports)('the fixture server over %s', (_name, transport) => {
+  async function connected(): Promise<Client> {
+    const client = new Client({ name: 'testkit-fixture-test', version: '0.0.0' });
+    await client.connect(await transport());
+    return client;
+  }
+
+  it('sends increasing progress before the result when the client asks for it', async () => {
+    const client = await connected();
+    const progress: number[] = [];
+    const result = await client.callTool({ name: 'wait', arguments: { milliseconds: 600 } }, undefined, {
+      onprogress: ({ progress: done }) => progress.push(done),
+    });
+    await client.close();
+    expect(result.isError).toBeFalsy();
+    expect(result.content).toEqual([{ type: 'text', text: 'waited 600 ms' }]);
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('reports an unexpected failure with secrets and absolute paths masked', async () => {
+    const client = await connected();
+    const result = await client.callTool({ name: 'fail', arguments: {} });
+    await client.close();
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([
+      {
+        type: 'text',
+        text: "Tool 'fail' failed: could not open config.yml with token=*** via https://***@example.com/x",
+      },
+    ]);
+  });
+});
