@@ -56,8 +56,8 @@ export async function generateJUnit(options: GeneratorOptions): Promise<Generate
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   // Output lines per case are sized so the file reaches the target; failures carry most of the bulk.
   const bytesPerCase = (options.targetMegabytes * 1024 * 1024) / options.cases;
-  // ≈ 700 bytes of markup and stack per case on average, plus ≈ 59 bytes per log line (see the mix below).
-  const logLinesPerCase = Math.max(1, Math.round((bytesPerCase - 700) / 50));
+  // ≈ 700 bytes of markup and stack per case on average, plus ≈ 46 bytes per log line (see the mix below).
+  const logLinesPerCase = Math.max(1, Math.round((bytesPerCase - 700) / 46));
   const counts = { failed: 0, errored: 0, skipped: 0 };
   const casesPerSuite = 50;
   const temporary = `${file}.partial`;

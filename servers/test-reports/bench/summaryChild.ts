@@ -12,6 +12,7 @@ process.stdout.write(
   JSON.stringify({
     elapsedMs,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
+    heapUsedMb: process.memoryUsage().heapUsed / 2 ** 20,
     counts: {
       total: summary.total,
       failed: summary.failed,

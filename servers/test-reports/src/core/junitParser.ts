@@ -96,7 +96,7 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
     const attributes = tag.attributes;
     switch (name) {
       case 'testsuite': {
-        const frame: SuiteFrame = { name: attributes.name ?? '', output: '', pending: [] };
+        const frame: SuiteFrame = { name: detach(attributes.name ?? ''), output: '', pending: [] };
         if (attributes.file !== undefined) frame.file = attributes.file;
         suites.push(frame);
         return;
@@ -160,8 +160,11 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
       captured = tail(captured + text, MAX_OUTPUT_CHARS);
     }
   };
-  parser.on('text', collect);
-  parser.on('cdata', collect);
+  // Without a text handler saxes does not even slice the text between elements.
+  if (options.details) {
+    parser.on('text', collect);
+    parser.on('cdata', collect);
+  }
 
   parser.on('closetag', (tag) => {
     const name = tag.name;
@@ -209,21 +212,32 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
     }
   });
 
-  // One buffer is reused for the whole file; what the splitter could not yet decide moves to its front.
+  // The splitter works in one buffer; what it could not yet decide moves to the buffer's front. The next
+  // read is already in flight (into one of two landing buffers) while the current bytes are parsed.
   const handle = await open(file, 'r');
-  let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  let work = Buffer.allocUnsafe(READ_CHUNK_BYTES * 2);
+  const landing = [Buffer.allocUnsafe(READ_CHUNK_BYTES), Buffer.allocUnsafe(READ_CHUNK_BYTES)] as const;
+  let turn = 0;
   let pending = 0;
   let bytesRead = 0;
+  const readInto = (target: Buffer) => handle.read(target, 0, READ_CHUNK_BYTES, null);
+  let inFlight = readInto(landing[0]);
   try {
     for (;;) {
       throwIfAborted(options.signal);
-      if (pending === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
-      const read = (await handle.read(buffer, pending, buffer.length - pending, null)).bytesRead;
+      const { bytesRead: read, buffer: landed } = await inFlight;
+      if (read > 0) {
+        turn = 1 - turn;
+        inFlight = readInto(landing[turn] as Buffer);
+      }
       bytesRead += read;
+      if (pending + read > work.length)
+        work = Buffer.concat([work.subarray(0, pending)], (pending + read) * 2);
+      landed.copy(work, pending, 0, read);
       const end = pending + read;
-      const stop = splitter.feed(buffer.subarray(0, end), read === 0);
+      const stop = splitter.feed(work.subarray(0, end), read === 0);
       if (read === 0) break;
-      buffer.copyWithin(0, stop, end);
+      work.copyWithin(0, stop, end);
       pending = end - stop;
       options.onBytes?.(bytesRead);
     }
@@ -234,6 +248,7 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
     for (const suite of suites) for (const pending of suite.pending) emit(pending);
     throw error;
   } finally {
+    await inFlight.catch(() => undefined);
     await handle.close();
   }
   return cases;
@@ -269,21 +284,41 @@ function finishCase(frame: CaseFrame, suite: SuiteFrame | undefined): TestCaseRe
   const attempts = 1 + frame.flakyAttempts + frame.rerunAttempts;
   const testCase: TestCaseResult = {
     suite: suite?.name ?? '',
-    classname: attributes.classname ?? attributes.class ?? '',
-    name: attributes.name ?? '',
+    classname: interned(attributes.classname ?? attributes.class ?? ''),
+    name: detach(attributes.name ?? ''),
     status,
     failures: status === 'failed' || status === 'errored' ? frame.failures : [],
     attempts,
     failedAttempts: status === 'passed' ? frame.flakyAttempts : status === 'skipped' ? 0 : attempts,
   };
   const file = attributes.file ?? attributes.filepath ?? suite?.file;
-  if (file !== undefined && file !== '') testCase.file = file;
+  if (file !== undefined && file !== '') testCase.file = interned(file);
   const line = attributes.line === undefined ? Number.NaN : Number.parseInt(attributes.line, 10);
   if (Number.isInteger(line) && line > 0) testCase.line = line;
   const duration = parseSeconds(attributes.time);
   if (duration !== undefined) testCase.durationMs = duration;
   if (frame.output !== '') testCase.output = frame.output;
   return testCase;
+}
+
+/**
+ * Attribute values are slices of the markup text the parser was fed; keeping a slice keeps that whole
+ * text alive. Values kept for every test are copied out of it (and repeated ones shared).
+ */
+function detach(value: string): string {
+  return value.length < 13 ? value : ` ${value}`.slice(1);
+}
+
+const internedValues = new Map<string, string>();
+
+function interned(value: string): string {
+  let known = internedValues.get(value);
+  if (known === undefined) {
+    if (internedValues.size > 100_000) internedValues.clear();
+    known = detach(value);
+    internedValues.set(known, known);
+  }
+  return known;
 }
 
 function statusOf(frame: CaseFrame): TestStatus {
@@ -298,6 +333,6 @@ function statusOf(frame: CaseFrame): TestStatus {
 /** `time` in seconds, as runners write it: `0.25`, `1,234.567`, or absent. */
 export function parseSeconds(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const seconds = Number.parseFloat(value.replace(/[,\s_]/g, ''));
+  const seconds = Number.parseFloat(/[,\s_]/.test(value) ? value.replace(/[,\s_]/g, '') : value);
   return Number.isFinite(seconds) && seconds >= 0 ? Math.round(seconds * 1_000_000) / 1_000 : undefined;
 }

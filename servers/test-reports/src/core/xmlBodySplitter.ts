@@ -66,42 +66,47 @@ export class XmlBodySplitter {
   private run(buffer: Buffer, final: boolean): number {
     const length = buffer.length;
     let position = 0;
+    // Markup is handed on in as few pieces as possible: from `from` up to where a body starts.
+    let from = -1;
+    const flushTo = (to: number) => {
+      if (from >= 0 && to > from) this.emitMarkup(buffer.subarray(from, to));
+      from = -1;
+    };
     while (position < length) {
       if (this.state === 'markup') {
+        if (from < 0) from = position;
         const open = buffer.indexOf(LT, position);
         if (open < 0) {
-          if (!final && length - position < MAX_MARKUP_CARRY) return position;
-          this.emitMarkup(buffer.subarray(position));
-          return length;
+          const stop = !final && length - position < MAX_MARKUP_CARRY ? position : length;
+          flushTo(stop);
+          return stop;
         }
         if (!final && open + LONGEST_NAME + 2 > length) {
-          this.emitMarkup(buffer.subarray(position, open));
+          flushTo(open);
           return open;
         }
         if (buffer[open + 1] === BANG) {
           const skipTo = skipDeclaration(buffer, open, final);
           if (skipTo < 0) {
-            this.emitMarkup(buffer.subarray(position, open));
+            flushTo(open);
             return open;
           }
-          this.emitMarkup(buffer.subarray(position, skipTo));
           position = skipTo;
           continue;
         }
         const element = bodyElementAt(buffer, open + 1);
         if (element === undefined) {
-          this.emitMarkup(buffer.subarray(position, open + 1));
           position = open + 1;
           continue;
         }
         const tagEnd = findTagEnd(buffer, open + 1 + element.bytes.length);
         if (tagEnd < 0) {
-          this.emitMarkup(buffer.subarray(position, open));
+          flushTo(open);
           return open;
         }
-        this.emitMarkup(buffer.subarray(position, tagEnd + 1));
         position = tagEnd + 1;
         if (buffer[tagEnd - 1] !== SLASH) {
+          flushTo(position);
           this.state = 'body';
           this.closeTag = element.close;
         }
@@ -111,10 +116,10 @@ export class XmlBodySplitter {
           // Keep a reference cut by the chunk boundary (`&am|p;`) for the next chunk.
           const amp = buffer.lastIndexOf(AMP);
           const end = !final && amp >= position && buffer.indexOf(SEMICOLON, amp) < 0 ? amp : length;
-          this.emitBody(buffer.subarray(position, end), false);
+          this.emitBody(buffer, position, end, false);
           return end;
         }
-        this.emitBody(buffer.subarray(position, open), false);
+        this.emitBody(buffer, position, open, false);
         position = open;
         if (!final && open + this.closeTag.length + 9 > length) return open;
         if (startsWith(buffer, open, CDATA_OPEN)) {
@@ -129,7 +134,7 @@ export class XmlBodySplitter {
         ) {
           const close = buffer.indexOf(GT, open);
           if (close < 0) return open;
-          this.emitMarkup(buffer.subarray(open, close + 1));
+          from = open; // the close tag starts the next markup piece
           position = close + 1;
           this.state = 'markup';
         } else {
@@ -142,17 +147,18 @@ export class XmlBodySplitter {
         if (end < 0) {
           // A long CDATA section is delivered piece by piece, so memory never holds all of it.
           const safe = final ? length : Math.max(position, length - 2);
-          if (this.state === 'body-cdata') this.emitBody(buffer.subarray(position, safe), true);
+          if (this.state === 'body-cdata') this.emitBody(buffer, position, safe, true);
           else this.consumed += safe - position;
           return safe;
         }
-        if (this.state === 'body-cdata') this.emitBody(buffer.subarray(position, end), true);
+        if (this.state === 'body-cdata') this.emitBody(buffer, position, end, true);
         else this.consumed += end - position;
         position = end + 3;
         this.consumed += 3;
         this.state = 'body';
       }
     }
+    flushTo(position);
     return position;
   }
 
@@ -163,10 +169,10 @@ export class XmlBodySplitter {
     if (text !== '') this.target.markup(text);
   }
 
-  private emitBody(bytes: Buffer, verbatim: boolean): void {
-    this.consumed += bytes.length;
-    if (bytes.length === 0 || this.target.body === undefined) return;
-    const text = this.bodyDecoder.write(bytes);
+  private emitBody(buffer: Buffer, start: number, end: number, verbatim: boolean): void {
+    this.consumed += end - start;
+    if (end <= start || this.target.body === undefined) return;
+    const text = this.bodyDecoder.write(buffer.subarray(start, end));
     this.target.body(verbatim ? text : decodeXmlText(text));
   }
 }
