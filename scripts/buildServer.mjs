@@ -1,7 +1,14 @@
-// Builds a server's bin as one ESM bundle (lazy chunks for what only some transports need), so a stdio
-// start loads as little as possible. Run from a server's folder: `node ../../scripts/buildServer.mjs`.
-import { chmod, readFile, rm } from 'node:fs/promises';
+// Builds a server's bin, so a stdio start loads as little as possible: the server's own code as an ESM
+// bundle (dist/bin.js), and what every groundwork server shares (mcp-common, the SDK, zod, pino) as one
+// CommonJS bundle (dist/vendor.cjs) that vendorLoader.mjs loads through V8's code cache. The build ends
+// by starting the bin once over stdio, which writes that cache. Run from a server's folder:
+// `node ../../scripts/buildServer.mjs [entry] [outdir]`.
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { chmod, readFile, rename, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = process.cwd();
@@ -11,8 +18,12 @@ const entry = process.argv[2] ?? 'src/bin.ts';
 const outdir = path.resolve(root, process.argv[3] ?? 'dist');
 // Shared scaffolding and the libraries it hands tools (zod) are bundled; a server's own dependencies
 // (native addons, wasm, large optional parsers) stay external and load when a tool first needs them.
-const bundled = new Set(['@groundwork/mcp-common', 'zod']);
-const external = Object.keys(pkg.dependencies ?? {}).filter((name) => !bundled.has(name));
+const VENDOR = /^(?:zod|@groundwork\/mcp-common)(?:\/.*)?$/;
+const external = Object.keys(pkg.dependencies ?? {}).filter((name) => !VENDOR.test(name));
+// Built beside the output and moved into place at the end, so that a bin already running (tests of
+// another package, say) never sees a half-built directory.
+const staging = `${outdir}.building-${process.pid}`;
+const binName = path.basename(entry).replace(/\.ts$/, '.js');
 
 /**
  * Start-up time is mostly the parsing and evaluation of bundled code, so code that no groundwork server
@@ -51,13 +62,11 @@ const leanBundle = {
   },
 };
 
-await rm(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: [entry],
-  outdir,
+await rm(staging, { recursive: true, force: true });
+// A failed build leaves nothing behind (after a good one, the staging directory is the output).
+process.on('exit', () => rmSync(staging, { recursive: true, force: true }));
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   // Whitespace and syntax only: names stay readable in logged stack traces, and mangling them bought no
@@ -66,11 +75,118 @@ await build({
   minifySyntax: true,
   sourcemap: true,
   external,
-  plugins: [leanBundle],
   logLevel: 'warning',
+};
+
+// 1. Which shared modules (`zod`, `@groundwork/mcp-common`, their subpaths) the server imports.
+const shared = new Set();
+await build({
+  ...common,
+  entryPoints: [entry],
+  write: false,
+  format: 'esm',
+  sourcemap: false,
+  plugins: [
+    {
+      name: 'find-shared',
+      setup(builder) {
+        builder.onResolve({ filter: VENDOR }, (args) => {
+          shared.add(args.path);
+          return { path: args.path, external: true };
+        });
+      },
+    },
+  ],
+});
+
+// 2. Those modules as one CommonJS bundle (mcp-common's lazy imports of the stdio and HTTP transports
+// become lazily run blocks of it), and the names each one exports.
+const vendorFile = path.join(staging, 'vendor.cjs');
+const specifiers = [...shared].sort();
+await build({
+  ...common,
+  stdin: {
+    // Imported (not required) so that each package resolves to the same ESM build mcp-common imports.
+    contents: [
+      ...specifiers.map((specifier, index) => `import * as m${index} from ${JSON.stringify(specifier)};`),
+      `export { ${specifiers.map((specifier, index) => `m${index} as ${JSON.stringify(specifier)}`).join(', ')} };`,
+    ].join('\n'),
+    resolveDir: path.dirname(path.resolve(root, entry)),
+    sourcefile: 'vendor.js',
+  },
+  outfile: vendorFile,
+  format: 'cjs',
+  plugins: [leanBundle],
+});
+const vendorExports = createRequire(import.meta.url)(vendorFile);
+
+// 3. The server's own code, importing the shared modules from the vendor bundle.
+const loader = fileURLToPath(new URL('./vendorLoader.mjs', import.meta.url));
+await build({
+  ...common,
+  entryPoints: [entry],
+  outdir: staging,
+  splitting: true,
+  format: 'esm',
+  plugins: [
+    {
+      name: 'shared-from-vendor',
+      setup(builder) {
+        builder.onResolve({ filter: VENDOR }, (args) => ({ path: args.path, namespace: 'vendor' }));
+        builder.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => {
+          const names = Object.keys(vendorExports[args.path]).filter((name) => name !== 'default');
+          const lines = [
+            `import { loadVendor } from ${JSON.stringify(loader)};`,
+            `const module = loadVendor()[${JSON.stringify(args.path)}];`,
+            `export const { ${names.join(', ')} } = module;`,
+            ...('default' in vendorExports[args.path] ? ['export default module.default;'] : []),
+          ];
+          return { contents: lines.join('\n'), loader: 'js', resolveDir: path.dirname(loader) };
+        });
+      },
+    },
+  ],
   banner: {
     // Bundled CommonJS dependencies call require(); ESM has none unless we make one.
     js: "import { createRequire as __groundworkRequire } from 'node:module'; const require = __groundworkRequire(import.meta.url);",
   },
 });
-await chmod(path.join(outdir, path.basename(entry).replace(/\.ts$/, '.js')), 0o755);
+await chmod(path.join(staging, binName), 0o755);
+await warmCodeCache(path.join(staging, binName));
+await rm(outdir, { recursive: true, force: true });
+await rename(staging, outdir);
+
+/** Starts the bin over stdio, initializes it and lists its tools, so the code cache holds those paths. */
+function warmCodeCache(bin) {
+  const requests = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'build', version: '0' },
+      },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  ];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('"id":2')) child.stdin.end();
+    });
+    child.on('error', () => resolve());
+    child.on('exit', () => {
+      clearTimeout(timer);
+      if (!output.includes('"id":2'))
+        process.stderr.write(`buildServer: ${bin} did not answer over stdio; no code cache was written.\n`);
+      resolve();
+    });
+    child.stdin.write(requests.map((request) => `${JSON.stringify(request)}\n`).join(''));
+  });
+}

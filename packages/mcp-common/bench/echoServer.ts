@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The server the benchmark measures: one trivial echo tool on mcp-common, bundled by the same
 // scripts/buildServer.mjs every groundwork server uses, so its start-up is what a real bin pays.
+import { defineTool, requiredString, runServer, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
-import { defineTool, requiredString, runServer, ToolResult } from '../src/index.js';
 
 const echo = defineTool({
   definition: {
