@@ -37,7 +37,10 @@ export interface HttpServerProcess {
   /** `host:port` as the server expects it in the Host header. */
   host: string;
   stderr(): string;
+  /** SIGTERM (SIGKILL after two seconds); resolves once the process has exited. */
   stop(): Promise<void>;
+  /** The exit status once exited (null while running or when killed by a signal). */
+  exitCode(): number | null;
 }
 
 const SERVING_LINE = / serving (streamable-http|stateless-http) at (\S+)/;
@@ -84,6 +87,7 @@ export async function startHttpServer(
     host: new URL(url).host,
     stderr: () => output.read().stderr,
     stop: () => stop(child),
+    exitCode: () => child.exitCode,
   };
 }
 

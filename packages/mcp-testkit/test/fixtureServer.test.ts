@@ -66,3 +66,21 @@ describe.each(transports)('the fixture server over %s', (_name, transport) => {
     ]);
   });
 });
+
+describe('the fixture server on SIGTERM', () => {
+  it.each(['streamable-http', 'stateless-http'] as const)(
+    'over %s lets an in-flight call finish, then exits',
+    async (mode) => {
+      const server = await startHttpServer(fixtureBin, mode, ['--allowed-dir', fixtureDir]);
+      const client = new Client({ name: 'testkit-fixture-test', version: '0.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+      const call = client.callTool({ name: 'wait', arguments: { milliseconds: 800 } });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const stopping = server.stop();
+      const result = await call;
+      await stopping;
+      expect(result.content).toEqual([{ type: 'text', text: 'waited 800 ms' }]);
+      expect(server.exitCode()).toBe(0);
+    },
+  );
+});
