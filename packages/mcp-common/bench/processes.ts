@@ -1,6 +1,7 @@
 // Starting and stopping the processes under test, and building what they run.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +29,9 @@ export async function buildAll(): Promise<Built> {
     path.join(echoDir, 'package.json'),
     JSON.stringify({ name: 'groundwork-bench-echo', version: '0.0.0', type: 'module', private: true }),
   );
+  // The echo server imports @groundwork/mcp-common as every server does: from its built dist.
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: packageDir });
   await promisify(execFile)(
     process.execPath,
     [path.join(repoRoot, 'scripts/buildServer.mjs'), path.join(benchDir, 'echoServer.ts')],
