@@ -8,7 +8,7 @@ import { toText } from './textReport.js';
 const FORMATS = ['text', 'json', 'sarif'] as const;
 type Format = (typeof FORMATS)[number];
 
-export const VERIFY_USAGE = `Usage: groundwork-adopt verify [path] [--format text|json|sarif]
+const VERIFY_USAGE = `Usage: groundwork-adopt verify [path] [--format text|json|sarif]
 
 Checks a repository's AI-agent conventions (CLAUDE.md, AGENTS.md, skills, subagents, commands,
 .claude/settings.json, .mcp.json). Exits 1 when there are errors. Rules are configured in

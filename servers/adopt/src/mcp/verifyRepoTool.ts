@@ -11,7 +11,7 @@ const finding = z.object({
   fix: z.string().optional(),
 });
 
-export const verifyReportSchema = z.object({
+const verifyReportSchema = z.object({
   passed: z.boolean(),
   totals: z.object({ errors: z.number().int(), warnings: z.number().int(), files_checked: z.number().int() }),
   findings: z.array(finding),

@@ -1,7 +1,7 @@
 // A repository that follows every convention verify_repo checks: the passing baseline tests mutate.
 import type { FixtureFiles } from './fixtureRepo.js';
 
-export const AGENTS_MD = `# Demo
+const AGENTS_MD = `# Demo
 
 ## Overview
 A demo service.
@@ -31,7 +31,7 @@ export function commandFile(description = 'Cuts a release.'): string {
   return `---\ndescription: ${description}\nargument-hint: [version]\n---\n\nRelease $ARGUMENTS.\n`;
 }
 
-export const SETTINGS_JSON = `{
+const SETTINGS_JSON = `{
   "permissions": {
     "allow": ["Bash(npm test:*)", "Read(./src/**)"],
     "deny": ["Bash(rm -rf:*)"]
@@ -44,7 +44,7 @@ export const SETTINGS_JSON = `{
 }
 `;
 
-export const MCP_JSON = `{
+const MCP_JSON = `{
   "mcpServers": {
     "adopt": { "command": "npx", "args": ["-y", "@groundwork/adopt"], "env": { "LOG": "\${LOG_LEVEL:-info}" } },
     "remote": { "type": "http", "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer \${API_TOKEN}" } }

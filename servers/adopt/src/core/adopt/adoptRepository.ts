@@ -7,9 +7,9 @@ import { verifyRepo } from '../verify/verifyRepo.js';
 import { writeAgentDocs } from './agentDocs.js';
 import { installAssets } from './assets.js';
 import { detectProject, type ProjectProfile } from './detectProject.js';
-import { CommandFailedError, CommandRunner } from './gitRunner.js';
+import { CommandRunner } from './gitRunner.js';
 import { type GuardResult, installGuard } from './guard.js';
-import { ProcessMissingError, ProcessTimeoutError } from './processRunner.js';
+import { ProcessMissingError } from './processRunner.js';
 import { parseRemoteUrl, type RemoteUrl, redactor } from './remoteUrl.js';
 import { DEFAULT_BACKOFF_BASE_MS } from './retryPolicy.js';
 
@@ -208,15 +208,10 @@ class Adoption {
   }
 
   private describe(error: unknown): string {
-    if (
-      error instanceof StepError ||
-      error instanceof CommandFailedError ||
-      error instanceof ProcessTimeoutError
-    )
-      return this.redact(error.message);
-    if (error instanceof ProcessMissingError)
-      return this.redact(`${error.message} Install it and call again.`);
-    return this.redact(error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    return this.redact(
+      error instanceof ProcessMissingError ? `${message} Install it and call again.` : message,
+    );
   }
 
   private note(message: string): void {

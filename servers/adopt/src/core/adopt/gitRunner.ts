@@ -13,7 +13,7 @@ export interface CommandSettings {
   log: (message: string) => void;
 }
 
-export class CommandFailedError extends Error {
+class CommandFailedError extends Error {
   readonly code = 'COMMAND_FAILED';
   constructor(
     message: string,

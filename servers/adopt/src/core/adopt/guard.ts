@@ -7,10 +7,10 @@ import type { ProjectProfile } from './detectProject.js';
 import { GUARD_SCRIPT, GUARD_SCRIPT_PATH } from './guardScript.js';
 import { addPomPlugin, pomHasPlugin } from './pomEditor.js';
 
-export const GUARD_NAME = 'check-agent-docs';
-export const NODE_SCRIPT = 'check:agent-docs';
-export const GRADLE_TASK = 'checkAgentDocs';
-export const WORKFLOW_PATH = '.github/workflows/agent-docs.yml';
+const GUARD_NAME = 'check-agent-docs';
+const NODE_SCRIPT = 'check:agent-docs';
+const GRADLE_TASK = 'checkAgentDocs';
+const WORKFLOW_PATH = '.github/workflows/agent-docs.yml';
 
 export interface GuardResult {
   /** Repository-relative files written or changed. */

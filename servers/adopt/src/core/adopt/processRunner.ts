@@ -37,7 +37,7 @@ export class ProcessMissingError extends Error {
   }
 }
 
-export class ProcessAbortedError extends Error {
+class ProcessAbortedError extends Error {
   readonly code = 'CANCELLED';
   constructor(readonly command: string) {
     super(`'${command}' was cancelled.`);

@@ -16,7 +16,7 @@ export interface RemoteUrl {
   ghRepo?: string;
 }
 
-export class InvalidRepositoryUrlError extends Error {
+class InvalidRepositoryUrlError extends Error {
   readonly code = 'INVALID_REPOSITORY_URL';
   constructor(shown: string, problem: string) {
     super(`Invalid argument 'repository_url': '${shown}' ${problem}`);

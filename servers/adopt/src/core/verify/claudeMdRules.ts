@@ -4,7 +4,7 @@ import type { FindingSink } from './finding.js';
 import { type MarkdownDocument, parseMarkdown } from './markdownDocument.js';
 import type { RepoFiles } from './repoFiles.js';
 
-export const CLAUDE_MD_LOCATIONS = ['CLAUDE.md', '.claude/CLAUDE.md'] as const;
+const CLAUDE_MD_LOCATIONS = ['CLAUDE.md', '.claude/CLAUDE.md'] as const;
 const MAX_HOPS = 5;
 const CHARACTERS_PER_TOKEN = 4;
 

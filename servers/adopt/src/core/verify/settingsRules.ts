@@ -185,7 +185,7 @@ function checkHookEntry(hook: unknown, at: string, shape: (message: string) => v
 }
 
 /** A hook command's project-local script, if it runs one, and whether it is run through an interpreter. */
-export function projectScriptOf(command: string): { script: string; direct: boolean } | undefined {
+function projectScriptOf(command: string): { script: string; direct: boolean } | undefined {
   const words = shellWords(command);
   const first = words[0];
   if (first === undefined) return undefined;

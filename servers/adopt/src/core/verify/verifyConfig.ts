@@ -2,8 +2,8 @@
 import { type Finding, FindingSink, type Severity } from './finding.js';
 import type { RepoFiles } from './repoFiles.js';
 
-export const CONFIG_FILE = '.groundwork/adopt.json';
-export const DEFAULT_TOKEN_BUDGET = 10_000;
+const CONFIG_FILE = '.groundwork/adopt.json';
+const DEFAULT_TOKEN_BUDGET = 10_000;
 
 export type RuleSetting = Severity | 'off';
 
