@@ -239,9 +239,9 @@ function describeSessions(
       await deleteSession(server().url, id);
     });
 
-    it('cancels the call of a client that hangs up', async () => {
-      const slowCall = spec.slowCall;
-      if (slowCall === undefined) return;
+    const slowCall = spec.slowCall;
+    it.skipIf(slowCall === undefined)('cancels the call of a client that hangs up', async () => {
+      if (slowCall === undefined) return; // narrows the type; skipped above
       const id = await openSession(server().url, spec.clientName);
       const controller = new AbortController();
       const before = cancelledCallCount(server().stderr(), slowCall.name);

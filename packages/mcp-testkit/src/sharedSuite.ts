@@ -86,9 +86,9 @@ export function describeSharedSuite(spec: TransportContractSpec, harness: Transp
     ).toBe(true);
   });
 
-  it('reports an ill-typed argument by name', async () => {
-    const [name] = Object.keys(spec.sampleCall.arguments);
-    if (name === undefined) return;
+  const [firstArgument] = Object.keys(spec.sampleCall.arguments);
+  it.skipIf(firstArgument === undefined)('reports an ill-typed argument by name', async () => {
+    const name = firstArgument as string;
     const result = await connection.client.callTool({
       name: spec.sampleCall.name,
       arguments: { ...spec.sampleCall.arguments, [name]: { not: 'what it expects' } },
@@ -113,7 +113,7 @@ export function describeSharedSuite(spec: TransportContractSpec, harness: Transp
 
   const slowCall = spec.slowCall;
   it.skipIf(slowCall === undefined)('stops a cancelled call: ctx.signal reaches the tool', async () => {
-    if (slowCall === undefined) return;
+    if (slowCall === undefined) return; // narrows the type; skipped above
     const cancelledBefore = cancelledCallCount(connection.stderr(), slowCall.name);
     const running = harness.startCancellable(connection, slowCall);
     await new Promise((resolve) => setTimeout(resolve, 300));
