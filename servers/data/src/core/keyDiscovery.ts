@@ -3,10 +3,12 @@
 // is its prefix's index refined by its last column. Near-keys are the examined combinations that are
 // unique except for a few rows.
 import { throwIfAborted } from './dataError.js';
+import { FieldHash } from './fieldHash.js';
 import { PositionListIndex, Refiner } from './positionListIndex.js';
 import type { Comparison, ScanControl } from './scanOptions.js';
 import { columnIndexes, type TabularSource } from './sources/tabularSource.js';
 import { yieldToEventLoop } from './sources/valueCursor.js';
+import { ValueIds } from './valueIds.js';
 
 export interface KeyQuery {
   /** Columns to consider (all when absent). */
@@ -46,8 +48,16 @@ export async function findKeys(
   const indexes = columnIndexes(source, names);
   const { rows, values } = await encodeColumns(source, indexes, query.comparison, control);
   const maxViolating = query.maxViolatingRows ?? Math.max(1, Math.floor(rows / 1000));
-  const refiner = new Refiner(Math.max(1, ...values.map((column) => column.domain)));
-  const single = values.map((column) => PositionListIndex.ofColumn(column.ids, rows, column.domain));
+  const refiner = new Refiner(Math.max(1, ...values.map((column) => column.domain)), rows);
+  const byColumn = values.map((column) => PositionListIndex.ofColumn(column.ids, rows, column.domain));
+  // The lattice runs over columns ordered by their average cluster size, smallest first, so a combination
+  // starts from its most selective column and a non-key is refuted within its first few clusters.
+  const clusterSize = (index: PositionListIndex) => index.rows.length / Math.max(1, index.clusters);
+  const order = byColumn
+    .map((_, c) => c)
+    .sort((a, b) => clusterSize(byColumn[a]!) - clusterSize(byColumn[b]!));
+  const single = order.map((c) => byColumn[c]!);
+  const ordered = order.map((c) => values[c]!);
 
   const keys: number[][] = [];
   const near: { columns: number[]; violatingRows: number }[] = [];
@@ -65,17 +75,11 @@ export async function findKeys(
 
   for (let level = 2; level <= query.maxColumns && nonKeys.length > 0; level++) {
     const candidates = nextCandidates(nonKeys);
-    const last = level === query.maxColumns;
-    const chain = new PrefixChain(single, values, refiner);
     nonKeys = [];
     for (let i = 0; i < candidates.length; i++) {
       const candidate = candidates[i]!;
-      const prefix = chain.indexOf(candidate.slice(0, -1));
-      const ids = values[candidate[candidate.length - 1]!]!.ids;
-      const violating = last
-        ? refiner.violatingRowsOf(prefix, ids)
-        : refiner.refine(prefix, ids).violatingRows;
-      judge(candidate, violating, nonKeys);
+      const rest = candidate.slice(1).map((c) => ordered[c]!.ids);
+      judge(candidate, refiner.violatingRows(single[candidate[0]!]!, rest, maxViolating), nonKeys);
       if (i % 16 === 15) {
         control.onProgress?.(i + 1, candidates.length, 'rows', `checking ${level}-column combinations`);
         await yieldToEventLoop();
@@ -84,13 +88,19 @@ export async function findKeys(
     }
   }
 
-  near.sort((a, b) => a.violatingRows - b.violatingRows || a.columns.length - b.columns.length);
+  // Back to the caller's column order: within a combination, and between combinations of one size.
+  const original = (combination: number[]) => combination.map((c) => order[c]!).sort((a, b) => a - b);
+  const bySizeThenColumns = (a: number[], b: number[]) => a.length - b.length || compareCombinations(a, b);
+  const sortedKeys = keys.map(original).sort(bySizeThenColumns);
+  const sortedNear = near
+    .map((entry) => ({ columns: original(entry.columns), violatingRows: entry.violatingRows }))
+    .sort((a, b) => a.violatingRows - b.violatingRows || bySizeThenColumns(a.columns, b.columns));
   const named = (combination: number[]) => combination.map((c) => names[c]!);
   return {
     rows,
     columns: [...names],
-    keys: keys.slice(0, query.limit).map(named),
-    nearKeys: near
+    keys: sortedKeys.slice(0, query.limit).map(named),
+    nearKeys: sortedNear
       .slice(0, query.limit)
       .map((entry) => ({ columns: named(entry.columns), violatingRows: entry.violatingRows })),
     truncated: keys.length > query.limit || near.length > query.limit,
@@ -134,34 +144,6 @@ function compareCombinations(a: number[], b: number[]): number {
   return 0;
 }
 
-/** The indexes of the current candidate's prefixes, reused while consecutive candidates share them. */
-class PrefixChain {
-  private columns: number[] = [];
-  private indexes: PositionListIndex[] = [];
-
-  constructor(
-    private readonly single: PositionListIndex[],
-    private readonly values: ColumnValues[],
-    private readonly refiner: Refiner,
-  ) {}
-
-  indexOf(prefix: number[]): PositionListIndex {
-    let shared = 0;
-    while (shared < prefix.length && shared < this.columns.length && this.columns[shared] === prefix[shared])
-      shared++;
-    this.columns.length = shared;
-    this.indexes.length = shared;
-    for (let i = shared; i < prefix.length; i++) {
-      const column = prefix[i]!;
-      const index =
-        i === 0 ? this.single[column]! : this.refiner.refine(this.indexes[i - 1]!, this.values[column]!.ids);
-      this.columns.push(column);
-      this.indexes.push(index);
-    }
-    return this.indexes[prefix.length - 1]!;
-  }
-}
-
 /** Every column as dense value ids (one int per cell); nulls are -1, or one shared id with nulls 'equal'. */
 async function encodeColumns(
   source: TabularSource,
@@ -169,10 +151,11 @@ async function encodeColumns(
   comparison: Comparison,
   control: ScanControl,
 ): Promise<{ rows: number; values: ColumnValues[] }> {
-  const dictionaries = indexes.map(() => new Map<string, number>());
-  let ids = indexes.map(() => new Int32Array(1 << 16));
   const nullId = comparison.nulls === 'equal' ? 0 : -1;
   const firstId = comparison.nulls === 'equal' ? 1 : 0;
+  const dictionaries = indexes.map(() => new ValueIds(firstId));
+  let ids = indexes.map(() => new Int32Array(1 << 16));
+  const hash = new FieldHash();
   let rows = 0;
   await source.scan(
     indexes,
@@ -186,15 +169,11 @@ async function encodeColumns(
         });
       }
       for (let k = 0; k < indexes.length; k++) {
-        const text = cursor.text(k);
+        hash.reset();
         let id = nullId;
-        if (text !== null) {
-          const dictionary = dictionaries[k]!;
-          id = dictionary.get(text) ?? -2;
-          if (id === -2) {
-            id = dictionary.size + firstId;
-            dictionary.set(text, id);
-          }
+        if (cursor.hash(k, hash)) {
+          hash.finish();
+          id = dictionaries[k]!.idOf(hash.h1, hash.h2);
         }
         ids[k]![rows] = id;
       }

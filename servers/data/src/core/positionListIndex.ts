@@ -50,72 +50,48 @@ export class PositionListIndex {
   }
 }
 
-/** Scratch space for refinements, sized for the largest column domain. */
+/**
+ * Counts the violating rows of a combination by refining its first column's index by the other columns,
+ * cluster by cluster and depth first, so no intermediate index is ever built, and stopping as soon as the
+ * count exceeds a limit (which makes refuting a non-key cheap).
+ */
 export class Refiner {
-  private readonly counts: Int32Array;
-  private readonly offsets: Int32Array;
-  private touched: Int32Array;
+  private readonly counts: Int32Array[] = [];
+  private readonly offsets: Int32Array[] = [];
+  private readonly touched: Int32Array[] = [];
+  private readonly grouped: Int32Array[] = [];
+  private readonly groupEnds: Int32Array[] = [];
 
-  constructor(maxDomain: number) {
-    this.counts = new Int32Array(maxDomain);
-    this.offsets = new Int32Array(maxDomain);
-    this.touched = new Int32Array(1024);
-  }
+  constructor(
+    private readonly maxDomain: number,
+    private readonly rowCount: number,
+  ) {}
 
-  /** The index of the combination refined by a column's value ids. */
-  refine(index: PositionListIndex, ids: Int32Array): PositionListIndex {
-    const { counts, offsets } = this;
-    const out = new Int32Array(index.rows.length);
-    const ends: number[] = [];
-    let size = 0;
-    let start = 0;
-    for (let c = 0; c < index.ends.length; c++) {
-      const end = index.ends[c]!;
-      const touched = this.countCluster(index.rows, start, end, ids);
-      for (let t = 0; t < touched; t++) {
-        const id = this.touched[t]!;
-        const count = counts[id]!;
-        if (count >= 2) {
-          offsets[id] = size;
-          size += count;
-          ends.push(size);
-        }
-      }
-      for (let i = start; i < end; i++) {
-        const row = index.rows[i]!;
-        const id = ids[row]!;
-        if (id >= 0 && counts[id]! >= 2) out[offsets[id]!++] = row;
-      }
-      for (let t = 0; t < touched; t++) counts[this.touched[t]!] = 0;
-      start = end;
-    }
-    return new PositionListIndex(out.slice(0, size), Int32Array.from(ends));
-  }
-
-  /** Only the violating rows of the refinement, without building it (for the last level). */
-  violatingRowsOf(index: PositionListIndex, ids: Int32Array): number {
-    const counts = this.counts;
+  /** Violating rows of `base` refined by `columns` (value ids per row); some number above `limit` once it passes it. */
+  violatingRows(base: PositionListIndex, columns: readonly Int32Array[], limit: number): number {
+    if (columns.length === 0) return base.violatingRows;
+    this.ensureDepth(columns.length);
     let violating = 0;
     let start = 0;
-    for (let c = 0; c < index.ends.length; c++) {
-      const end = index.ends[c]!;
-      const touched = this.countCluster(index.rows, start, end, ids);
-      for (let t = 0; t < touched; t++) {
-        const id = this.touched[t]!;
-        const count = counts[id]!;
-        if (count >= 2) violating += count - 1;
-        counts[id] = 0;
-      }
+    for (let c = 0; c < base.ends.length && violating <= limit; c++) {
+      const end = base.ends[c]!;
+      violating += this.refineCluster(base.rows, start, end, columns, 0, limit - violating);
       start = end;
     }
     return violating;
   }
 
-  /** Counts the ids of rows[start, end) into `counts`; returns how many distinct ids it touched. */
-  private countCluster(rows: Int32Array, start: number, end: number, ids: Int32Array): number {
-    const counts = this.counts;
-    if (this.touched.length < end - start) this.touched = new Int32Array(end - start);
-    const touchedIds = this.touched;
+  private refineCluster(
+    rows: Int32Array,
+    start: number,
+    end: number,
+    columns: readonly Int32Array[],
+    depth: number,
+    limit: number,
+  ): number {
+    const ids = columns[depth]!;
+    const counts = this.counts[depth]!;
+    const touchedIds = this.touched[depth]!;
     let touched = 0;
     for (let i = start; i < end; i++) {
       const id = ids[rows[i]!]!;
@@ -123,6 +99,55 @@ export class Refiner {
       if (counts[id] === 0) touchedIds[touched++] = id;
       counts[id]!++;
     }
-    return touched;
+    if (depth === columns.length - 1) {
+      let violating = 0;
+      for (let t = 0; t < touched; t++) {
+        const id = touchedIds[t]!;
+        violating += counts[id]! - 1;
+        counts[id] = 0;
+      }
+      return violating;
+    }
+    // Group the rows of clusters that stay clusters (two or more), then go one column deeper in each.
+    const offsets = this.offsets[depth]!;
+    const groupEnds = this.groupEnds[depth]!;
+    const grouped = this.grouped[depth]!;
+    let size = 0;
+    let groups = 0;
+    for (let t = 0; t < touched; t++) {
+      const id = touchedIds[t]!;
+      const count = counts[id]!;
+      if (count >= 2) {
+        offsets[id] = size;
+        size += count;
+        groupEnds[groups++] = size;
+      } else {
+        counts[id] = 0;
+      }
+    }
+    for (let i = start; i < end; i++) {
+      const row = rows[i]!;
+      const id = ids[row]!;
+      if (id >= 0 && counts[id]! >= 2) grouped[offsets[id]!++] = row;
+    }
+    for (let t = 0; t < touched; t++) counts[touchedIds[t]!] = 0;
+    let violating = 0;
+    let groupStart = 0;
+    for (let g = 0; g < groups && violating <= limit; g++) {
+      const groupEnd = groupEnds[g]!;
+      violating += this.refineCluster(grouped, groupStart, groupEnd, columns, depth + 1, limit - violating);
+      groupStart = groupEnd;
+    }
+    return violating;
+  }
+
+  private ensureDepth(depth: number): void {
+    while (this.counts.length < depth) {
+      this.counts.push(new Int32Array(this.maxDomain));
+      this.offsets.push(new Int32Array(this.maxDomain));
+      this.touched.push(new Int32Array(this.rowCount));
+      this.grouped.push(new Int32Array(this.rowCount));
+      this.groupEnds.push(new Int32Array(this.rowCount));
+    }
   }
 }

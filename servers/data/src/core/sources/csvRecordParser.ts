@@ -12,7 +12,7 @@ export interface CsvDialect {
 
 /** The fields of the record being visited: bytes [starts[i], ends[i]) of `bytes`, `escaped[i]` if it holds doubled quotes. */
 export class CsvRecord {
-  bytes: Uint8Array = new Uint8Array(0);
+  bytes: Buffer = Buffer.alloc(0);
   starts = new Int32Array(64);
   ends = new Int32Array(64);
   escaped = new Uint8Array(64);
@@ -21,11 +21,7 @@ export class CsvRecord {
   line = 1;
 
   decode(field: number, quote: number): string {
-    const text = Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength).toString(
-      'utf8',
-      this.starts[field],
-      this.ends[field],
-    );
+    const text = this.bytes.toString('utf8', this.starts[field], this.ends[field]);
     if (this.escaped[field] === 0) return text;
     const q = String.fromCharCode(quote);
     return text.replaceAll(q + q, q);
@@ -65,7 +61,7 @@ export class CsvRecordParser {
    * of an incomplete record, to be given again with more bytes). With `final`, the tail is a record too.
    * Blank lines are skipped. `visit` returning false stops early.
    */
-  parse(bytes: Uint8Array, final: boolean, visit: (record: CsvRecord) => boolean | undefined): number {
+  parse(bytes: Buffer, final: boolean, visit: (record: CsvRecord) => boolean | undefined): number {
     const { delimiter, quote } = this.dialect;
     const length = bytes.length;
     const record = this.record;

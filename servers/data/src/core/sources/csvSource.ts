@@ -71,7 +71,8 @@ class CsvSource implements TabularSource {
     const onRecord = (record: CsvRecord): undefined => {
       if (recordIndex++ <= headerRow) return;
       cursor.row++;
-      if (record.count !== width && !allowRagged) throw new RaggedRecordError(cursor.row, record.line, record.count, width);
+      if (record.count !== width && !allowRagged)
+        throw new RaggedRecordError(cursor.row, record.line, record.count, width);
       visit(cursor);
     };
     let buffer: Buffer = Buffer.allocUnsafe(READ_BYTES);
@@ -94,7 +95,8 @@ class CsvSource implements TabularSource {
         filled -= used;
         control.onProgress?.(reader.bytesRead(), reader.fileBytes, 'bytes', pass);
       }
-      if (filled > 0) parser.parse(buffer.subarray(first ? bomLength(buffer, filled) : 0, filled), true, onRecord);
+      if (filled > 0)
+        parser.parse(buffer.subarray(first ? bomLength(buffer, filled) : 0, filled), true, onRecord);
     } catch (error) {
       if (error instanceof DataError) throw error;
       if (control.signal?.aborted) throw new CancelledError();
