@@ -117,7 +117,7 @@ function fileBody(
   const used = uses.length > 0 ? uses.map((use) => `Number(${use} ? 1 : 0)`).join(' + ') : '0';
   lines.push(`export const value${index} = helper0(${index}) + ${used};`, '');
   lines.push(`export function describe${index}(shape: Shape${index}): string {`);
-  lines.push('  return `${shape.id}:${shape.label}:${shape.tags.join(",")}`;');
+  lines.push("  return [shape.id, shape.label, shape.tags.join(',')].join(':');");
   lines.push('}', '');
   return lines.join('\n');
 }

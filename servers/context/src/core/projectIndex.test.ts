@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -64,6 +64,18 @@ describe('ProjectIndex', () => {
     const { stats, graph } = await index.build();
     expect(stats.parsed).toBe(2);
     expect(graph.files.get('src/uses-extra.ts')?.dependencies).toEqual(['src/lib/extra.ts']);
+  });
+
+  it('notices a file added to a folder that was empty, on a call right after an unchanged one', async () => {
+    const index = new ProjectIndex(root);
+    mkdirSync(path.join(root, 'src/empty'));
+    await index.build();
+    expect((await index.build()).stats.graphReused).toBe(true);
+    writeFileSync(path.join(root, 'src/empty/new.ts'), "export { greet } from '../lib/greet.js';\n");
+    const { stats, graph } = await index.build();
+    expect(stats.parsed).toBe(1);
+    expect(graph.files.get('src/empty/new.ts')?.dependencies).toEqual(['src/lib/greet.ts']);
+    index.close();
   });
 
   it('keeps one index per root for the process', () => {

@@ -4,6 +4,7 @@ import type { ImportRef } from './sourceFacts.js';
 
 type OxcParser = typeof import('oxc-parser');
 let parserModule: Promise<OxcParser> | undefined;
+const MIGHT_CALL_REQUIRE = /\brequire\s*\(/;
 
 /** oxc-parser is a native addon: loaded on first use so the server starts fast. */
 export function loadOxcParser(): Promise<OxcParser> {
@@ -27,8 +28,10 @@ export function extractTsImports(parser: OxcParser, fileName: string, source: st
     const literal = stringLiteralAt(source, entry.moduleRequest.start, entry.moduleRequest.end);
     if (literal !== undefined) imports.push({ specifier: literal, kind: 'dynamic' });
   }
-  // The module record leaves out require() and `import x = require()`; only then is the AST walked.
-  if (source.includes('require')) {
+  // The module record leaves out require() and `import x = require()`. Materializing the AST costs more
+  // than parsing, so it is walked only in files whose text has a call of `require` somewhere; what counts
+  // as an import is still decided on the AST (a mention in a comment or string is not one).
+  if (MIGHT_CALL_REQUIRE.test(source)) {
     collectRequires(result.program, imports);
   }
   return imports;

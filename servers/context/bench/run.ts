@@ -1,0 +1,205 @@
+// pnpm bench: groundwork-context side by side with what a user would run instead, in one run.
+//   cold project_tree vs dependency-cruiser 17 and madge 8 (edge sets compared), on generated repositories
+//   with tsconfig aliases and on real TypeScript sources; a warm call on 5,000 files; estimate_tokens
+//   throughput vs gpt-tokenizer called directly. Env: BENCH_FILES (sizes, default 1000,5000,20000),
+//   BENCH_COMPETITOR_MAX (largest size the competitors run on, default 5000), BENCH_SEED (default 42).
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { ProjectIndex } from '../src/core/projectIndex.js';
+import { describeProjectTree } from '../src/core/projectTree.js';
+import { tokenCounterFor } from '../src/core/tokenCounter.js';
+import { estimateTokens } from '../src/core/tokenEstimate.js';
+import { runDependencyCruiser, runMadge, type ToolRun } from './competitors.js';
+import { ContextServer, coldProjectTree } from './contextServer.js';
+import { generateRepo } from './generateRepo.js';
+
+const sizes = (process.env.BENCH_FILES ?? '1000,5000,20000').split(',').map((size) => Number(size.trim()));
+const competitorMax = Number(process.env.BENCH_COMPETITOR_MAX ?? 5000);
+const seed = Number(process.env.BENCH_SEED ?? 42);
+const dataDir = fileURLToPath(new URL('../bench-data', import.meta.url));
+const pnpmStore = fileURLToPath(new URL('../../../node_modules/.pnpm', import.meta.url));
+mkdirSync(dataDir, { recursive: true });
+
+const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
+const median = (values: readonly number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+interface Corpus {
+  name: string;
+  root: string;
+  sourceDir: string;
+  files: number;
+}
+
+/** An installed package's TypeScript sources copied out of node_modules (which every tool skips). */
+function realCorpus(name: string, subdir: string, compilerOptions: object): Corpus | undefined {
+  const installed = readdirSync(pnpmStore).find((entry) => entry.startsWith(`${name}@`));
+  if (installed === undefined) return undefined;
+  const source = path.join(pnpmStore, installed, 'node_modules', name, subdir);
+  const root = path.join(dataDir, 'real', name);
+  if (!existsSync(root)) {
+    cpSync(source, path.join(root, 'src'), {
+      recursive: true,
+      filter: (file) => !/\.d\.[cm]?ts$/.test(file),
+    });
+    writeFileSync(
+      path.join(root, 'tsconfig.json'),
+      `${JSON.stringify({ compilerOptions, include: ['src'] })}\n`,
+    );
+  }
+  return {
+    name: `${installed.split('_')[0]} ${subdir}/ (real)`,
+    root,
+    sourceDir: 'src',
+    files: countTs(path.join(root, 'src')),
+  };
+}
+
+function countTs(folder: string): number {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((file) =>
+    /\.[cm]?tsx?$/.test(file),
+  ).length;
+}
+
+function describeDiff(
+  ours: Set<string>,
+  theirs: Set<string>,
+): { common: number; onlyOurs: string[]; onlyTheirs: string[] } {
+  const onlyOurs = [...ours].filter((edge) => !theirs.has(edge));
+  const onlyTheirs = [...theirs].filter((edge) => !ours.has(edge));
+  return { common: ours.size - onlyOurs.length, onlyOurs, onlyTheirs };
+}
+
+const report: string[] = [];
+const say = (line = '') => {
+  console.log(line);
+  report.push(line);
+};
+
+async function compareCold(corpus: Corpus): Promise<void> {
+  say(`\n### ${corpus.name}: ${corpus.files} files`);
+  const ours = await coldProjectTree(corpus.root);
+  say(
+    `- groundwork-context cold project_tree (fresh process, spawn → answer): ${fmt(ours.milliseconds)}, ${ours.edges.size} edges`,
+  );
+  if (corpus.files > competitorMax) {
+    say(`- competitors skipped above ${competitorMax} files (BENCH_COMPETITOR_MAX)`);
+    return;
+  }
+  const competitors: Array<[string, () => Promise<ToolRun>]> = [
+    ['dependency-cruiser 17', () => runDependencyCruiser(corpus.root, corpus.sourceDir)],
+    ['madge 8', () => runMadge(corpus.root, corpus.sourceDir)],
+  ];
+  for (const [name, runTool] of competitors) {
+    const theirs = await runTool();
+    const diff = describeDiff(ours.edges, theirs.edges);
+    say(
+      `- ${name}: ${fmt(theirs.milliseconds)}, ${theirs.edges.size} edges → ours is **${(theirs.milliseconds / ours.milliseconds).toFixed(1)}× faster**; ` +
+        `edges in common ${diff.common}, only ours ${diff.onlyOurs.length}, only theirs ${diff.onlyTheirs.length}`,
+    );
+    for (const edge of diff.onlyOurs.slice(0, 3)) say(`  - only ours: \`${edge}\``);
+    for (const edge of diff.onlyTheirs.slice(0, 3)) say(`  - only ${name}: \`${edge}\``);
+  }
+}
+
+async function warmCall(root: string, files: number): Promise<void> {
+  say(`\n### Warm project_tree on ${files} files (unchanged tree)`);
+  const index = new ProjectIndex(root);
+  await index.build();
+  const inProcess: number[] = [];
+  for (let run = 0; run < 30; run++) {
+    const started = performance.now();
+    const project = await index.build();
+    describeProjectTree(project.graph, { depth: 1, maxFiles: 2000, scanTruncated: false });
+    inProcess.push(performance.now() - started);
+  }
+  index.close();
+  say(
+    `- in process (index check + tree of 2000 files): median ${fmt(median(inProcess))}, worst ${fmt(Math.max(...inProcess))}`,
+  );
+
+  const server = await ContextServer.start(root);
+  await server.call('project_tree', { path: '.' });
+  for (const maxFiles of [100, 2000, files]) {
+    const overWire: number[] = [];
+    for (let run = 0; run < 15; run++) {
+      const started = performance.now();
+      await server.call('project_tree', { path: '.', max_files: maxFiles });
+      overWire.push(performance.now() - started);
+    }
+    say(`- over stdio through the SDK client, max_files ${maxFiles}: median ${fmt(median(overWire))}`);
+  }
+  await server.close();
+}
+
+async function tokenThroughput(root: string): Promise<void> {
+  say('\n### estimate_tokens throughput (o200k_base, every file of the tree, token cache empty)');
+  const index = new ProjectIndex(root);
+  const project = await index.build();
+  const files = [...project.graph.files.keys()];
+  const texts = files.map((file) => readFileSync(path.join(root, file), 'utf8'));
+  const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+  await tokenCounterFor('o200k_base');
+  countTokens('warm up');
+  const direct: number[] = [];
+  const ours: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    let started = performance.now();
+    let total = 0;
+    for (const text of texts) total += countTokens(text, { disallowedSpecial: new Set() });
+    direct.push(performance.now() - started);
+    const fresh = new ProjectIndex(root);
+    const freshProject = await fresh.build();
+    started = performance.now();
+    const estimate = await estimateTokens(fresh, freshProject, { files, depth: 0, encoding: 'o200k_base' });
+    ours.push(performance.now() - started);
+    fresh.close();
+    if (estimate.total !== total) throw new Error(`token totals differ: ${estimate.total} vs ${total}`);
+  }
+  index.close();
+  const ratio = median(ours) / median(direct);
+  say(
+    `- ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB: gpt-tokenizer directly on the texts in memory ${fmt(median(direct))}` +
+      ` (${(bytes / 1e6 / (median(direct) / 1000)).toFixed(1)} MB/s); estimate_tokens core incl. reading the files ${fmt(median(ours))}` +
+      ` → **${ratio.toFixed(2)}×** the direct time (target ≤ 1.2×)`,
+  );
+}
+
+say(`# groundwork-context benchmark`);
+say(
+  `\nMachine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}. Seed ${seed}.`,
+);
+say(
+  `Command: \`BENCH_FILES=${sizes.join(',')} BENCH_COMPETITOR_MAX=${competitorMax} pnpm --filter @groundwork/context bench\``,
+);
+
+say('\n## Cold project_tree vs dependency-cruiser and madge');
+const corpora: Corpus[] = [];
+for (const name of ['zod', 'ajv']) {
+  const corpus =
+    name === 'zod'
+      ? realCorpus('zod', 'src', { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true })
+      : realCorpus('ajv', 'lib', { module: 'CommonJS', moduleResolution: 'node', strict: true });
+  if (corpus) corpora.push(corpus);
+}
+for (const files of sizes) {
+  corpora.push({
+    name: `generated, seed ${seed}`,
+    root: generateRepo(dataDir, files, seed),
+    sourceDir: 'src',
+    files,
+  });
+}
+for (const corpus of corpora) await compareCold(corpus);
+
+say('\n## Warm call');
+const warmSize = sizes.includes(5000) ? 5000 : sizes[0]!;
+await warmCall(generateRepo(dataDir, warmSize, seed), warmSize);
+
+say('\n## Tokens');
+await tokenThroughput(generateRepo(dataDir, warmSize, seed));
+
+writeFileSync(path.join(dataDir, 'last-run.md'), `${report.join('\n')}\n`);
