@@ -47,11 +47,17 @@ export interface GhStandIn {
   path: string;
   /** Every call's arguments, one array per call. */
   calls(): Promise<string[][]>;
+  /** Where a hanging stand-in writes the pid of the child it leaves sleeping. */
+  hangingPidFile: string;
 }
 
-/** A `gh` script that records its arguments and answers `pr list` / `pr create` like gh would. */
+/**
+ * A `gh` script that records its arguments and answers `pr list` / `pr create` like gh would. With `hang`,
+ * `pr list` starts a child that sleeps (its pid in `hangingPidFile`) and never answers.
+ */
 export async function createGhStandIn(
   pullRequestUrl = 'https://github.com/example/demo/pull/7',
+  hang = false,
 ): Promise<GhStandIn> {
   const dir = await mkdtemp(path.join(tmpdir(), 'adopt-gh-'));
   const log = path.join(dir, 'calls.jsonl');
@@ -63,6 +69,12 @@ const fs = require('node:fs');
 const args = process.argv.slice(2);
 fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify(args) + '\\n');
 if (args[0] === '--version') { console.log('gh version 2.0.0 (stand-in)'); process.exit(0); }
+if (args[0] === 'pr' && args[1] === 'list' && ${hang}) {
+  const child = require('node:child_process').spawn('sleep', ['120'], { stdio: 'ignore' });
+  fs.writeFileSync(${JSON.stringify(path.join(dir, 'hanging.pid'))}, String(child.pid));
+  setInterval(() => {}, 1000);
+  return;
+}
 if (args[0] === 'pr' && args[1] === 'list') {
   if (fs.existsSync(${JSON.stringify(state)})) console.log(fs.readFileSync(${JSON.stringify(state)}, 'utf8'));
   process.exit(0);
@@ -79,6 +91,7 @@ process.exit(1);
   );
   return {
     path: `${dir}${path.delimiter}${process.env.PATH ?? ''}`,
+    hangingPidFile: path.join(dir, 'hanging.pid'),
     async calls() {
       const text = await readFile(log, 'utf8').catch(() => '');
       return text

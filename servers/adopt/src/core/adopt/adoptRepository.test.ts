@@ -1,5 +1,6 @@
 // Against real git: bare repositories as remotes over file:// URLs. gh cannot reach GitHub from here, so the
 // pull-request step runs a stand-in `gh` on PATH that records its arguments (see createGhStandIn).
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -51,6 +52,15 @@ async function options(overrides: Partial<AdoptOptions> = {}): Promise<AdoptOpti
     logs,
     ...overrides,
   };
+}
+
+/** Running, not gone or a zombie (a killed orphan may wait for a container's init to reap it). */
+function isRunning(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 function checkoutOf(workspace: string, checkout: string | undefined): string {
@@ -257,6 +267,20 @@ describe('adopt_repo pipeline', { timeout: 60_000 }, () => {
     expect(report.failure?.message).toContain('the remote rejected the push');
     expect(opts.logs.some((line) => /retry \d of/.test(line))).toBe(false);
     expect(remoteRef(remote, `refs/heads/${BRANCH}`)).toBeUndefined();
+  });
+
+  it('kills a command that hangs, with its child processes, when timeout passes', async () => {
+    const remote = await createBareRemote(plainRepo);
+    const gh = await createGhStandIn(undefined, true);
+    const opts = await options({ timeoutMs: 8_000, retries: 0, env: { ...process.env, PATH: gh.path } });
+    const report = await adoptRepository({ kind: 'url', url: remote.url }, opts);
+    expect(report.failure?.step).toBe('pull-request');
+    expect(report.failure?.message).toContain(
+      "'gh' did not finish within 8 s and was killed with its child processes",
+    );
+    const sleeper = Number(await readFile(gh.hangingPidFile, 'utf8'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(isRunning(sleeper)).toBe(false);
   });
 
   it('retries a refused connection with backoff, then reports it with the token masked everywhere', async () => {
