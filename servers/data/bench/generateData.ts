@@ -1,7 +1,8 @@
 // Seeded generators of realistic benchmark tables: CSV with quoted fields, "" escapes, embedded newlines,
 // planted duplicates (user_id) and a planted compound key; and a wide table for key discovery.
-import { createWriteStream } from 'node:fs';
+
 import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 
 export function seededRandom(seed: number): () => number {
   let state = seed;
@@ -13,8 +14,32 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-const FIRST = ['Ann', 'Bob', 'Chloé', 'Dmitri', 'Eve', 'Farah', 'Gunnar', 'Hiro', 'Ines', 'José', 'Kari', 'Li'];
-const LAST = ['Smith', "O'Neil", 'Nguyen', 'García', 'Müller', 'Berg', 'Okafor', 'Rossi', 'Kowalski', 'Tanaka'];
+const FIRST = [
+  'Ann',
+  'Bob',
+  'Chloé',
+  'Dmitri',
+  'Eve',
+  'Farah',
+  'Gunnar',
+  'Hiro',
+  'Ines',
+  'José',
+  'Kari',
+  'Li',
+];
+const LAST = [
+  'Smith',
+  "O'Neil",
+  'Nguyen',
+  'García',
+  'Müller',
+  'Berg',
+  'Okafor',
+  'Rossi',
+  'Kowalski',
+  'Tanaka',
+];
 const CITIES = ['Oslo', 'Bergen', 'São Paulo', 'New York, NY', 'Zürich', 'Lagos', 'Kyoto', 'Kraków'];
 const STATUS = ['new', 'paid', 'shipped', 'returned', 'cancelled'];
 
@@ -63,7 +88,9 @@ export async function writeOrdersCsv(file: string, megabytes: number, seed = 42)
  */
 export async function writeWideCsv(file: string, rows: number, seed = 7): Promise<void> {
   const next = seededRandom(seed);
-  const cardinalities = [0, 0, 2, 3, 5, 100, 7, 10, 12, 20, 50, 100, 200, 365, 500, 1000, 2000, 100, 5000, 10_000, 30, 4, 60, 24];
+  const cardinalities = [
+    0, 0, 2, 3, 5, 100, 7, 10, 12, 20, 50, 100, 200, 365, 500, 1000, 2000, 100, 5000, 10_000, 30, 4, 60, 24,
+  ];
   const out = createWriteStream(file);
   let chunk = `${cardinalities.map((_, c) => `c${String(c).padStart(2, '0')}`).join(',')}\n`;
   for (let r = 0; r < rows; r++) {

@@ -63,7 +63,11 @@ switch (task) {
   case 'groundwork-keys': {
     const source = await openSource({ kind: 'file', path: file!, csv: {} });
     const found = await findKeys(source, { maxColumns: 3, comparison: DEFAULT_COMPARISON, limit: 1000 });
-    result = { rows: found.rows, keys: found.keys.map((key) => key.join('+')), near_keys: found.nearKeys.length };
+    result = {
+      rows: found.rows,
+      keys: found.keys.map((key) => key.join('+')),
+      near_keys: found.nearKeys.length,
+    };
     break;
   }
   default:
@@ -72,4 +76,6 @@ switch (task) {
 const wallSeconds = (performance.now() - started) / 1000;
 const usage = process.cpuUsage();
 const cpuSeconds = (usage.user + usage.system) / 1e6;
-process.stdout.write(`${JSON.stringify({ task, wallSeconds, cpuSeconds, peakMegabytes: peakMegabytes(), result })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ task, wallSeconds, cpuSeconds, peakMegabytes: peakMegabytes(), result })}\n`,
+);

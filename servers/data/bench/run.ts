@@ -59,7 +59,8 @@ async function prepare() {
   const sqlite = path.join(dataDir, `orders-${sizeMb}mb.db`);
   const wide = path.join(dataDir, `wide-${keyRows}.csv`);
   if (!existsSync(csv)) await step('generate CSV', () => writeOrdersCsv(csv, sizeMb));
-  if (!existsSync(gz)) await step('gzip', () => pipeline(createReadStream(csv), createGzip(), createWriteStream(gz)));
+  if (!existsSync(gz))
+    await step('gzip', () => pipeline(createReadStream(csv), createGzip(), createWriteStream(gz)));
   if (!existsSync(parquet)) {
     await step('write Parquet with DuckDB', () =>
       duckdb(`COPY (SELECT * FROM read_csv('${csv}', header = true)) TO '${parquet}' (FORMAT parquet)`),
@@ -76,11 +77,19 @@ async function loadSqlite(csv: string, file: string): Promise<void> {
   const { openCsvSource } = await import('../src/core/sources/csvSource.js');
   const { DEFAULT_COMPARISON } = await import('../src/core/scanOptions.js');
   const db = new Database(file);
-  db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; CREATE TABLE orders (order_id INTEGER, user_id TEXT, email TEXT)');
+  db.exec(
+    'PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; CREATE TABLE orders (order_id INTEGER, user_id TEXT, email TEXT)',
+  );
   const insert = db.prepare('INSERT INTO orders VALUES (?, ?, ?)');
   const source = await openCsvSource(csv, {});
   db.exec('BEGIN');
-  await source.scan([0, 1, 2], DEFAULT_COMPARISON, (cursor) => insert.run(cursor.text(0), cursor.text(1), cursor.text(2)), {}, 'load');
+  await source.scan(
+    [0, 1, 2],
+    DEFAULT_COMPARISON,
+    (cursor) => insert.run(cursor.text(0), cursor.text(1), cursor.text(2)),
+    {},
+    'load',
+  );
   db.exec('COMMIT');
   db.close();
 }
@@ -89,7 +98,11 @@ function ratio(ours: Measurement, theirs: Measurement): string {
   return `wall ${(ours.wallSeconds / theirs.wallSeconds).toFixed(2)}×, peak memory ${(ours.peakMegabytes / theirs.peakMegabytes).toFixed(2)}×`;
 }
 
-console.log(`groundwork-data benchmark — ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `groundwork-data benchmark — ${cpus().length} cores, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 const files = await prepare();
 const mb = (file: string) => `${(statSync(file).size / 1024 / 1024).toFixed(0)} MB`;
 const results: string[] = [];
@@ -109,7 +122,9 @@ const pqOurs = measure('groundwork-parquet', files.parquet);
 const pqDuck = measure('duckdb-parquet', files.parquet);
 results.push(`Parquet ${mb(files.parquet)}: ${ratio(pqOurs, pqDuck)}`);
 
-console.log(`\nuniqueness_check(user_id) pushed down to SQLite (${mb(files.sqlite)}), against DuckDB on the Parquet copy`);
+console.log(
+  `\nuniqueness_check(user_id) pushed down to SQLite (${mb(files.sqlite)}), against DuckDB on the Parquet copy`,
+);
 const sqliteOurs = measure('groundwork-sqlite', files.sqlite);
 results.push(`SQLite ${mb(files.sqlite)} vs DuckDB on Parquet: ${ratio(sqliteOurs, pqDuck)}`);
 

@@ -178,3 +178,16 @@ describe('bad input', () => {
     expect(result.unique).toBe(true);
   });
 });
+
+describe('cancellation', () => {
+  it('abandons a cancelled scan and keeps serving', async () => {
+    const controller = new AbortController();
+    const call = server.client.callTool({ name: 'find_keys', arguments: { file: 'big.csv.gz' } }, undefined, {
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 50);
+    await expect(call).rejects.toThrow();
+    const result = await server.call('uniqueness_check', { file: 'people.csv', columns: ['id'] });
+    expect(result.unique).toBe(true);
+  });
+});

@@ -34,6 +34,9 @@ export interface KeyDiscovery {
   truncated: boolean;
 }
 
+/** How long the search runs between chances for a cancellation to arrive. */
+const YIELD_EVERY_MS = 25;
+
 interface ColumnValues {
   ids: Int32Array;
   domain: number;
@@ -49,7 +52,12 @@ export async function findKeys(
   const { rows, values } = await encodeColumns(source, indexes, query.comparison, control);
   const maxViolating = query.maxViolatingRows ?? Math.max(1, Math.floor(rows / 1000));
   const refiner = new Refiner(Math.max(1, ...values.map((column) => column.domain)), rows);
-  const byColumn = values.map((column) => PositionListIndex.ofColumn(column.ids, rows, column.domain));
+  const byColumn: PositionListIndex[] = [];
+  for (const column of values) {
+    byColumn.push(PositionListIndex.ofColumn(column.ids, rows, column.domain));
+    await yieldToEventLoop();
+    throwIfAborted(control.signal);
+  }
   // The lattice runs over columns ordered by their average cluster size, smallest first, so a combination
   // starts from its most selective column and a non-key is refuted within its first few clusters.
   const clusterSize = (index: PositionListIndex) => index.rows.length / Math.max(1, index.clusters);
@@ -73,6 +81,7 @@ export async function findKeys(
   let nonKeys: number[][] = [];
   for (let c = 0; c < single.length; c++) judge([c], single[c]!.violatingRows, nonKeys);
 
+  let lastYield = performance.now();
   for (let level = 2; level <= query.maxColumns && nonKeys.length > 0; level++) {
     const candidates = nextCandidates(nonKeys);
     nonKeys = [];
@@ -80,10 +89,16 @@ export async function findKeys(
       const candidate = candidates[i]!;
       const rest = candidate.slice(1).map((c) => ordered[c]!.ids);
       judge(candidate, refiner.violatingRows(single[candidate[0]!]!, rest, maxViolating), nonKeys);
-      if (i % 16 === 15) {
-        control.onProgress?.(i + 1, candidates.length, 'rows', `checking ${level}-column combinations`);
+      if (performance.now() - lastYield > YIELD_EVERY_MS) {
+        control.onProgress?.(
+          i + 1,
+          candidates.length,
+          'combinations',
+          `checking ${level}-column combinations`,
+        );
         await yieldToEventLoop();
         throwIfAborted(control.signal);
+        lastYield = performance.now();
       }
     }
   }

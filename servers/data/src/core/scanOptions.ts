@@ -12,8 +12,13 @@ export const DEFAULT_COMPARISON: Comparison = { nulls: 'distinct', trim: false, 
 
 export interface ScanControl {
   signal?: AbortSignal;
-  /** Progress of the current pass, in `unit`s (bytes of the file, or rows). */
-  onProgress?: (done: number, total: number | undefined, unit: 'bytes' | 'rows', pass: string) => void;
+  /** Progress of the current pass, in `unit`s (bytes of the file, rows, or key candidates). */
+  onProgress?: (
+    done: number,
+    total: number | undefined,
+    unit: 'bytes' | 'rows' | 'combinations',
+    pass: string,
+  ) => void;
   /** The memory the analysis may use for its own tables before it spills to temporary files. */
   memoryBudgetBytes?: number;
 }
