@@ -18,8 +18,8 @@ const env = process.env;
 const COLD_RUNS = Number(env.BENCH_COLD_RUNS ?? 15);
 const CONCURRENCY = 16;
 const WARMUP_MS = Number(env.BENCH_WARMUP_MS ?? 1500);
-const DURATION_MS = Number(env.BENCH_DURATION_MS ?? 5000);
-const ROUNDS = Number(env.BENCH_ROUNDS ?? 3);
+const SLICES = Number(env.BENCH_SLICES ?? 10);
+const SLICE_MS = Number(env.BENCH_SLICE_MS ?? 1000);
 const SESSIONS = Number(env.BENCH_SESSIONS ?? 2000);
 const CHURN_ROUNDS = Number(env.BENCH_CHURN_ROUNDS ?? 3);
 
@@ -83,41 +83,47 @@ async function coldStart(): Promise<void> {
   });
 }
 
-/** Requests/s of `call` through one client, best of ROUNDS alternating with the baseline. */
-async function throughput(
-  start: () => Promise<RunningServer>,
-  call: (client: McpHttpClient, session?: string) => Promise<void>,
-) {
-  const server = await start();
-  const client = new McpHttpClient(server.url, CONCURRENCY);
-  try {
-    const session = await client.initialize();
-    await measureThroughput(() => call(client, session), CONCURRENCY, WARMUP_MS);
-    return await measureThroughput(() => call(client, session), CONCURRENCY, DURATION_MS);
-  } finally {
-    await client.close();
-    await server.stop();
-  }
+interface Contender {
+  start(): Promise<RunningServer>;
+  call(client: McpHttpClient, session: string | undefined): Promise<void>;
 }
 
-async function compareThroughput(
-  what: string,
-  baselineName: string,
-  ours: () => Promise<number>,
-  baseline: () => Promise<number>,
-): Promise<void> {
-  const results = { ours: [] as number[], baseline: [] as number[] };
-  for (let round = 0; round < ROUNDS; round++) {
-    results.ours.push(await ours());
-    results.baseline.push(await baseline());
-    log(
-      `${what} round ${round + 1}: mcp-common ${results.ours.at(-1)?.toFixed(0)}/s, ${baselineName} ${results.baseline.at(-1)?.toFixed(0)}/s`,
-    );
+/**
+ * Both servers run at once and are measured in alternating one-second slices, so a busy moment on a
+ * shared machine weighs on both alike; the figure is the mean over the slices.
+ */
+async function compareThroughput(what: string, baselineName: string, ours: Contender, baseline: Contender) {
+  const running = await Promise.all(
+    [ours, baseline].map(async (contender) => {
+      const server = await contender.start();
+      const client = new McpHttpClient(server.url, CONCURRENCY);
+      const session = await client.initialize();
+      const run = (ms: number) => measureThroughput(() => contender.call(client, session), CONCURRENCY, ms);
+      return { server, client, run, rates: [] as number[] };
+    }),
+  );
+  try {
+    for (const side of running) await side.run(WARMUP_MS);
+    for (let slice = 0; slice < SLICES; slice++) {
+      for (const side of running) side.rates.push(await side.run(SLICE_MS));
+    }
+  } finally {
+    for (const side of running) {
+      await side.client.close();
+      await side.server.stop();
+    }
   }
+  const [mine, theirs] = running.map(
+    (side) => side.rates.reduce((sum, rate) => sum + rate, 0) / side.rates.length,
+  ) as [number, number];
+  const range = (rates: number[]) => `${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)}/s`;
+  log(
+    `${what}: mcp-common ${mine.toFixed(0)}/s (slices ${range(running[0]?.rates ?? [])}), ${baselineName} ${theirs.toFixed(0)}/s (slices ${range(running[1]?.rates ?? [])})`,
+  );
   rows.push({
-    what: `${what}, 16 concurrent echo calls (median of ${ROUNDS} × ${DURATION_MS / 1000} s)`,
-    ours: median(results.ours),
-    baseline: median(results.baseline),
+    what: `${what}, 16 concurrent echo calls (mean of ${SLICES} alternating ${SLICE_MS / 1000} s slices)`,
+    ours: mine,
+    baseline: theirs,
     unit: 'req/s',
     target: { atLeast: 2 },
     note: `vs ${baselineName}`,
@@ -126,28 +132,25 @@ async function compareThroughput(
 
 async function streamableHttp(): Promise<void> {
   const everything = resolvePackageBin('@modelcontextprotocol/server-everything', 'dist/index.js');
+  const port = await freePort();
   await compareThroughput(
     'streamable HTTP, one session',
     "server-everything's echo (streamableHttp)",
-    () =>
-      throughput(
-        () =>
-          startServer(
-            [built.echoServer, '--transport', 'streamable-http', '--port', '0'],
-            /serving streamable-http at (\S+)/,
-          ),
-        (client, session) => client.callTool(session, 'echo', { text: 'hello' }),
-      ),
-    async () => {
-      const port = await freePort();
-      return throughput(
-        () =>
-          startServer([everything, 'streamableHttp'], /listening on port/, {
-            env: { PORT: String(port) },
-            url: `http://127.0.0.1:${port}/mcp`,
-          }),
-        (client, session) => client.callTool(session, 'echo', { message: 'hello' }),
-      );
+    {
+      start: () =>
+        startServer(
+          [built.echoServer, '--transport', 'streamable-http', '--port', '0'],
+          /serving streamable-http at (\S+)/,
+        ),
+      call: (client, session) => client.callTool(session, 'echo', { text: 'hello' }),
+    },
+    {
+      start: () =>
+        startServer([everything, 'streamableHttp'], /listening on port/, {
+          env: { PORT: String(port) },
+          url: `http://127.0.0.1:${port}/mcp`,
+        }),
+      call: (client, session) => client.callTool(session, 'echo', { message: 'hello' }),
     },
   );
 }
@@ -156,20 +159,18 @@ async function statelessHttp(): Promise<void> {
   await compareThroughput(
     'stateless HTTP',
     'the SDK documented stateless pattern (new server per request)',
-    () =>
-      throughput(
-        () =>
-          startServer(
-            [built.echoServer, '--transport', 'stateless-http', '--port', '0'],
-            /serving stateless-http at (\S+)/,
-          ),
-        (client) => client.callTool(undefined, 'echo', { text: 'hello' }),
-      ),
-    () =>
-      throughput(
-        () => startServer([built.sdkStatelessServer], /listening (\S+)/),
-        (client) => client.callTool(undefined, 'echo', { text: 'hello' }),
-      ),
+    {
+      start: () =>
+        startServer(
+          [built.echoServer, '--transport', 'stateless-http', '--port', '0'],
+          /serving stateless-http at (\S+)/,
+        ),
+      call: (client) => client.callTool(undefined, 'echo', { text: 'hello' }),
+    },
+    {
+      start: () => startServer([built.sdkStatelessServer], /listening (\S+)/),
+      call: (client) => client.callTool(undefined, 'echo', { text: 'hello' }),
+    },
   );
 }
 
