@@ -1,0 +1,115 @@
+import { tmpdir } from 'node:os';
+import { Writable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AllowedPaths } from './allowedPaths.js';
+import { createProtocolServer, type ServerApp, usageUri } from './protocolServer.js';
+import { defineTool } from './tool.js';
+import { ToolRegistry } from './toolRegistry.js';
+import { ToolResult } from './toolResult.js';
+
+// Reports progress `steps` times as fast as it can, then logs at every level.
+const busy = defineTool({
+  definition: {
+    name: 'busy',
+    title: 'Busy',
+    description: 'Reports progress and logs.',
+    input: z.object({ steps: z.number().int().describe('How many progress reports.') }),
+    annotations: { readOnlyHint: true },
+  },
+  async apply({ steps }, ctx) {
+    for (let done = 1; done <= steps; done++) ctx.progress(done, steps);
+    ctx.log.debug('debug line');
+    ctx.log.info('info line');
+    ctx.log.warning('warning line', { password: 'hunter2' });
+    ctx.log.error('error line');
+    return ToolResult.success('done');
+  },
+});
+
+let app: ServerApp;
+let client: Client;
+let logged: Array<{ level: string; data: unknown }>;
+
+beforeEach(async () => {
+  const logger = pino({ level: 'silent' }, new Writable({ write: (_chunk, _encoding, done) => done() }));
+  app = {
+    name: 'groundwork-protocol-test',
+    version: '1.2.3',
+    registry: new ToolRegistry([busy], logger),
+    allowedPaths: await AllowedPaths.under(tmpdir()),
+    logger,
+    usage: '# How to use it\n',
+  };
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createProtocolServer(app).connect(serverSide);
+  client = new Client({ name: 'protocol-test', version: '0' });
+  logged = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    logged.push({ level: notification.params.level, data: notification.params.data });
+  });
+  await client.connect(clientSide);
+});
+
+afterEach(async () => {
+  await client.close();
+});
+
+describe('progress', () => {
+  it('is throttled, increasing, and always reports completion', async () => {
+    const progress: Array<{ progress: number; total?: number }> = [];
+    await client.callTool({ name: 'busy', arguments: { steps: 1000 } }, undefined, {
+      onprogress: (update) => progress.push(update),
+    });
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress.length).toBeLessThan(10);
+    expect(progress.at(-1)).toEqual({ progress: 1000, total: 1000 });
+    expect(progress.map((update) => update.progress)).toEqual(
+      [...progress.map((update) => update.progress)].sort((a, b) => a - b),
+    );
+  });
+});
+
+describe('tool logging', () => {
+  it('sends info and above by default, with masked data', async () => {
+    await client.callTool({ name: 'busy', arguments: { steps: 1 } });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(logged.map((entry) => entry.level)).toEqual(['info', 'warning', 'error']);
+    expect(logged[1]?.data).toEqual({ message: 'warning line', password: '***' });
+  });
+
+  it('follows the level the client sets', async () => {
+    await client.setLoggingLevel('warning');
+    await client.callTool({ name: 'busy', arguments: { steps: 1 } });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(logged.map((entry) => entry.level)).toEqual(['warning', 'error']);
+  });
+});
+
+describe('errors and resources', () => {
+  it('answers an unknown tool with InvalidParams whose message names it', async () => {
+    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: "MCP error -32602: Unknown tool 'nope'; this server has: busy.",
+    });
+  });
+
+  it('lists and serves MCP_USAGE.md, and names an unknown resource', async () => {
+    const { resources } = await client.listResources();
+    expect(resources).toEqual([expect.objectContaining({ uri: usageUri(app), name: 'MCP_USAGE.md' })]);
+    const { contents } = await client.readResource({ uri: usageUri(app) });
+    expect(contents).toEqual([{ uri: usageUri(app), mimeType: 'text/markdown', text: '# How to use it\n' }]);
+    await expect(client.readResource({ uri: 'groundwork://other/usage' })).rejects.toThrow(
+      "MCP error -32602: Unknown resource 'groundwork://other/usage'.",
+    );
+  });
+
+  it('reports its name, version and capabilities', () => {
+    expect(client.getServerVersion()).toEqual({ name: 'groundwork-protocol-test', version: '1.2.3' });
+    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, logging: {} });
+  });
+});
