@@ -4,6 +4,7 @@ import { parse, type TestCase, type TestSuite } from 'junit2json';
 
 const file = process.argv[2] as string;
 const started = performance.now();
+const cpuBefore = process.cpuUsage();
 const report = await parse(await readFile(file, 'utf8'));
 const counts = { total: 0, failed: 0, errored: 0, skipped: 0 };
 const visit = (suites: TestSuite[] | undefined) => {
@@ -18,4 +19,8 @@ const visit = (suites: TestSuite[] | undefined) => {
 };
 visit(report != null && 'testsuite' in report ? (report.testsuite as TestSuite[]) : undefined);
 const elapsedMs = performance.now() - started;
-process.stdout.write(JSON.stringify({ elapsedMs, maxRssMb: process.resourceUsage().maxRSS / 1024, counts }));
+const cpu = process.cpuUsage(cpuBefore);
+const cpuMs = (cpu.user + cpu.system) / 1000;
+process.stdout.write(
+  JSON.stringify({ elapsedMs, cpuMs, maxRssMb: process.resourceUsage().maxRSS / 1024, counts }),
+);

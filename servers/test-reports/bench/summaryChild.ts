@@ -5,14 +5,17 @@ import { readRun } from '../src/core/testRun.js';
 
 const file = process.argv[2] as string;
 const started = performance.now();
+const cpuBefore = process.cpuUsage();
 const run = await readRun(await discoverReports(file, (absolute) => absolute), { details: false });
 const summary = summarizeRun(run);
 const elapsedMs = performance.now() - started;
+const cpu = process.cpuUsage(cpuBefore);
+const cpuMs = (cpu.user + cpu.system) / 1000;
 process.stdout.write(
   JSON.stringify({
     elapsedMs,
+    cpuMs,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
-    heapUsedMb: process.memoryUsage().heapUsed / 2 ** 20,
     counts: {
       total: summary.total,
       failed: summary.failed,

@@ -31,13 +31,14 @@ export function summarizeRun(run: TestRun): RunSummary {
   const counts = { total: 0, passed: 0, failed: 0, errored: 0, skipped: 0, flaky: 0 };
   let duration = 0;
   const suites = new Map<string, SuiteSummary>();
-  const timed: FoldedTest[] = [];
+  // The slowest few are kept in a small sorted list rather than sorting every test.
+  const slowest: FoldedTest[] = [];
   for (const test of run.tests.values()) {
     counts.total += 1;
     counts[test.status] += 1;
     if (test.status === 'passed' && test.failedAttempts > 0) counts.flaky += 1;
     duration += test.durationMs ?? 0;
-    if (test.durationMs !== undefined) timed.push(test);
+    if (test.durationMs !== undefined) keepSlowest(slowest, test);
     let suite = suites.get(test.suite);
     if (suite === undefined) {
       suite = { name: test.suite, tests: 0, failed: 0, errored: 0, skipped: 0, duration_ms: 0 };
@@ -47,9 +48,8 @@ export function summarizeRun(run: TestRun): RunSummary {
     if (test.status === 'failed') suite.failed += 1;
     if (test.status === 'errored') suite.errored += 1;
     if (test.status === 'skipped') suite.skipped += 1;
-    suite.duration_ms = round(suite.duration_ms + (test.durationMs ?? 0));
+    suite.duration_ms += test.durationMs ?? 0;
   }
-  timed.sort((a, b) => (b.durationMs ?? 0) - (a.durationMs ?? 0));
   // Suites with failures first, so a truncated list still shows where the problems are.
   const orderedSuites = [...suites.values()].sort(
     (a, b) => b.failed + b.errored - (a.failed + a.errored) || a.name.localeCompare(b.name),
@@ -57,14 +57,26 @@ export function summarizeRun(run: TestRun): RunSummary {
   return {
     ...counts,
     duration_ms: round(duration),
-    slowest: timed.slice(0, SLOWEST).map((test) => ({
+    slowest: slowest.map((test) => ({
       name: test.name,
       classname: test.classname,
       duration_ms: round(test.durationMs ?? 0),
     })),
-    suites: orderedSuites.slice(0, MAX_SUITES),
+    suites: orderedSuites
+      .slice(0, MAX_SUITES)
+      .map((suite) => ({ ...suite, duration_ms: round(suite.duration_ms) })),
     suite_count: suites.size,
   };
+}
+
+function keepSlowest(slowest: FoldedTest[], test: FoldedTest): void {
+  const duration = test.durationMs ?? 0;
+  if (slowest.length === SLOWEST && duration <= ((slowest[SLOWEST - 1] as FoldedTest).durationMs ?? 0))
+    return;
+  let at = slowest.length;
+  while (at > 0 && ((slowest[at - 1] as FoldedTest).durationMs ?? 0) < duration) at -= 1;
+  slowest.splice(at, 0, test);
+  if (slowest.length > SLOWEST) slowest.pop();
 }
 
 function round(ms: number): number {

@@ -59,5 +59,5 @@ export function head(text: string, max: number): string {
 
 /** The identity of a test across retries and runs. */
 export function testKey(testCase: Pick<TestCaseResult, 'suite' | 'classname' | 'name' | 'file'>): string {
-  return [testCase.suite, testCase.classname, testCase.name, testCase.file ?? ''].join('\u0000');
+  return `${testCase.suite}\u0000${testCase.classname}\u0000${testCase.name}\u0000${testCase.file ?? ''}`;
 }
