@@ -14,7 +14,7 @@ module.exports = {
       comment:
         'servers/*/src/core is the pure domain and must not know about tools. Why: the core is reused and ' +
         'tested without MCP. Instead: move what the core needs into core/, and let the tool in src/mcp/ call the core.',
-      from: { path: '^servers/([^/]+)/src/core/' },
+      from: { path: '^servers/[^/]+/src/core/' },
       to: { path: '^servers/[^/]+/src/mcp/' },
     },
     {
@@ -37,7 +37,7 @@ module.exports = {
         'Only packages/mcp-common (which translates the tool SPI to the protocol) and packages/mcp-testkit import ' +
         `${SDK}. Why: one place owns the protocol, so an SDK upgrade touches one package. Instead: use ` +
         "defineTool, ToolResult, ToolError and ToolContext from @groundwork/mcp-common. Exception: a server's " +
-        'test/ and bench/ may use the SDK *client*, because they play the client against the built bin.',
+        'test/ and bench/ may import it, because they play the client against the built bin.',
       from: { pathNot: '^(packages/mcp-common/|packages/mcp-testkit/|servers/[^/]+/(test|bench)/)' },
       to: { path: SDK },
     },
@@ -46,7 +46,7 @@ module.exports = {
       severity: 'error',
       comment:
         'A server never imports another server. Why: servers are published and versioned on their own. ' +
-        'Instead: move what both need into packages/mcp-common (general) or duplicate a small domain helper.',
+        'Instead: move what both need into packages/mcp-common (if it is general) or a new package under packages/.',
       from: { path: '^servers/([^/]+)/' },
       to: {
         path: ['^servers/', '^@groundwork/(?!mcp-common|mcp-testkit|tsconfig)'],
