@@ -1,22 +1,23 @@
-// Against real git: bare repositories as remotes over file:// URLs. gh cannot reach GitHub from here, so the
-// pull-request step runs a stand-in `gh` on PATH that records its arguments (see createGhStandIn).
+// The adopt_repo core against real git: bare repositories as remotes over file:// URLs (and one over HTTP).
+// gh cannot reach GitHub from here, so the pull-request step runs a stand-in `gh` on PATH that records its
+// arguments (see createGhStandIn). Each test has its own remote and workspace, so they run concurrently.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gradleRepo, mavenRepo, nodeRepo, plainRepo } from '../../testing/buildToolRepos.js';
+import { DEFAULT_BRANCH_NAME } from '../src/core/adopt/adoptDefaults.js';
+import { type AdoptOptions, adoptRepositories, adoptRepository } from '../src/core/adopt/adoptRepository.js';
+import { verifyRepo } from '../src/core/verify/verifyRepo.js';
+import { gradleRepo, mavenRepo, nodeRepo, plainRepo } from '../src/testing/buildToolRepos.js';
 import {
   createBareRemote,
   createClaudeStandIn,
   createGhStandIn,
   git,
   remoteRef,
-} from '../../testing/gitFixtures.js';
-import { startGitHttpServer } from '../../testing/gitHttpServer.js';
-import { verifyRepo } from '../verify/verifyRepo.js';
-import { DEFAULT_BRANCH_NAME } from './adoptDefaults.js';
-import { type AdoptOptions, adoptRepositories, adoptRepository } from './adoptRepository.js';
+} from '../src/testing/gitFixtures.js';
+import { startGitHttpServer } from '../src/testing/gitHttpServer.js';
 
 const BRANCH = DEFAULT_BRANCH_NAME;
 const STEPS = [
@@ -67,7 +68,7 @@ function checkoutOf(workspace: string, checkout: string | undefined): string {
   return path.join(workspace, checkout ?? '');
 }
 
-describe('adopt_repo pipeline', { timeout: 60_000 }, () => {
+describe.concurrent('adopt_repo pipeline', { timeout: 120_000 }, () => {
   it('adopts a Node repository: docs, a guard run by npm test, a pushed branch and a pull request', async () => {
     const remote = await createBareRemote(nodeRepo);
     const gh = await createGhStandIn();
