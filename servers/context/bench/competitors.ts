@@ -5,13 +5,23 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { cpuMillisecondsIn, withCpuTime } from './cpuTime.js';
 
 const run = promisify(execFile);
 const bin = (name: string) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
 
 export interface ToolRun {
   milliseconds: number;
+  /** User + system CPU time of the process, when GNU time could measure it. */
+  cpuMilliseconds?: number;
   edges: Set<string>;
+}
+
+async function runTimed(name: string, args: string[], cwd: string) {
+  const timed = withCpuTime(bin(name), args);
+  const started = performance.now();
+  const { stdout, stderr } = await run(timed.command, timed.args, { cwd, maxBuffer: 1024 * 1024 * 1024 });
+  return { stdout, milliseconds: performance.now() - started, cpuMilliseconds: cpuMillisecondsIn(stderr) };
 }
 
 /** `depcruise <src> --output-type json` with the project's tsconfig and type-only imports counted. */
@@ -22,12 +32,11 @@ export async function runDependencyCruiser(root: string, sourceDir: string): Pro
     config,
     `module.exports = { options: { tsConfig: { fileName: 'tsconfig.json' }, tsPreCompilationDeps: true, doNotFollow: { path: 'node_modules' } } };\n`,
   );
-  const started = performance.now();
-  const { stdout } = await run(bin('depcruise'), [sourceDir, '--config', config, '--output-type', 'json'], {
-    cwd: root,
-    maxBuffer: 1024 * 1024 * 1024,
-  });
-  const milliseconds = performance.now() - started;
+  const { stdout, milliseconds, cpuMilliseconds } = await runTimed(
+    'depcruise',
+    [sourceDir, '--config', config, '--output-type', 'json'],
+    root,
+  );
   const result = JSON.parse(stdout) as {
     modules: Array<{
       source: string;
@@ -42,14 +51,13 @@ export async function runDependencyCruiser(root: string, sourceDir: string): Pro
       edges.add(`${module.source} -> ${dependency.resolved}`);
     }
   }
-  return { milliseconds, edges };
+  return { milliseconds, cpuMilliseconds, edges };
 }
 
 /** `madge --json` with the project's tsconfig; its paths are relative to the folder it was given. */
 export async function runMadge(root: string, sourceDir: string): Promise<ToolRun> {
-  const started = performance.now();
-  const { stdout } = await run(
-    bin('madge'),
+  const { stdout, milliseconds, cpuMilliseconds } = await runTimed(
+    'madge',
     [
       '--json',
       '--no-spinner',
@@ -59,14 +67,13 @@ export async function runMadge(root: string, sourceDir: string): Promise<ToolRun
       'tsconfig.json',
       sourceDir,
     ],
-    { cwd: root, maxBuffer: 1024 * 1024 * 1024 },
+    root,
   );
-  const milliseconds = performance.now() - started;
   const graph = JSON.parse(stdout) as Record<string, string[]>;
   const prefix = sourceDir === '.' ? '' : `${sourceDir.replace(/\/$/, '')}/`;
   const edges = new Set<string>();
   for (const [from, targets] of Object.entries(graph)) {
     for (const to of targets) edges.add(`${prefix}${from} -> ${prefix}${to}`);
   }
-  return { milliseconds, edges };
+  return { milliseconds, cpuMilliseconds, edges };
 }

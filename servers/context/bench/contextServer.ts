@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { cpuMillisecondsIn, withCpuTime } from './cpuTime.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
@@ -11,18 +12,27 @@ export interface TreeFileResult {
 }
 
 export class ContextServer {
+  private stderr = '';
+  private exited: Promise<void> = Promise.resolve();
+
   private constructor(private readonly client: Client) {}
 
-  static async start(allowedDir: string): Promise<ContextServer> {
+  /** Starts the bin (under GNU time when `measureCpu`, which then reports its CPU time on close). */
+  static async start(allowedDir: string, measureCpu = false): Promise<ContextServer> {
     const client = new Client({ name: 'context-bench', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [bin, '--allowed-dir', allowedDir],
-        stderr: 'ignore',
-      }),
-    );
-    return new ContextServer(client);
+    const plain = { command: process.execPath, args: [bin, '--allowed-dir', allowedDir] };
+    const launch = measureCpu ? withCpuTime(plain.command, plain.args) : plain;
+    const transport = new StdioClientTransport({ ...launch, stderr: measureCpu ? 'pipe' : 'ignore' });
+    const server = new ContextServer(client);
+    const stream = transport.stderr;
+    if (stream) {
+      stream.on('data', (chunk: Buffer) => {
+        server.stderr += chunk.toString('utf8');
+      });
+      server.exited = new Promise((resolve) => stream.on('end', () => resolve()));
+    }
+    await client.connect(transport);
+    return server;
   }
 
   async call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -34,18 +44,27 @@ export class ContextServer {
   close(): Promise<void> {
     return this.client.close();
   }
+
+  /** Closes the server; its CPU time when it ran under GNU time. */
+  async closeAndMeasure(): Promise<number | undefined> {
+    await this.client.close();
+    await this.exited;
+    return cpuMillisecondsIn(this.stderr);
+  }
 }
 
 /** A cold project_tree: a fresh server process, from spawn to the answer, with every file in it. */
-export async function coldProjectTree(root: string): Promise<{ milliseconds: number; edges: Set<string> }> {
+export async function coldProjectTree(
+  root: string,
+): Promise<{ milliseconds: number; cpuMilliseconds?: number; edges: Set<string> }> {
   const started = performance.now();
-  const server = await ContextServer.start(root);
+  const server = await ContextServer.start(root, true);
   const tree = await server.call('project_tree', { path: '.', max_files: 50_000 });
   const milliseconds = performance.now() - started;
-  await server.close();
+  const cpuMilliseconds = await server.closeAndMeasure();
   const edges = new Set<string>();
   for (const file of tree.files as TreeFileResult[]) {
     for (const dependency of file.dependencies) edges.add(`${file.path} -> ${dependency}`);
   }
-  return { milliseconds, edges };
+  return { milliseconds, cpuMilliseconds, edges };
 }

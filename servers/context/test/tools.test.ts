@@ -129,7 +129,7 @@ describe('find_context', () => {
     const result = await call('find_context', { path: 'python-app', file: 'shop/model.py' });
     expect(result.isError).toBe(true);
     expect(result.content[0]?.text).toMatch(
-      /'shop\/model\.py' is not a source file.*Did you mean: shop\/models\.py/,
+      /Invalid argument 'file': 'shop\/model\.py' is not a source file.*Did you mean: shop\/models\.py/,
     );
   });
 });

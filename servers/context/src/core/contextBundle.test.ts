@@ -77,7 +77,7 @@ describe('buildContextBundle', () => {
         depth: 1,
         encoding: 'o200k_base',
       }),
-    ).rejects.toThrow(/Did you mean: src\/main\.ts/);
+    ).rejects.toThrow(/Invalid argument 'files': 'src\/mian\.ts'.*Did you mean: src\/main\.ts/);
   });
 });
 

@@ -39,7 +39,7 @@ export async function buildContextBundle(
   control: WorkControl = {},
 ): Promise<ContextBundle> {
   const { graph } = project;
-  const targets = [...new Set(request.files.map((file) => lookupFile(graph, file)))];
+  const targets = [...new Set(request.files.map((file) => lookupFile(graph, file, 'files')))];
   const reached = graph.reach(targets, request.depth, 'dependencies');
   const nodes = [...targets, ...reached.map((entry) => entry.path)];
   const rank = personalizedPageRank(nodes, (node) => graph.files.get(node)?.dependencies ?? [], targets);

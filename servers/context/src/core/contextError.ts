@@ -12,14 +12,14 @@ export class ContextError extends Error {
 
 /** A file argument that names no file of the scanned project. */
 export class UnknownFileError extends ContextError {
-  constructor(given: string, suggestions: readonly string[]) {
+  constructor(argument: string, given: string, suggestions: readonly string[]) {
     const hint =
       suggestions.length > 0
         ? ` Did you mean: ${suggestions.join(', ')}?`
         : ' Call project_tree to list the files it knows.';
     super(
       'UNKNOWN_FILE',
-      `File '${given}' is not a source file of this project (it may be missing, ignored, binary or too large).${hint}`,
+      `Invalid argument '${argument}': '${given}' is not a source file of this project (it may be missing, ignored, binary or too large).${hint}`,
     );
   }
 }

@@ -18,7 +18,9 @@ describe('lookupFile', () => {
   });
 
   it('rejects an unknown file, naming it and suggesting close matches', () => {
-    expect(() => lookupFile(graph, 'src/mian.ts')).toThrow(/'src\/mian\.ts'.*Did you mean: src\/main\.ts/);
+    expect(() => lookupFile(graph, 'src/mian.ts')).toThrow(
+      /^Invalid argument 'file': 'src\/mian\.ts' is not a source file.*Did you mean: src\/main\.ts/,
+    );
   });
 });
 

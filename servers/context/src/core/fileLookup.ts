@@ -3,13 +3,13 @@ import { UnknownFileError } from './contextError.js';
 import type { DependencyGraph } from './dependencyGraph.js';
 
 /** Normalizes `./src\x.ts` to `src/x.ts` and returns it if the project has that file. */
-export function lookupFile(graph: DependencyGraph, given: string): string {
+export function lookupFile(graph: DependencyGraph, given: string, argument = 'file'): string {
   const normalized = given
     .replace(/\\/g, '/')
     .replace(/^(\.\/)+/, '')
     .replace(/\/+/g, '/');
   if (graph.files.has(normalized)) return normalized;
-  throw new UnknownFileError(given, closestFiles([...graph.files.keys()], normalized, 3));
+  throw new UnknownFileError(argument, given, closestFiles([...graph.files.keys()], normalized, 3));
 }
 
 export function closestFiles(files: readonly string[], wanted: string, limit: number): string[] {

@@ -19,7 +19,7 @@ export async function estimateTokens(
   request: { files: readonly string[]; depth: number; encoding: Encoding },
   control: WorkControl = {},
 ): Promise<TokenEstimate> {
-  const targets = [...new Set(request.files.map((file) => lookupFile(project.graph, file)))];
+  const targets = [...new Set(request.files.map((file) => lookupFile(project.graph, file, 'files')))];
   const context = project.graph.reach(targets, request.depth, 'dependencies');
   const entries = [...targets.map((path) => ({ path, distance: 0 })), ...context];
   const budget = new WorkBudget(control.signal);
