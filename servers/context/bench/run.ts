@@ -197,6 +197,11 @@ say(
   `\nMachine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}. Seed ${seed}.`,
 );
 say(
+  `Load average at start: ${loadavg()
+    .map((load) => load.toFixed(1))
+    .join(', ')} (other work shares the machine).`,
+);
+say(
   `Command: \`BENCH_FILES=${sizes.join(',')} BENCH_COMPETITOR_MAX=${competitorMax} pnpm --filter @groundwork/context bench\``,
 );
 
