@@ -18,6 +18,8 @@ import {
 import { XmlBodySplitter } from './xmlBodySplitter.js';
 import { cleanXmlText } from './xmlTextCleaner.js';
 
+/** Shared by every test without failures (most of them); frozen so that no one can add to it. */
+const NO_FAILURES = Object.freeze([]) as unknown as FailureDetail[];
 const SKIP_STATUSES = new Set(['disabled', 'ignored', 'skipped', 'notrun', 'not_run']);
 const READ_CHUNK_BYTES = 1 << 20;
 
@@ -63,6 +65,14 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
   const suites: SuiteFrame[] = [];
   const elements: string[] = [];
   let current: CaseFrame | undefined;
+  const reusableCase: CaseFrame = {
+    attributes: {},
+    skipped: false,
+    failures: NO_FAILURES,
+    flakyAttempts: 0,
+    rerunAttempts: 0,
+    output: '',
+  };
   let capture: Capture | undefined;
   let captured = '';
   // Output nested inside a failure interrupts the failure's own text, which resumes after it.
@@ -102,14 +112,14 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
         return;
       }
       case 'testcase':
-        current = {
-          attributes,
-          skipped: false,
-          failures: [],
-          flakyAttempts: 0,
-          rerunAttempts: 0,
-          output: '',
-        };
+        // Test cases never nest, so one frame is reused for all of them.
+        current = reusableCase;
+        current.attributes = attributes;
+        current.skipped = false;
+        current.failures = NO_FAILURES;
+        current.flakyAttempts = 0;
+        current.rerunAttempts = 0;
+        current.output = '';
         return;
       case 'failure':
       case 'error':
@@ -148,6 +158,7 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
       capture = { into: 'failure', detail };
       captured = '';
     }
+    if (frame.failures === NO_FAILURES) frame.failures = [];
     frame.failures.push(detail);
   };
 
@@ -285,9 +296,10 @@ function finishCase(frame: CaseFrame, suite: SuiteFrame | undefined): TestCaseRe
   const testCase: TestCaseResult = {
     suite: suite?.name ?? '',
     classname: interned(attributes.classname ?? attributes.class ?? ''),
-    name: detach(attributes.name ?? ''),
+    // Detached from the markup text once the test's key is built (see testRun's fold).
+    name: attributes.name ?? '',
     status,
-    failures: status === 'failed' || status === 'errored' ? frame.failures : [],
+    failures: status === 'failed' || status === 'errored' ? frame.failures : NO_FAILURES,
     attempts,
     failedAttempts: status === 'passed' ? frame.flakyAttempts : status === 'skipped' ? 0 : attempts,
   };

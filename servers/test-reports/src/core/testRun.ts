@@ -137,11 +137,14 @@ function isFileError(error: unknown): boolean {
 /** Merges one attempt into what is known of the test: any pass wins, earlier failures make it flaky. */
 function fold(tests: Map<string, FoldedTest>, attempt: TestCaseResult, options: ReadRunOptions): void {
   const key = testKey(attempt);
+  const known = tests.get(key);
+  // The lookup flattened the key; the name is taken from it, which also lets go of the parser's text.
+  const nameStart = attempt.suite.length + attempt.classname.length + 2;
+  attempt.name = key.slice(nameStart, nameStart + attempt.name.length);
   // Only failures carry details, so only they need an id to decide whether to keep them.
   const keep =
     options.details && attempt.failures.length > 0 && (options.keepDetails?.(testId(attempt)) ?? true);
   const incoming = compact(attempt, keep, keep && options.keepDetails !== undefined);
-  const known = tests.get(key);
   if (known === undefined) {
     tests.set(key, incoming);
     return;
