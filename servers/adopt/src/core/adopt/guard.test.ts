@@ -81,4 +81,39 @@ describe('installGuard', () => {
     ]);
     expect((await installGuard(root, profile)).changed).toEqual([]);
   });
+
+  it('wires a Groovy Gradle build through check', async () => {
+    const root = await writeFixtureRepo({
+      'build.gradle': "plugins { id 'java' }",
+      'settings.gradle': "rootProject.name = 'demo'\n",
+    });
+    const guard = await installGuard(root, await detectProject(root));
+    const build = await readFile(path.join(root, 'build.gradle'), 'utf8');
+    expect(build.startsWith("plugins { id 'java' }\n")).toBe(true);
+    expect(build).toContain("tasks.register('checkAgentDocs', Exec)");
+    expect(build).toContain(
+      "tasks.matching { it.name == 'check' }.configureEach { dependsOn 'checkAgentDocs' }",
+    );
+    expect(guard.changed).toEqual(['scripts/check-agent-docs.sh', 'build.gradle']);
+  });
+
+  it('adds a Maven execution to an exec-maven-plugin the build already declares', async () => {
+    const pom = `<project>
+  <build>
+    <plugins>
+      <plugin>
+        <groupId>org.codehaus.mojo</groupId>
+        <artifactId>exec-maven-plugin</artifactId>
+        <version>3.5.0</version>
+      </plugin>
+    </plugins>
+  </build>
+</project>
+`;
+    const root = await writeFixtureRepo({ 'pom.xml': pom });
+    await installGuard(root, await detectProject(root));
+    const written = await readFile(path.join(root, 'pom.xml'), 'utf8');
+    expect(written.match(/<artifactId>exec-maven-plugin<\/artifactId>/g)).toHaveLength(1);
+    expect(written).toContain('<id>check-agent-docs</id>');
+  });
 });

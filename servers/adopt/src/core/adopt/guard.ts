@@ -5,7 +5,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProjectProfile } from './detectProject.js';
 import { GUARD_SCRIPT, GUARD_SCRIPT_PATH } from './guardScript.js';
-import { addPomPlugin, pomHasPlugin } from './pomEditor.js';
+import { addPomExecution, addPomPlugin, pomHasPlugin } from './pomEditor.js';
 
 const GUARD_NAME = 'check-agent-docs';
 const NODE_SCRIPT = 'check:agent-docs';
@@ -21,26 +21,30 @@ export interface GuardResult {
   run: { command: string; args: string[] };
 }
 
-const MAVEN_PLUGIN = `<plugin>
+const MAVEN_EXECUTION = `<execution>
   <!-- Written by groundwork-adopt: fails the build when AGENTS.md/CLAUDE.md go missing or break. -->
+  <id>${GUARD_NAME}</id>
+  <phase>validate</phase>
+  <goals>
+    <goal>exec</goal>
+  </goals>
+  <inherited>false</inherited>
+  <configuration>
+    <executable>sh</executable>
+    <arguments>
+      <argument>\${maven.multiModuleProjectDirectory}/${GUARD_SCRIPT_PATH}</argument>
+    </arguments>
+  </configuration>
+</execution>`;
+
+const MAVEN_PLUGIN = `<plugin>
   <groupId>org.codehaus.mojo</groupId>
   <artifactId>exec-maven-plugin</artifactId>
   <version>3.5.0</version>
-  <inherited>false</inherited>
   <executions>
-    <execution>
-      <id>${GUARD_NAME}</id>
-      <phase>validate</phase>
-      <goals>
-        <goal>exec</goal>
-      </goals>
-      <configuration>
-        <executable>sh</executable>
-        <arguments>
-          <argument>\${maven.multiModuleProjectDirectory}/${GUARD_SCRIPT_PATH}</argument>
-        </arguments>
-      </configuration>
-    </execution>
+${MAVEN_EXECUTION.split('\n')
+  .map((line) => `    ${line}`)
+  .join('\n')}
   </executions>
 </plugin>`;
 
@@ -105,7 +109,12 @@ export async function installGuard(root: string, profile: ProjectProfile): Promi
     }
     case 'maven': {
       const pom = await readFile(path.join(root, 'pom.xml'), 'utf8');
-      if (!pomHasPlugin(pom, GUARD_NAME)) await write('pom.xml', addPomPlugin(pom, MAVEN_PLUGIN));
+      if (!pomHasPlugin(pom, GUARD_NAME)) {
+        await write(
+          'pom.xml',
+          addPomExecution(pom, 'exec-maven-plugin', MAVEN_EXECUTION) ?? addPomPlugin(pom, MAVEN_PLUGIN),
+        );
+      }
       return {
         changed,
         wiring: `exec-maven-plugin execution '${GUARD_NAME}' in build/plugins (phase validate)`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addPomPlugin, PomStructureError, pomHasPlugin } from './pomEditor.js';
+import { addPomExecution, addPomPlugin, PomStructureError, pomHasPlugin } from './pomEditor.js';
 
 const PLUGIN = '<plugin>\n  <artifactId>guard-plugin</artifactId>\n</plugin>';
 
@@ -46,5 +46,46 @@ describe('addPomPlugin', () => {
 
   it('refuses a POM that is not well-formed', () => {
     expect(() => addPomPlugin('<project><build></project>', PLUGIN)).toThrow(PomStructureError);
+  });
+});
+
+describe('addPomExecution', () => {
+  const EXECUTION = '<execution>\n  <id>guard</id>\n</execution>';
+  const withExec = (executions: string) => `<project>
+  <build>
+    <plugins>
+      <plugin>
+        <groupId>org.codehaus.mojo</groupId>
+        <artifactId>exec-maven-plugin</artifactId>
+        <dependencies><dependency><artifactId>other</artifactId></dependency></dependencies>${executions}
+      </plugin>
+    </plugins>
+  </build>
+</project>
+`;
+
+  it('adds the execution to the plugin already declared, instead of declaring it twice', () => {
+    const pom =
+      addPomExecution(
+        withExec(
+          '\n        <executions>\n          <execution><id>existing</id></execution>\n        </executions>',
+        ),
+        'exec-maven-plugin',
+        EXECUTION,
+      ) ?? '';
+    expect(pom.match(/<artifactId>exec-maven-plugin<\/artifactId>/g)).toHaveLength(1);
+    expect(pom.match(/<executions>/g)).toHaveLength(1);
+    expect(pom.indexOf('<id>guard</id>')).toBeGreaterThan(pom.indexOf('<id>existing</id>'));
+  });
+
+  it('creates the executions element when the plugin has none', () => {
+    const pom = addPomExecution(withExec(''), 'exec-maven-plugin', EXECUTION) ?? '';
+    expect(pom).toMatch(
+      /<executions>\s*<execution>\s*<id>guard<\/id>\s*<\/execution>\s*<\/executions>\s*<\/plugin>/,
+    );
+  });
+
+  it('answers undefined when build/plugins lacks the plugin (one in pluginManagement does not count)', () => {
+    expect(addPomExecution(WITH_MANAGEMENT, 'managed', EXECUTION)).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
-// Adds a plugin to a Maven POM's `project/build/plugins` — never `pluginManagement`, which only configures
-// plugins without running them. A small element scanner finds the insertion point, so the rest of the
+// Adds a plugin (or an execution of a plugin already there) to a Maven POM's `project/build/plugins` —
+// never `pluginManagement`, which only configures plugins without running them. A small element scanner finds the insertion point, so the rest of the
 // file (formatting, comments) is kept byte for byte.
 
 interface ElementSpan {
@@ -45,15 +45,38 @@ export function pomHasPlugin(xml: string, marker: string): boolean {
   return plugins.some((span) => xml.slice(span.openEnd, span.closeStart).includes(marker));
 }
 
+/**
+ * Adds `executionXml` (one `<execution>`) to the plugin `artifactId` in `project/build/plugins`, so a plugin
+ * is never declared twice; undefined when the POM has no such plugin there.
+ */
+export function addPomExecution(xml: string, artifactId: string, executionXml: string): string | undefined {
+  const spans = scanElements(xml);
+  const within = (outer: ElementSpan, inner: ElementSpan) =>
+    inner.openEnd > outer.openEnd && inner.closeStart < outer.closeStart;
+  const plugin = spans.find(
+    (span) =>
+      span.path === 'project/build/plugins/plugin' &&
+      spans.some(
+        (child) =>
+          child.path === 'project/build/plugins/plugin/artifactId' &&
+          within(span, child) &&
+          xml.slice(child.openEnd, child.closeStart).trim() === artifactId,
+      ),
+  );
+  if (plugin === undefined) return undefined;
+  const execution = indented(executionXml, 5);
+  const executions = spans.find(
+    (span) => span.path === 'project/build/plugins/plugin/executions' && within(plugin, span),
+  );
+  if (executions !== undefined) return insertLines(xml, executions.closeStart, `${execution}\n`);
+  return insertLines(xml, plugin.closeStart, `        <executions>\n${execution}\n        </executions>\n`);
+}
+
 /** Inserts `pluginXml` (one `<plugin>` element) into `project/build/plugins`, creating the parents as needed. */
 export function addPomPlugin(xml: string, pluginXml: string): string {
   const spans = scanElements(xml);
   const find = (path: string) => spans.find((span) => span.path === path);
-  const plugin = pluginXml
-    .trim()
-    .split('\n')
-    .map((line) => `      ${line}`)
-    .join('\n');
+  const plugin = indented(pluginXml, 3);
   const plugins = find('project/build/plugins');
   if (plugins !== undefined) return insertLines(xml, plugins.closeStart, `${plugin}\n`);
   const build = find('project/build');
@@ -66,6 +89,14 @@ export function addPomPlugin(xml: string, pluginXml: string): string {
     project.closeStart,
     `  <build>\n    <plugins>\n${plugin}\n    </plugins>\n  </build>\n`,
   );
+}
+
+function indented(element: string, depth: number): string {
+  return element
+    .trim()
+    .split('\n')
+    .map((line) => '  '.repeat(depth) + line)
+    .join('\n');
 }
 
 /** Inserts whole lines before the line of a closing tag (or before the tag, when it shares its line). */
