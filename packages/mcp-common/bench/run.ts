@@ -38,7 +38,7 @@ const built = await buildAll();
 const allowedDir = path.join(dataDir, 'allowed');
 await mkdir(allowedDir, { recursive: true });
 log(
-  `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
+  `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}; load average ${os.loadavg()[0]?.toFixed(2)}`,
 );
 
 // BENCH_ONLY=cold,streamable,stateless,memory runs some of the sections (while optimizing one of them).
@@ -51,6 +51,12 @@ const sections = {
 };
 for (const [name, section] of Object.entries(sections))
   if (only === undefined || only.includes(name)) await section();
+log(
+  `load average (1, 5, 15 min) at the end: ${os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(', ')}`,
+);
 printTable();
 
 async function coldStart(): Promise<void> {
