@@ -96,6 +96,20 @@ export function describeStdioWire(spec: TransportContractSpec): void {
     expect(code).toBe(0);
   });
 
+  it('answers the requests it has read when stdin closes right after them', async () => {
+    const server = new RawStdioServer(spec);
+    server.send(initializeRequest(spec.clientName));
+    server.send(INITIALIZED_NOTIFICATION);
+    server.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    server.send({ jsonrpc: '2.0', id: 3, method: 'ping' });
+    await server.closeStdin();
+    const ids = server.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => (JSON.parse(line) as { id?: unknown }).id);
+    expect(ids).toEqual([1, 2, 3]);
+  });
+
   const slowCall = spec.slowCall;
   it.skipIf(slowCall === undefined)('exits within 2 s of stdin closing during a slow call', async () => {
     const server = new RawStdioServer(spec);

@@ -1,5 +1,7 @@
 // What the contract leaves to each server's own wire tests, proven once on the fixture: progress reaches
 // the client on every transport (over HTTP as an SSE answer), and an unexpected failure arrives masked.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -83,4 +85,37 @@ describe('the fixture server on SIGTERM', () => {
       expect(server.exitCode()).toBe(0);
     },
   );
+});
+
+describe('the fixture server on stdio', () => {
+  it('answers a call still running when stdin closes, then exits', async () => {
+    const child = spawn(process.execPath, [fixtureBin, '--allowed-dir', fixtureDir], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+    };
+    const call = {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'wait', arguments: { milliseconds: 200 } },
+    };
+    child.stdin.end(`${JSON.stringify(initialize)}\n${JSON.stringify(call)}\n`);
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    const answer = stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { id: number; result?: { content: unknown } })
+      .find((message) => message.id === 2);
+    expect(answer?.result?.content).toEqual([{ type: 'text', text: 'waited 200 ms' }]);
+  });
 });
