@@ -33,26 +33,46 @@ export function summarizeRun(run: TestRun): RunSummary {
   const suites = new Map<string, SuiteSummary>();
   // The slowest few are kept in a small sorted list rather than sorting every test.
   const slowest: FoldedTest[] = [];
+  let suite: SuiteSummary | undefined;
   for (const test of run.tests.values()) {
     counts.total += 1;
-    counts[test.status] += 1;
-    if (test.status === 'passed' && test.failedAttempts > 0) counts.flaky += 1;
-    duration += test.durationMs ?? 0;
-    if (test.durationMs !== undefined) keepSlowest(slowest, test);
-    let suite = suites.get(test.suite);
-    if (suite === undefined) {
-      suite = { name: test.suite, tests: 0, failed: 0, errored: 0, skipped: 0, duration_ms: 0 };
-      suites.set(test.suite, suite);
+    // Consecutive tests mostly share a suite, so the last one is checked before the map.
+    if (suite === undefined || suite.name !== test.suite) {
+      suite = suites.get(test.suite);
+      if (suite === undefined) {
+        suite = { name: test.suite, tests: 0, failed: 0, errored: 0, skipped: 0, duration_ms: 0 };
+        suites.set(test.suite, suite);
+      }
     }
     suite.tests += 1;
-    if (test.status === 'failed') suite.failed += 1;
-    if (test.status === 'errored') suite.errored += 1;
-    if (test.status === 'skipped') suite.skipped += 1;
-    suite.duration_ms += test.durationMs ?? 0;
+    switch (test.status) {
+      case 'passed':
+        counts.passed += 1;
+        if (test.failedAttempts > 0) counts.flaky += 1;
+        break;
+      case 'failed':
+        counts.failed += 1;
+        suite.failed += 1;
+        break;
+      case 'errored':
+        counts.errored += 1;
+        suite.errored += 1;
+        break;
+      case 'skipped':
+        counts.skipped += 1;
+        suite.skipped += 1;
+        break;
+    }
+    if (test.durationMs !== undefined) {
+      duration += test.durationMs;
+      suite.duration_ms += test.durationMs;
+      keepSlowest(slowest, test);
+    }
   }
   // Suites with failures first, so a truncated list still shows where the problems are.
   const orderedSuites = [...suites.values()].sort(
-    (a, b) => b.failed + b.errored - (a.failed + a.errored) || a.name.localeCompare(b.name),
+    (a, b) =>
+      b.failed + b.errored - (a.failed + a.errored) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   );
   return {
     ...counts,

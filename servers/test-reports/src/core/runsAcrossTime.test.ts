@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findFlakyTests } from './flakyTests.js';
 import { discoverReports } from './reportDiscovery.js';
-import { NoReportsFoundError } from './reportErrors.js';
+import { NoReportsFoundError, OperationCancelledError } from './reportErrors.js';
 import { compareRuns } from './runComparison.js';
 import { checkStaleness } from './staleness.js';
 import { fixture } from './testing/fixtureRun.js';
@@ -52,6 +52,23 @@ describe('report discovery', () => {
     await expect(failure).rejects.toBeInstanceOf(NoReportsFoundError);
     await expect(failure).rejects.toThrow(
       /^No test reports found at 'ci-output' \(searched for TEST-\*\.xml, any file in surefire-reports, /,
+    );
+  });
+});
+
+describe('reading a run', () => {
+  it('reports progress in bytes and stops when cancelled', async () => {
+    const found = await discoverReports(fixture('maven'), (absolute) => absolute);
+    const progress: [number, number][] = [];
+    await readRun(found, { details: false, onProgress: (done, total) => progress.push([done, total]) });
+    const size = (progress[0] as [number, number])[1];
+    expect(size).toBeGreaterThan(0);
+    expect(progress.at(-1)).toEqual([size, size]);
+
+    const cancelled = new AbortController();
+    cancelled.abort();
+    await expect(readRun(found, { details: false, signal: cancelled.signal })).rejects.toBeInstanceOf(
+      OperationCancelledError,
     );
   });
 });
