@@ -116,6 +116,9 @@ await build({
   },
   outfile: vendorFile,
   format: 'cjs',
+  // Library internals only (the server's own code keeps its names): a third less to read and to load from
+  // the code cache, measurably faster once the cache does the compiling.
+  minifyIdentifiers: true,
   plugins: [leanBundle],
 });
 const vendorExports = createRequire(import.meta.url)(vendorFile);
