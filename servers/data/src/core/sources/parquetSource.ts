@@ -53,7 +53,8 @@ class ParquetSource implements TabularSource {
     for (const group of this.metadata.row_groups) {
       throwIfAborted(control.signal);
       const groupRows = Number(group.num_rows);
-      let rows: unknown[][] = [];
+      // Column chunks, not row objects: one array per column, so no array is built per row.
+      const chunks = names.map(() => [] as { data: ArrayLike<unknown>; rowStart: number }[]);
       try {
         await this.hyparquet.parquetRead({
           file: this.file,
@@ -62,8 +63,11 @@ class ParquetSource implements TabularSource {
           rowStart: groupStart,
           rowEnd: groupStart + groupRows,
           compressors,
-          onComplete: (result: unknown[][]) => {
-            rows = result;
+          onChunk: (chunk) => {
+            chunks[names.indexOf(chunk.columnName)]?.push({
+              data: chunk.columnData,
+              rowStart: chunk.rowStart,
+            });
           },
         });
       } catch (error) {
@@ -73,9 +77,11 @@ class ParquetSource implements TabularSource {
           `A row group of the Parquet file cannot be read (${(error as Error).message}).`,
         );
       }
-      for (let r = 0; r < rows.length; r++) {
+      const columnsData = chunks.map((parts) => columnOf(parts, groupStart, groupRows));
+      cursor.values = new Array(names.length);
+      for (let r = 0; r < groupRows; r++) {
         cursor.row++;
-        cursor.values = rows[r]!;
+        for (let k = 0; k < columnsData.length; k++) cursor.values[k] = columnsData[k]![r];
         visit(cursor);
         if (r % ROWS_BETWEEN_YIELDS === ROWS_BETWEEN_YIELDS - 1) {
           await yieldToEventLoop();
@@ -88,4 +94,22 @@ class ParquetSource implements TabularSource {
   }
 
   async close(): Promise<void> {}
+}
+
+/** One row group's values of a column, from the chunks hyparquet emitted (usually one). */
+function columnOf(
+  parts: { data: ArrayLike<unknown>; rowStart: number }[],
+  groupStart: number,
+  rows: number,
+): ArrayLike<unknown> {
+  if (parts.length === 1 && parts[0]!.rowStart === groupStart && parts[0]!.data.length === rows)
+    return parts[0]!.data;
+  const values = new Array<unknown>(rows);
+  for (const part of parts) {
+    for (let i = 0; i < part.data.length; i++) {
+      const row = part.rowStart - groupStart + i;
+      if (row >= 0 && row < rows) values[row] = part.data[i];
+    }
+  }
+  return values;
 }

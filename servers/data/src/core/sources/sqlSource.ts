@@ -84,19 +84,28 @@ class SqlSource implements TabularSource, DuplicateSearchPushdown {
     const anyNull = keys.map((key) => `${key} IS NULL`).join(' OR ');
     const excludeNulls = query.comparison.nulls === 'equal' ? '' : `WHERE NOT (${anyNull})`;
 
-    const [[rows, nulls]] = (await database.query(
-      `SELECT COUNT(*), COALESCE(SUM(CASE WHEN ${anyNull} THEN 1 ELSE 0 END), 0) FROM (${keyed}) s`,
+    // One GROUP BY gives every count; groups with a null in the key hold exactly the rows with nulls.
+    const counted = query.comparison.nulls === 'equal' ? 'TRUE' : `NOT (${anyNull})`;
+    const [[rows, nulls, distinct, duplicateValues, duplicateRows]] = (await database.query(
+      `SELECT COALESCE(SUM(c), 0),
+              COALESCE(SUM(CASE WHEN ${anyNull} THEN c ELSE 0 END), 0),
+              COALESCE(SUM(CASE WHEN ${counted} THEN 1 ELSE 0 END), 0),
+              COALESCE(SUM(CASE WHEN ${counted} AND c > 1 THEN 1 ELSE 0 END), 0),
+              COALESCE(SUM(CASE WHEN ${counted} AND c > 1 THEN c ELSE 0 END), 0)
+       FROM (SELECT ${keyList}, COUNT(*) AS c FROM (${keyed}) s GROUP BY ${keyList}) g`,
       [],
       signal,
-    )) as [[unknown, unknown]];
-    control.onProgress?.(1, 3, 'rows', 'counting keys in the database');
-    const [[distinct, duplicateValues, duplicateRows]] = (await database.query(
-      `SELECT COUNT(*), COALESCE(SUM(CASE WHEN c > 1 THEN 1 ELSE 0 END), 0), COALESCE(SUM(CASE WHEN c > 1 THEN c ELSE 0 END), 0)
-       FROM (SELECT COUNT(*) AS c FROM (${keyed}) s ${excludeNulls} GROUP BY ${keyList}) g`,
-      [],
-      signal,
-    )) as [[unknown, unknown, unknown]];
-    control.onProgress?.(2, 3, 'rows', 'finding duplicate groups in the database');
+    )) as [[unknown, unknown, unknown, unknown, unknown]];
+    control.onProgress?.(1, 2, 'rows', 'finding duplicate groups in the database');
+    const summary = {
+      rows: Number(rows),
+      nulls: Number(nulls),
+      distinct: Number(distinct),
+      duplicateValues: Number(duplicateValues),
+      duplicateRows: Number(duplicateRows),
+      spilled: false,
+    };
+    if (summary.duplicateValues === 0) return { ...summary, groups: [], truncated: false };
     const numbered = keyed.replace(/^SELECT /, 'SELECT ROW_NUMBER() OVER () AS rn, ');
     const top = await database.query(
       `SELECT ${keyList}, COUNT(*) AS c, MIN(rn) AS first FROM (${numbered}) s ${excludeNulls}
@@ -111,16 +120,11 @@ class SqlSource implements TabularSource, DuplicateSearchPushdown {
       lines: [],
     }));
     await this.fillRows(groups, numbered, keyList, query.rowsPerGroup, signal);
-    control.onProgress?.(3, 3, 'rows', 'done');
+    control.onProgress?.(2, 2, 'rows', 'done');
     return {
-      rows: Number(rows),
-      nulls: Number(nulls),
-      distinct: Number(distinct),
-      duplicateValues: Number(duplicateValues),
-      duplicateRows: Number(duplicateRows),
+      ...summary,
       groups,
       truncated: top.length > query.limit || groups.some((group) => group.count > query.rowsPerGroup),
-      spilled: false,
     };
   }
 
