@@ -7,4 +7,9 @@ describeTransportContract({
   clientName: 'adopt-contract-test',
   allowedDir: fileURLToPath(new URL('./fixtures', import.meta.url)),
   sampleCall: { name: 'verify_repo', arguments: { path: 'conventional-repo' } },
+  // A refused connection retried five times sits in backoff for a minute unless the cancellation reaches it.
+  slowCall: {
+    name: 'adopt_repo',
+    arguments: { repository_url: 'http://127.0.0.1:9/demo.git', dry_run: true, retries: 5 },
+  },
 });

@@ -196,7 +196,10 @@ class Adoption {
         this.report.completed_steps.push(name);
         if (stop === true) break;
       } catch (error) {
-        this.report.failure = { step: name, message: this.describe(error) };
+        const message = this.options.signal?.aborted
+          ? 'Cancelled by the client during this step.'
+          : this.describe(error);
+        this.report.failure = { step: name, message };
         this.options.log?.(
           this.redact(`${this.report.repository_url}: ${name} failed: ${this.report.failure.message}`),
         );
@@ -256,16 +259,11 @@ class Adoption {
       await this.git(['remote', 'get-url', 'origin']).catch(() => {
         throw new StepError(`'${shownAs}' has no 'origin' remote to push the branch to.`);
       });
+      this.report.checkout = this.options.display?.(this.checkout) ?? path.basename(this.checkout);
     } else {
-      const remote = this.remote as RemoteUrl;
-      this.checkout = await mkdtemp(path.join(this.options.workspace, `${remote.slug}-`));
-      this.runner = this.runner.at(this.checkout);
-      this.remoteArg = remote.withCredentials;
-      await this.git(['init', '--quiet']);
-      // Only the clean URL is stored; the credential URL is passed to fetch and push and then forgotten.
-      await this.git(['remote', 'add', 'origin', remote.clean]);
+      this.remoteArg = (this.remote as RemoteUrl).withCredentials;
     }
-    this.report.checkout = this.options.display?.(this.checkout) ?? path.basename(this.checkout);
+    // Asked before anything is created, so an unreachable remote leaves no empty checkout behind.
     const heads = await this.git(
       ['ls-remote', '--symref', this.remoteArg, 'HEAD', `refs/heads/${this.options.branch}`],
       { network: true, what: 'git ls-remote' },
@@ -275,6 +273,15 @@ class Adoption {
       throw new StepError('The remote has no default branch (is it empty?); push an initial commit first.');
     this.defaultBranch = symref[1];
     this.remoteHasBranch = heads.includes(`\trefs/heads/${this.options.branch}`);
+    if (this.target.kind === 'url') {
+      const remote = this.remote as RemoteUrl;
+      this.checkout = await mkdtemp(path.join(this.options.workspace, `${remote.slug}-`));
+      this.runner = this.runner.at(this.checkout);
+      this.report.checkout = this.options.display?.(this.checkout) ?? path.basename(this.checkout);
+      await this.git(['init', '--quiet']);
+      // Only the clean URL is stored; the credential URL is passed to fetch and push and then forgotten.
+      await this.git(['remote', 'add', 'origin', remote.clean]);
+    }
     const refspecs = [this.defaultBranch, ...(this.remoteHasBranch ? [this.options.branch] : [])].map(
       (name) => `+refs/heads/${name}:refs/remotes/origin/${name}`,
     );

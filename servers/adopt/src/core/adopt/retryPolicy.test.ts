@@ -59,4 +59,18 @@ describe('withRetries', () => {
     );
     expect(calls).toBe(3);
   });
+
+  it('stops backing off as soon as the call is cancelled', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    let calls = 0;
+    await withRetries(
+      async () => ++calls,
+      () => 'refused',
+      { retries: 5, baseDelayMs: 10_000, signal: controller.signal },
+    );
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(calls).toBe(2);
+  });
 });

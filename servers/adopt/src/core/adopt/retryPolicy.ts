@@ -64,6 +64,19 @@ export async function withRetries<T>(
     if (reason === undefined || tries > options.retries || options.signal?.aborted) return result;
     const delay = backoffDelay(tries, options.baseDelayMs, options.maxDelayMs);
     options.onRetry?.(tries, delay, reason);
-    await new Promise((resolve) => setTimeout(resolve, delay));
+    await pause(delay, options.signal);
   }
+}
+
+/** Waits `ms`, or less when `signal` aborts (a cancelled call must not sit out its backoff). */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
