@@ -20,10 +20,10 @@ export function detectFormatOf(start: string): ReportFormat | 'empty' | undefine
   const text = start.replace(/^\uFEFF/, '').trimStart();
   if (text === '') return 'empty';
   if (text.startsWith('<')) {
-    // A DOCTYPE is reported as a JUnit report so the parser can refuse it with a clear reason.
     const withoutProlog = text.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->/g, '').trimStart();
-    if (/^<(testsuites|testsuite)[\s/>]/.test(withoutProlog) || withoutProlog.startsWith('<!DOCTYPE'))
-      return 'junit';
+    if (/^<(testsuites|testsuite)[\s/>]/.test(withoutProlog)) return 'junit';
+    // A report with a DOCTYPE is still a report, so that the parser refuses it with a clear reason.
+    if (withoutProlog.startsWith('<!DOCTYPE') && /<testsuites?[\s/>]/.test(withoutProlog)) return 'junit';
     return undefined;
   }
   if (text.startsWith('{')) {
