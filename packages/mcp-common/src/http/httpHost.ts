@@ -160,7 +160,8 @@ function bracketed(host: string): string {
 function authorized(req: IncomingMessage, token: string | undefined): boolean {
   if (token === undefined) return true;
   const header = req.headers.authorization ?? '';
-  const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7) : '');
+  // The auth scheme is case-insensitive (RFC 9110 §11.1): some clients send `bearer`.
+  const given = Buffer.from(/^bearer /i.test(header) ? header.slice(7) : '');
   const expected = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
