@@ -130,6 +130,17 @@ describe('adopt_repo', () => {
     expect(stderr).not.toContain(TOKEN);
   });
 
+  it('accepts names as a comma-separated string too', async () => {
+    const remote = await createBareRemote(plainRepo);
+    const result = await call('adopt_repo', {
+      repository_urls: remote.url,
+      reviewers: 'alice, bob',
+      workspace: path.join(workspaceRoot, 'names'),
+      dry_run: true,
+    });
+    expect(result.isError).toBeFalsy();
+  });
+
   it('needs a repository_url, repository_urls or path', async () => {
     const result = await call('adopt_repo', { dry_run: true });
     expect(result.isError).toBe(true);

@@ -7,6 +7,7 @@ import {
   optionalBoundedInt,
   optionalString,
   pathArg,
+  stringList,
   ToolResult,
 } from '@groundwork/mcp-common';
 import { z } from 'zod';
@@ -17,7 +18,8 @@ import {
   DEFAULT_WORKSPACE,
 } from '../core/adopt/adoptDefaults.js';
 
-const names = (description: string) => z.array(z.string().min(1)).optional().describe(description);
+// One name or several, as an array or a comma-separated string (models send both).
+const names = (description: string) => stringList(description).optional();
 
 const report = z.object({
   repository_url: z.string(),
