@@ -366,4 +366,40 @@ describe('adopt_repo over HTTP with a token in the URL', { timeout: 60_000 }, ()
       await server.close();
     }
   });
+
+  it('retries 5xx answers and then succeeds', async () => {
+    const token = 'ghp_HTTPfakeHTTPfakeHTTPfakeHTTPfake0002';
+    const remote = await createBareRemote(plainRepo);
+    const server = await startGitHttpServer(path.dirname(remote.bare), token, 2);
+    try {
+      const opts = await options({ dryRun: true, retries: 2 });
+      const report = await adoptRepository({ kind: 'url', url: server.urlFor('remote.git') }, opts);
+      expect(report.succeeded).toBe(true);
+      expect(opts.logs.filter((line) => /retry \d of 2/.test(line))).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reports a rejected token at once, without retrying', async () => {
+    const remote = await createBareRemote(plainRepo);
+    const server = await startGitHttpServer(
+      path.dirname(remote.bare),
+      'ghp_theRightTokenIsNotThisOne000000000',
+    );
+    try {
+      const wrong = 'ghp_HTTPwrongHTTPwrongHTTPwrongHTTP0003';
+      const opts = await options({ dryRun: true, retries: 2 });
+      const report = await adoptRepository(
+        { kind: 'url', url: server.urlFor('remote.git').replace(/:[^:@]+@/, `:${wrong}@`) },
+        opts,
+      );
+      expect(report.failure?.step).toBe('clone');
+      expect(report.failure?.message).toContain('authentication failed');
+      expect(opts.logs.some((line) => /retry \d of/.test(line))).toBe(false);
+      expect(JSON.stringify(report) + opts.logs.join('\n')).not.toContain(wrong);
+    } finally {
+      await server.close();
+    }
+  });
 });

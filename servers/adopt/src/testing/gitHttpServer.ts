@@ -13,14 +13,21 @@ export interface GitHttpServer {
   close(): Promise<void>;
 }
 
-export async function startGitHttpServer(root: string, token: string): Promise<GitHttpServer> {
+/** `failFirst` answers that many requests with 503 first, as an overloaded host would. */
+export async function startGitHttpServer(root: string, token: string, failFirst = 0): Promise<GitHttpServer> {
   const backend = path.join(
     execFileSync('git', ['--exec-path'], { encoding: 'utf8' }).trim(),
     'git-http-backend',
   );
   const expected = `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
   let authorized = 0;
+  let failures = 0;
   const server: Server = createServer((request, response) => {
+    if (failures < failFirst) {
+      failures++;
+      response.writeHead(503).end('overloaded');
+      return;
+    }
     if (request.headers.authorization !== expected) {
       response.writeHead(401, { 'WWW-Authenticate': 'Basic realm="git"' }).end();
       return;
