@@ -52,7 +52,8 @@ function visit(node: Nodes, document: MarkdownDocument, prose: string[]): void {
 function collectImports(value: string, firstLine: number, document: MarkdownDocument): void {
   for (const match of value.matchAll(IMPORT)) {
     const target = (match[1] ?? '').replace(TRAILING_PUNCTUATION, '');
-    if (target === '') continue;
+    // `@alice` is a mention, not a file: an import names a path (a folder or an extension).
+    if (!/[./]/.test(target)) continue;
     const linesBefore = value.slice(0, match.index).split('\n').length - 1;
     document.imports.push({ path: target, line: firstLine + linesBefore });
   }

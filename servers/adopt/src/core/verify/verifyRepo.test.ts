@@ -43,7 +43,7 @@ const corpus: Array<{ rule: string; severity: 'error' | 'warning'; pass: Fixture
       severity: 'error',
       pass: {
         'CLAUDE.md':
-          '# Demo\n\n@AGENTS.md\n\nMail me at dev@example.com; `@docs/missing.md` is code.\n\n```\n@docs/missing.md\n```\n\n<!-- @docs/missing.md -->\n',
+          '# Demo\n\n@AGENTS.md\n\nMail dev@example.com or ask @alice; `@docs/missing.md` is code.\n\n```\n@docs/missing.md\n```\n\n<!-- @docs/missing.md -->\n',
       },
       fail: { 'CLAUDE.md': '# Demo\n\n@AGENTS.md\n@docs/missing.md\n' },
     },
