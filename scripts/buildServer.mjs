@@ -156,8 +156,19 @@ await build({
 });
 await chmod(path.join(staging, binName), 0o755);
 await warmCodeCache(path.join(staging, binName));
-await rm(outdir, { recursive: true, force: true });
-await rename(staging, outdir);
+await moveIntoPlace();
+
+/** Replaces the output with the staging directory; a build finishing at the same moment may win. */
+async function moveIntoPlace() {
+  for (let attempt = 1; ; attempt++) {
+    await rm(outdir, { recursive: true, force: true });
+    try {
+      return await rename(staging, outdir);
+    } catch (error) {
+      if (!['ENOTEMPTY', 'EEXIST'].includes(error.code) || attempt === 5) throw error;
+    }
+  }
+}
 
 /** Starts the bin over stdio, initializes it and lists its tools, so the code cache holds those paths. */
 function warmCodeCache(bin) {
