@@ -21,7 +21,7 @@ export function tempFile(
   return file;
 }
 
-export interface ScannedRecord {
+interface ScannedRecord {
   row: number;
   line: number;
   values: (string | null)[];

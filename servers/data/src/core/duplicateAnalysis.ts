@@ -51,7 +51,7 @@ export interface DuplicateSearchPushdown {
   analyzeDuplicates(query: DuplicateQuery, control: ScanControl): Promise<DuplicateAnalysis>;
 }
 
-export function hasPushdown(source: TabularSource): source is TabularSource & DuplicateSearchPushdown {
+function hasPushdown(source: TabularSource): source is TabularSource & DuplicateSearchPushdown {
   return typeof (source as Partial<DuplicateSearchPushdown>).analyzeDuplicates === 'function';
 }
 

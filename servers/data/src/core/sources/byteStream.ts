@@ -56,7 +56,7 @@ function gzipReader(stream: ByteStream): ByteReader {
   };
 }
 
-export interface ByteStream {
+interface ByteStream {
   chunks: AsyncIterable<Buffer>;
   /** Size of the file on disk. */
   fileBytes: number;
@@ -66,7 +66,7 @@ export interface ByteStream {
   destroy(): void;
 }
 
-export async function isGzip(path: string): Promise<boolean> {
+async function isGzip(path: string): Promise<boolean> {
   const handle = await open(path, 'r');
   try {
     const head = Buffer.alloc(2);

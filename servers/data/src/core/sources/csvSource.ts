@@ -271,7 +271,7 @@ function headerOf(
 }
 
 /** Empty header cells become column_N, repeated names get a _2, _3 … suffix, so every column can be named. */
-export function uniqueNames(names: readonly string[]): string[] {
+function uniqueNames(names: readonly string[]): string[] {
   const seen = new Set<string>();
   return names.map((raw, index) => {
     let name = raw.length === 0 ? `column_${index + 1}` : raw;

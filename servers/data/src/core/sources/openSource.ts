@@ -40,7 +40,7 @@ export async function openSource(spec: SourceSpec): Promise<TabularSource> {
 }
 
 /** By extension (under an optional .gz), else Parquet by its magic bytes, else delimited text. */
-export async function detectFormat(path: string): Promise<FileFormat> {
+async function detectFormat(path: string): Promise<FileFormat> {
   const name = path.toLowerCase().replace(/\.gz$/, '');
   if (name.endsWith('.parquet')) return 'parquet';
   if (name.endsWith('.jsonl') || name.endsWith('.ndjson')) return 'jsonl';

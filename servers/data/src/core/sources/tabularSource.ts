@@ -40,7 +40,7 @@ export function columnIndexes(source: TabularSource, names: readonly string[]): 
   });
 }
 
-export class UnknownColumnError extends DataError {
+class UnknownColumnError extends DataError {
   constructor(name: string, columns: readonly string[]) {
     const shown = columns.slice(0, 100).join(', ') + (columns.length > 100 ? ', …' : '');
     super('COLUMN_NOT_FOUND', `Column '${name}' does not exist; the columns are: ${shown}.`);
