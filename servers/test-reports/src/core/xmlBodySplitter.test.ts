@@ -45,6 +45,29 @@ describe('XmlBodySplitter', () => {
   });
 });
 
+describe('XmlBodySplitter without a body target', () => {
+  it('leaves output elements out of the markup entirely, whatever the chunk boundaries', () => {
+    for (const size of [1, 5, 4096]) {
+      let markup = '';
+      const splitter = new XmlBodySplitter({
+        markup: (text) => {
+          markup += text;
+        },
+      });
+      const bytes = Buffer.from(DOCUMENT, 'utf8');
+      let pending = Buffer.alloc(0);
+      for (let start = 0; start < bytes.length; start += size) {
+        const buffer = Buffer.concat([pending, bytes.subarray(start, start + size)]);
+        pending = Buffer.from(buffer.subarray(splitter.feed(buffer, false)));
+      }
+      splitter.feed(pending, true);
+      expect(markup).toBe(
+        '<?xml version="1.0"?><testsuite name="ünïcode ✓"><testcase name="a &gt; b" classname="c"><failure message="x > y"></failure></testcase><testcase name="self"><skipped/></testcase></testsuite>',
+      );
+    }
+  });
+});
+
 describe('decodeXmlText', () => {
   it('resolves the predefined and numeric references and normalizes line ends', () => {
     expect(decodeXmlText('a &lt;b&gt; &quot;c&quot; &apos;d&apos; &#65;&#x42;\r\ne\rf')).toBe(

@@ -10,6 +10,7 @@ import { ReportParseError } from './reportErrors.js';
 const BODY_ELEMENTS = ['failure', 'error', 'skipped', 'system-out', 'system-err', 'stackTrace'].map(
   (name) => ({
     name,
+    output: name === 'system-out' || name === 'system-err' || name === 'stackTrace',
     bytes: Buffer.from(name, 'latin1'),
     close: Buffer.from(`</${name}`, 'latin1'),
   }),
@@ -41,6 +42,8 @@ type State = 'markup' | 'body' | 'body-cdata' | 'body-comment';
 export class XmlBodySplitter {
   private state: State = 'markup';
   private closeTag: Buffer = Buffer.alloc(0);
+  /** The open tag of an output element left out of the markup; kept in case the element must be parsed after all. */
+  private droppedOpenTag: Buffer | undefined;
   private readonly markupDecoder = new StringDecoder('utf8');
   private readonly bodyDecoder = new StringDecoder('utf8');
   /** Bytes handed on so far, to say where a parse error happened. */
@@ -105,8 +108,12 @@ export class XmlBodySplitter {
           return open;
         }
         position = tagEnd + 1;
+        // Without a body target (counts only), output elements say nothing the parser needs: left out whole.
+        const drop = element.output && this.target.body === undefined;
+        if (drop) flushTo(open);
         if (buffer[tagEnd - 1] !== SLASH) {
-          flushTo(position);
+          if (drop) this.droppedOpenTag = Buffer.from(buffer.subarray(open, tagEnd + 1));
+          else flushTo(position);
           this.state = 'body';
           this.closeTag = element.close;
         }
@@ -134,11 +141,14 @@ export class XmlBodySplitter {
         ) {
           const close = buffer.indexOf(GT, open);
           if (close < 0) return open;
-          from = open; // the close tag starts the next markup piece
+          if (this.droppedOpenTag === undefined) from = open; // the close tag starts the next markup piece
+          this.droppedOpenTag = undefined;
           position = close + 1;
           this.state = 'markup';
         } else {
           // An element inside a text-only element: not a dialect we know, so let the XML parser see it all.
+          if (this.droppedOpenTag !== undefined) this.emitMarkup(this.droppedOpenTag);
+          this.droppedOpenTag = undefined;
           this.state = 'markup';
         }
       } else {
