@@ -328,6 +328,25 @@ describe.concurrent('adopt_repo pipeline', { timeout: 120_000 }, () => {
     expect(new Set(reports.map((report) => report.checkout)).size).toBe(3);
   });
 
+  it('refuses to move a local branch that holds commits the remote lacks', async () => {
+    const remote = await createBareRemote(plainRepo);
+    const local = path.join(await mkdtemp(path.join(tmpdir(), 'adopt-local-')), 'demo');
+    git(tmpdir(), 'clone', '--quiet', remote.url, local);
+    git(local, 'checkout', '--quiet', '-b', BRANCH);
+    git(local, 'commit', '--quiet', '--allow-empty', '-m', 'local work');
+    const localWork = git(local, 'rev-parse', 'HEAD');
+    git(local, 'checkout', '--quiet', 'main');
+    const report = await adoptRepository(
+      { kind: 'path', path: local, shownAs: 'demo' },
+      await options({ dryRun: true }),
+    );
+    expect(report.failure).toEqual({
+      step: 'branch',
+      message: expect.stringContaining('has commits that are not on the remote'),
+    });
+    expect(git(local, 'rev-parse', BRANCH)).toBe(localWork);
+  });
+
   it('adopts a local checkout in place and pushes to its origin', async () => {
     const remote = await createBareRemote(plainRepo);
     const local = path.join(await mkdtemp(path.join(tmpdir(), 'adopt-local-')), 'demo');

@@ -317,7 +317,21 @@ class Adoption {
       throw new StepError(`Invalid argument 'branch': '${branch}' is not a valid branch name.`);
     });
     const start = this.remoteHasBranch ? `origin/${branch}` : `origin/${this.defaultBranch}`;
-    // -B: a re-run in a local checkout resets its own branch to the remote one, never the remote to it.
+    const local = await this.runner.raw('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
+    if (local.code === 0) {
+      // A local branch may be moved to the remote one only when that loses none of its commits.
+      const contained = await this.runner.raw('git', [
+        'merge-base',
+        '--is-ancestor',
+        `refs/heads/${branch}`,
+        start,
+      ]);
+      if (contained.code !== 0) {
+        throw new StepError(
+          `The local branch '${branch}' has commits that are not on the remote; push or rename it, or pass another branch.`,
+        );
+      }
+    }
     await this.git(['checkout', '--quiet', '-B', branch, start]);
     if (this.remoteHasBranch) this.note(`branch '${branch}' exists on the remote; continuing it`);
   }
