@@ -1,4 +1,4 @@
-// git and gh for one adoption: every call has the deadline, network calls retry transport failures only,
+// git, gh and the guard for one adoption: every call has the deadline, network calls retry transport failures only,
 // and every line that leaves (errors, logs) is passed through the redactor first.
 import { ProcessMissingError, type ProcessResult, runProcess } from './processRunner.js';
 import { classifyFailure, type FailureKind, withRetries } from './retryPolicy.js';
