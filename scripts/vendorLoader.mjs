@@ -22,7 +22,9 @@ function load(file) {
   const source = readFileSync(file, 'utf8');
   // Hashing the source would cost more than the rest of this function; a build never keeps size and time.
   const { size, mtimeMs } = statSync(file);
-  const key = `${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}`;
+  // V8 rejects a cache made under other flags (--cpu-prof, --expose-gc…): each set of flags gets its own.
+  const flags = hashOf(process.execArgv.join(' '));
+  const key = `${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}-${flags}`;
   const cacheFile = path.join(path.dirname(file), `vendor-${key}.v8cache`);
   const cachedData = readOptional(cacheFile);
   // The wrapper is CommonJS's own, on the source's first line, so stack traces keep their line numbers.
@@ -38,6 +40,14 @@ function load(file) {
     process.once('exit', () => writeCache(cacheFile, script));
   }
   return module.exports;
+}
+
+/** A short, stable name for a string (FNV-1a), cheaper than node:crypto for a file name. */
+function hashOf(text) {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++)
+    hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  return (hash >>> 0).toString(36);
 }
 
 function readOptional(file) {
