@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describeTransportContract } from '@groundwork/mcp-testkit';
+import { ensureSlowFixture } from './slowFixture.js';
 
 describeTransportContract({
   serverName: 'groundwork-data',
@@ -7,4 +8,5 @@ describeTransportContract({
   clientName: 'data-contract-test',
   allowedDir: fileURLToPath(new URL('./fixtures', import.meta.url)),
   sampleCall: { name: 'uniqueness_check', arguments: { file: 'people.csv', columns: ['id'] } },
+  slowCall: { name: 'find_keys', arguments: { file: ensureSlowFixture(), max_columns: 3 } },
 });
