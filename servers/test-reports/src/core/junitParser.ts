@@ -343,7 +343,7 @@ function statusOf(frame: CaseFrame): TestStatus {
 }
 
 /** `time` in seconds, as runners write it: `0.25`, `1,234.567`, or absent. */
-export function parseSeconds(value: string | undefined): number | undefined {
+function parseSeconds(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const seconds = Number.parseFloat(/[,\s_]/.test(value) ? value.replace(/[,\s_]/g, '') : value);
   return Number.isFinite(seconds) && seconds >= 0 ? Math.round(seconds * 1_000_000) / 1_000 : undefined;
