@@ -84,6 +84,8 @@ describe('uniqueness_check', () => {
       truncated: true,
     });
     expect(progress.length).toBeGreaterThan(0);
+    // Two passes, reported on one increasing scale as MCP requires.
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
   });
 });
 

@@ -152,12 +152,25 @@ function requiredTable(table: string | undefined): string {
   return table;
 }
 
-/** Progress and cancellation from the tool context; the memory budget from GROUNDWORK_DATA_MEMORY_MB. */
+/**
+ * Progress and cancellation from the tool context; the memory budget from GROUNDWORK_DATA_MEMORY_MB.
+ * Passes are reported one after another on one scale, since MCP progress must only ever increase.
+ */
 export function scanControlOf(ctx: ToolContext): ScanControl {
   const megabytes = Number(process.env.GROUNDWORK_DATA_MEMORY_MB);
+  let currentPass: string | undefined;
+  let base = 0;
+  let last = { done: 0, total: 0 };
   return {
     signal: ctx.signal,
-    onProgress: (done, total, unit, pass) => ctx.progress(done, total, `${pass} (${unit})`),
+    onProgress: (done, total, unit, pass) => {
+      if (pass !== currentPass) {
+        if (currentPass !== undefined) base += Math.max(last.total, last.done);
+        currentPass = pass;
+      }
+      last = { done, total: total ?? done };
+      ctx.progress(base + done, total === undefined ? undefined : base + total, `${pass} (${unit})`);
+    },
     ...(megabytes > 0 ? { memoryBudgetBytes: megabytes * 1024 * 1024 } : {}),
   };
 }
