@@ -43,3 +43,28 @@ export function median(values: readonly number[]): number {
     ? (sorted[middle] as number)
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
+
+/** The Node built-ins a bin loads while it starts over stdio, answers initialize and exits with stdin. */
+export function builtinsOfStdioStart(probe: string, args: readonly string[]): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', probe, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    let errors = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('"id":1')) child.stdin.end();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      errors += chunk.toString();
+    });
+    child.on('exit', () => {
+      const last = errors.trim().split('\n').at(-1) ?? '';
+      try {
+        resolve(JSON.parse(last) as string[]);
+      } catch {
+        reject(new Error(`no list of built-ins from ${args.join(' ')}: ${errors}`));
+      }
+    });
+    child.stdin.write(INITIALIZE);
+  });
+}

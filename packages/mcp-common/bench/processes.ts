@@ -18,6 +18,7 @@ export interface Built {
   sdkSessionServer: string;
   sdkStatelessServer: string;
   memoryProbe: string;
+  builtinsProbe: string;
 }
 
 /** Builds the mcp-common echo server with the repo's own server build script, and the baselines. */
@@ -61,12 +62,18 @@ export async function buildAll(): Promise<Built> {
       outfile: out('sdkStatelessServer'),
     }),
     build({ ...plain, entryPoints: [path.join(benchDir, 'memoryProbe.ts')], outfile: out('memoryProbe') }),
+    build({
+      ...plain,
+      entryPoints: [path.join(benchDir, 'builtinsProbe.ts')],
+      outfile: out('builtinsProbe'),
+    }),
   ]);
   return {
     echoServer: path.join(echoDir, 'dist/echoServer.js'),
     sdkSessionServer: out('sdkSessionServer'),
     sdkStatelessServer: out('sdkStatelessServer'),
     memoryProbe: out('memoryProbe'),
+    builtinsProbe: out('builtinsProbe'),
   };
 }
 

@@ -3,7 +3,7 @@
 import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { median, timeStart } from './coldStart.js';
+import { builtinsOfStdioStart, median, timeStart } from './coldStart.js';
 import { McpHttpClient, measureThroughput } from './mcpHttpClient.js';
 import {
   buildAll,
@@ -79,6 +79,9 @@ async function coldStart(): Promise<void> {
   log(
     `cold start medians: mcp-common ${ours.toFixed(1)} ms, server-filesystem ${filesystem.toFixed(1)} ms, node -e '' ${node.toFixed(1)} ms`,
   );
+  const builtins = await builtinsOfStdioStart(built.builtinsProbe, contenders.ours);
+  const httpStack = builtins.filter((name) => ['http', 'https', '_http_server', 'crypto'].includes(name));
+  log(`built-ins a stdio start of mcp-common loads from the HTTP stack: ${httpStack.join(', ') || 'none'}`);
   rows.push({
     what: 'stdio cold start, spawn → initialize result (median)',
     ours,
