@@ -2,12 +2,11 @@
 // a combination is examined only if none of its subsets is already unique, and its position list index
 // is its prefix's index refined by its last column. Near-keys are the examined combinations that are
 // unique except for a few rows.
-import { throwIfAborted } from './dataError.js';
+import { Checkpoint } from './checkpoint.js';
 import { FieldHash } from './fieldHash.js';
 import { PositionListIndex, Refiner } from './positionListIndex.js';
 import type { Comparison, ScanControl } from './scanOptions.js';
 import { columnIndexes, type TabularSource } from './sources/tabularSource.js';
-import { yieldToEventLoop } from './sources/valueCursor.js';
 import { ValueIds } from './valueIds.js';
 
 export interface KeyQuery {
@@ -34,9 +33,6 @@ export interface KeyDiscovery {
   truncated: boolean;
 }
 
-/** How long the search runs between chances for a cancellation to arrive. */
-const YIELD_EVERY_MS = 25;
-
 interface ColumnValues {
   ids: Int32Array;
   domain: number;
@@ -52,11 +48,11 @@ export async function findKeys(
   const { rows, values } = await encodeColumns(source, indexes, query.comparison, control);
   const maxViolating = query.maxViolatingRows ?? Math.max(1, Math.floor(rows / 1000));
   const refiner = new Refiner(Math.max(1, ...values.map((column) => column.domain)), rows);
+  const checkpoint = new Checkpoint(control.signal);
   const byColumn: PositionListIndex[] = [];
   for (const column of values) {
     byColumn.push(PositionListIndex.ofColumn(column.ids, rows, column.domain));
-    await yieldToEventLoop();
-    throwIfAborted(control.signal);
+    await checkpoint.pass();
   }
   // The lattice runs over columns ordered by their average cluster size, smallest first, so a combination
   // starts from its most selective column and a non-key is refuted within its first few clusters.
@@ -81,7 +77,6 @@ export async function findKeys(
   let nonKeys: number[][] = [];
   for (let c = 0; c < single.length; c++) judge([c], single[c]!.violatingRows, nonKeys);
 
-  let lastYield = performance.now();
   for (let level = 2; level <= query.maxColumns && nonKeys.length > 0; level++) {
     const candidates = nextCandidates(nonKeys);
     nonKeys = [];
@@ -89,16 +84,14 @@ export async function findKeys(
       const candidate = candidates[i]!;
       const rest = candidate.slice(1).map((c) => ordered[c]!.ids);
       judge(candidate, refiner.violatingRows(single[candidate[0]!]!, rest, maxViolating), nonKeys);
-      if (performance.now() - lastYield > YIELD_EVERY_MS) {
+      if (checkpoint.due) {
         control.onProgress?.(
           i + 1,
           candidates.length,
           'combinations',
           `checking ${level}-column combinations`,
         );
-        await yieldToEventLoop();
-        throwIfAborted(control.signal);
-        lastYield = performance.now();
+        await checkpoint.pass();
       }
     }
   }

@@ -1,6 +1,7 @@
 // Delimited text (CSV, TSV, PSV; plain or gzip): sniffs the dialect, reads the header, and scans records
 // with the byte-level parser, decoding or hashing only the fields an analysis asks for.
-import { CancelledError, DataError, throwIfAborted } from '../dataError.js';
+import { Checkpoint } from '../checkpoint.js';
+import { CancelledError, DataError } from '../dataError.js';
 import type { FieldHash } from '../fieldHash.js';
 import { type Comparison, normalizeText, type ScanControl } from '../scanOptions.js';
 import { describeStreamError, openByteReader, openByteStream } from './byteStream.js';
@@ -78,9 +79,10 @@ class CsvSource implements TabularSource {
     let buffer: Buffer = Buffer.allocUnsafe(READ_BYTES);
     let filled = 0;
     let first = true;
+    const checkpoint = new Checkpoint(control.signal);
     try {
       for (;;) {
-        throwIfAborted(control.signal);
+        await checkpoint.pass();
         if (filled === buffer.length) buffer = grown(buffer);
         const read = await reader.read(buffer, filled);
         if (read === 0) break;
@@ -176,7 +178,7 @@ class CsvCursor implements RecordCursor {
   }
 }
 
-const READ_BYTES = 1024 * 1024;
+const READ_BYTES = 256 * 1024;
 
 /** A buffer twice the size holding the same bytes, for a record longer than the buffer. */
 function grown(buffer: Buffer): Buffer {

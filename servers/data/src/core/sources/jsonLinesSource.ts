@@ -1,5 +1,6 @@
 // JSON Lines: one object per line; columns are top-level keys or dotted paths into nested objects.
-import { CancelledError, DataError, throwIfAborted } from '../dataError.js';
+import { Checkpoint } from '../checkpoint.js';
+import { CancelledError, DataError } from '../dataError.js';
 import type { Comparison, ScanControl } from '../scanOptions.js';
 import { describeStreamError, openByteStream } from './byteStream.js';
 import type { RecordCursor, TabularSource } from './tabularSource.js';
@@ -96,6 +97,7 @@ async function forEachLine(
   const stream = await openByteStream(path);
   let line = 0;
   let leftover: Buffer | undefined;
+  const checkpoint = new Checkpoint(control.signal);
   const visitText = (bytes: Buffer, start: number, end: number): boolean => {
     line++;
     if (start === 0 && line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
@@ -105,7 +107,7 @@ async function forEachLine(
   };
   try {
     for await (const chunk of stream.chunks as AsyncIterable<Buffer>) {
-      throwIfAborted(control.signal);
+      await checkpoint.pass();
       const bytes = leftover === undefined ? chunk : Buffer.concat([leftover, chunk]);
       let start = 0;
       for (let newline = bytes.indexOf(10); newline >= 0; newline = bytes.indexOf(10, start)) {

@@ -1,11 +1,12 @@
 // Parquet: read row group by row group, and only the columns an analysis needs (hyparquet, loaded lazily).
-import { CancelledError, DataError, throwIfAborted } from '../dataError.js';
+import { Checkpoint } from '../checkpoint.js';
+import { CancelledError, DataError } from '../dataError.js';
 import type { Comparison, ScanControl } from '../scanOptions.js';
 import { statFile } from './byteStream.js';
 import type { RecordCursor, TabularSource } from './tabularSource.js';
-import { ValueCursor, yieldToEventLoop } from './valueCursor.js';
+import { ValueCursor } from './valueCursor.js';
 
-const ROWS_BETWEEN_YIELDS = 16384;
+const ROWS_BETWEEN_CHECKS = 1024;
 
 type Hyparquet = typeof import('hyparquet');
 type FileMetaData = Awaited<ReturnType<Hyparquet['parquetMetadataAsync']>>;
@@ -50,8 +51,9 @@ class ParquetSource implements TabularSource {
     const total = Number(this.metadata.num_rows);
     const cursor = new ValueCursor(comparison);
     let groupStart = 0;
+    const checkpoint = new Checkpoint(control.signal);
     for (const group of this.metadata.row_groups) {
-      throwIfAborted(control.signal);
+      await checkpoint.pass();
       const groupRows = Number(group.num_rows);
       // Column chunks, not row objects: one array per column, so no array is built per row.
       const chunks = names.map(() => [] as { data: ArrayLike<unknown>; rowStart: number }[]);
@@ -83,10 +85,7 @@ class ParquetSource implements TabularSource {
         cursor.row++;
         for (let k = 0; k < columnsData.length; k++) cursor.values[k] = columnsData[k]![r];
         visit(cursor);
-        if (r % ROWS_BETWEEN_YIELDS === ROWS_BETWEEN_YIELDS - 1) {
-          await yieldToEventLoop();
-          throwIfAborted(control.signal);
-        }
+        if (r % ROWS_BETWEEN_CHECKS === ROWS_BETWEEN_CHECKS - 1 && checkpoint.due) await checkpoint.pass();
       }
       groupStart += groupRows;
       control.onProgress?.(groupStart, total, 'rows', pass);

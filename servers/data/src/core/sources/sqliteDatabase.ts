@@ -1,10 +1,10 @@
 // SQLite through better-sqlite3 (loaded lazily), opened read-only.
-import { DataError, throwIfAborted } from '../dataError.js';
+import { Checkpoint } from '../checkpoint.js';
+import { DataError } from '../dataError.js';
 import { statFile } from './byteStream.js';
 import type { SqlDatabase } from './sqlDatabase.js';
-import { yieldToEventLoop } from './valueCursor.js';
 
-const ROWS_BETWEEN_YIELDS = 8192;
+const ROWS_BETWEEN_CHECKS = 1024;
 
 type Database = import('better-sqlite3').Database;
 
@@ -55,12 +55,10 @@ class SqliteDatabase implements SqlDatabase {
 
   async stream(sql: string, onRow: (row: unknown[]) => void, signal?: AbortSignal): Promise<void> {
     let count = 0;
+    const checkpoint = new Checkpoint(signal);
     for (const row of this.db.prepare(sql).raw(true).iterate() as Iterable<unknown[]>) {
       onRow(row);
-      if (++count % ROWS_BETWEEN_YIELDS === 0) {
-        await yieldToEventLoop();
-        throwIfAborted(signal);
-      }
+      if (++count % ROWS_BETWEEN_CHECKS === 0 && checkpoint.due) await checkpoint.pass();
     }
   }
 

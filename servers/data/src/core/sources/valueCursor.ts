@@ -45,8 +45,3 @@ export function canonicalText(value: unknown): string | null {
       );
   }
 }
-
-/** Yields to the event loop so a cancellation can arrive; called every few thousand rows by sync sources. */
-export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
