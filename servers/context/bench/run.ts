@@ -2,7 +2,8 @@
 //   cold project_tree vs dependency-cruiser 17 and madge 8 (edge sets compared), on generated repositories
 //   with tsconfig aliases and on real TypeScript sources; a warm call on 5,000 files; estimate_tokens
 //   throughput vs gpt-tokenizer called directly. Env: BENCH_FILES (sizes, default 1000,5000,20000),
-//   BENCH_COMPETITOR_MAX (largest size the competitors run on, default 5000), BENCH_SEED (default 42).
+//   BENCH_COMPETITOR_MAX (largest size the competitors run on, default 5000), BENCH_SEED (default 42),
+//   BENCH_PARTS (any of cold,warm,tokens; default all).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -19,6 +20,7 @@ import { generateRepo } from './generateRepo.js';
 const sizes = (process.env.BENCH_FILES ?? '1000,5000,20000').split(',').map((size) => Number(size.trim()));
 const competitorMax = Number(process.env.BENCH_COMPETITOR_MAX ?? 5000);
 const seed = Number(process.env.BENCH_SEED ?? 42);
+const parts = new Set((process.env.BENCH_PARTS ?? 'cold,warm,tokens').split(',').map((part) => part.trim()));
 const dataDir = fileURLToPath(new URL('../bench-data', import.meta.url));
 const pnpmStore = fileURLToPath(new URL('../../../node_modules/.pnpm', import.meta.url));
 mkdirSync(dataDir, { recursive: true });
@@ -120,25 +122,34 @@ async function warmCall(root: string, files: number): Promise<void> {
   for (let run = 0; run < 30; run++) {
     const started = performance.now();
     const project = await index.build();
-    describeProjectTree(project.graph, { depth: 1, maxFiles: 2000, scanTruncated: false });
+    describeProjectTree(project.graph, { depth: 1, maxFiles: 500, scanTruncated: false });
     inProcess.push(performance.now() - started);
   }
   index.close();
   say(
-    `- in process (index check + tree of 2000 files): median ${fmt(median(inProcess))}, worst ${fmt(Math.max(...inProcess))}`,
+    `- in process (index check + tree of the default 500 files): median ${fmt(median(inProcess))}, worst ${fmt(Math.max(...inProcess))}`,
   );
 
   const server = await ContextServer.start(root);
   await server.call('project_tree', { path: '.' });
-  for (const maxFiles of [100, 2000, files]) {
+  for (const maxFiles of [100, 500, 2000, files]) {
     const overWire: number[] = [];
     for (let run = 0; run < 15; run++) {
       const started = performance.now();
       await server.call('project_tree', { path: '.', max_files: maxFiles });
       overWire.push(performance.now() - started);
     }
-    say(`- over stdio through the SDK client, max_files ${maxFiles}: median ${fmt(median(overWire))}`);
+    say(
+      `- project_tree over stdio through the SDK client, max_files ${maxFiles}: median ${fmt(median(overWire))}`,
+    );
   }
+  const findContext: number[] = [];
+  for (let run = 0; run < 15; run++) {
+    const started = performance.now();
+    await server.call('find_context', { path: '.', file: 'src/mod1/file1.ts', depth: 2, direction: 'both' });
+    findContext.push(performance.now() - started);
+  }
+  say(`- find_context (depth 2, both directions) over stdio: median ${fmt(median(findContext))}`);
   await server.close();
 }
 
@@ -222,13 +233,16 @@ for (const files of sizes) {
     files,
   });
 }
-for (const corpus of corpora) await compareCold(corpus);
+if (parts.has('cold')) for (const corpus of corpora) await compareCold(corpus);
 
-say('\n## Warm call');
 const warmSize = sizes.includes(5000) ? 5000 : sizes[0]!;
-await warmCall(generateRepo(dataDir, warmSize, seed), warmSize);
+if (parts.has('warm')) {
+  say('\n## Warm call');
+  await warmCall(generateRepo(dataDir, warmSize, seed), warmSize);
+}
+if (parts.has('tokens')) {
+  say('\n## Tokens');
+  await tokenThroughput(generateRepo(dataDir, warmSize, seed));
+}
 
-say('\n## Tokens');
-await tokenThroughput(generateRepo(dataDir, warmSize, seed));
-
-writeFileSync(path.join(dataDir, 'last-run.md'), `${report.join('\n')}\n`);
+writeFileSync(path.join(dataDir, `last-run-${[...parts].join('-')}.md`), `${report.join('\n')}\n`);

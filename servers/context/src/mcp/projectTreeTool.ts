@@ -38,7 +38,7 @@ export const projectTreeTool = defineTool({
       max_files: optionalBoundedInt(
         1,
         50_000,
-        2000,
+        500,
         'At most this many files in the answer (the rest is counted).',
       ),
     }),
