@@ -178,7 +178,7 @@ class CsvCursor implements RecordCursor {
   }
 }
 
-const READ_BYTES = 256 * 1024;
+const READ_BYTES = 1024 * 1024;
 
 /** A buffer twice the size holding the same bytes, for a record longer than the buffer. */
 function grown(buffer: Buffer): Buffer {
