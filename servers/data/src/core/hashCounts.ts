@@ -1,26 +1,25 @@
 // An open-addressing table of 64-bit hashes (two int32 lanes) that remembers whether each was seen once or
-// more: 9 bytes a slot, no per-entry objects, so tens of millions of keys stay cheap.
+// more. Each slot keeps both lanes and the count side by side (12 bytes, one cache line per probe), with no
+// per-entry objects, so tens of millions of keys stay cheap.
 
-const EMPTY = 0;
+/** Slot layout: hash lane 1, hash lane 2, count (0 = empty, 1 = seen once, 2 = seen twice or more). */
+const SLOT = 3;
 const MAX_LOAD = 0.6;
 
 export class HashCounts {
-  private lanes: Int32Array;
-  /** 0 = empty slot, 1 = seen once, 2 = seen twice or more. */
-  private counts: Uint8Array;
+  private slots: Int32Array;
   private mask: number;
   size = 0;
 
   constructor(capacity = 1 << 16) {
-    this.lanes = new Int32Array(capacity * 2);
-    this.counts = new Uint8Array(capacity);
+    this.slots = new Int32Array(capacity * SLOT);
     this.mask = capacity - 1;
   }
 
-  static bytesPerSlot = 9;
+  static bytesPerSlot = SLOT * 4;
 
   get capacity(): number {
-    return this.counts.length;
+    return this.mask + 1;
   }
 
   /** Bytes the table would hold after its next growth (old and new arrays live together while it grows). */
@@ -35,46 +34,61 @@ export class HashCounts {
   /** Counts one more sighting (`times` = 2 marks it as repeated at once). */
   add(h1: number, h2: number, times = 1): void {
     if (this.needsGrowth) this.grow();
-    const slot = this.find(h1, h2);
-    const seen = this.counts[slot]!;
-    if (seen === EMPTY) {
-      this.lanes[slot * 2] = h1;
-      this.lanes[slot * 2 + 1] = h2;
-      this.counts[slot] = times >= 2 ? 2 : 1;
+    const at = this.find(h1, h2);
+    const slots = this.slots;
+    const seen = slots[at + 2]!;
+    if (seen === 0) {
+      slots[at] = h1;
+      slots[at + 1] = h2;
+      slots[at + 2] = times >= 2 ? 2 : 1;
       this.size++;
     } else if (seen === 1) {
-      this.counts[slot] = 2;
+      slots[at + 2] = 2;
     }
   }
 
   has(h1: number, h2: number): boolean {
-    return this.counts[this.find(h1, h2)] !== EMPTY;
+    return this.slots[this.find(h1, h2) + 2] !== 0;
   }
 
   /** Visits every hash with how often it was seen (1, or 2 for "more than once"). */
   forEach(visit: (h1: number, h2: number, count: number) => void): void {
-    for (let slot = 0; slot < this.counts.length; slot++) {
-      const count = this.counts[slot]!;
-      if (count !== EMPTY) visit(this.lanes[slot * 2]!, this.lanes[slot * 2 + 1]!, count);
+    const slots = this.slots;
+    for (let at = 0; at < slots.length; at += SLOT) {
+      const count = slots[at + 2]!;
+      if (count !== 0) visit(slots[at]!, slots[at + 1]!, count);
     }
   }
 
+  /** The offset of the slot holding the hash, or of the empty slot where it belongs. */
   private find(h1: number, h2: number): number {
-    const lanes = this.lanes;
-    let slot = h1 & this.mask;
-    while (this.counts[slot] !== EMPTY && (lanes[slot * 2] !== h1 || lanes[slot * 2 + 1] !== h2)) {
-      slot = (slot + 1) & this.mask;
+    const slots = this.slots;
+    const mask = this.mask;
+    let slot = h1 & mask;
+    for (;;) {
+      const at = slot * SLOT;
+      if (slots[at + 2] === 0 || (slots[at] === h1 && slots[at + 1] === h2)) return at;
+      slot = (slot + 1) & mask;
     }
-    return slot;
   }
 
   private grow(): void {
-    const next = new HashCounts(this.capacity * 2);
-    this.forEach((h1, h2, count) => {
-      next.add(h1, h2, count);
-    });
-    this.lanes = next.lanes;
-    this.counts = next.counts;
-    this.mask = next.mask;
+    const old = this.slots;
+    const capacity = this.capacity * 2;
+    const slots = new Int32Array(capacity * SLOT);
+    const mask = capacity - 1;
+    for (let at = 0; at < old.length; at += SLOT) {
+      const count = old[at + 2]!;
+      if (count === 0) continue;
+      const h1 = old[at]!;
+      let slot = h1 & mask;
+      while (slots[slot * SLOT + 2] !== 0) slot = (slot + 1) & mask;
+      const to = slot * SLOT;
+      slots[to] = h1;
+      slots[to + 1] = old[at + 1]!;
+      slots[to + 2] = count;
+    }
+    this.slots = slots;
+    this.mask = mask;
   }
 }
