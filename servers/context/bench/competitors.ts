@@ -1,13 +1,11 @@
 // dependency-cruiser 17 and madge 8 run as a user would (their CLIs, JSON output, a fresh process each),
 // their answers reduced to the same edge set as ours: "from -> to" between files of the project.
-import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { cpuMillisecondsIn, withCpuTime } from './cpuTime.js';
 
-const run = promisify(execFile);
 const bin = (name: string) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
 
 export interface ToolRun {
@@ -17,11 +15,32 @@ export interface ToolRun {
   edges: Set<string>;
 }
 
+/**
+ * Runs a CLI with its stdout going to a file: a CLI that calls process.exit() right after writing a large
+ * answer to a pipe loses its tail (madge does), while writes to a file are synchronous and complete.
+ */
 async function runTimed(name: string, args: string[], cwd: string) {
   const timed = withCpuTime(bin(name), args);
+  const outputFile = path.join(path.dirname(cwd), `.${name}-output.json`);
+  const output = openSync(outputFile, 'w');
   const started = performance.now();
-  const { stdout, stderr } = await run(timed.command, timed.args, { cwd, maxBuffer: 1024 * 1024 * 1024 });
-  return { stdout, milliseconds: performance.now() - started, cpuMilliseconds: cpuMillisecondsIn(stderr) };
+  let stderr = '';
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(timed.command, timed.args, { cwd, stdio: ['ignore', output, 'pipe'] });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  const milliseconds = performance.now() - started;
+  closeSync(output);
+  if (code !== 0) throw Object.assign(new Error(`${name} exited with ${code}`), { stderr });
+  return {
+    stdout: readFileSync(outputFile, 'utf8'),
+    milliseconds,
+    cpuMilliseconds: cpuMillisecondsIn(stderr),
+  };
 }
 
 /** `depcruise <src> --output-type json` with the project's tsconfig and type-only imports counted. */

@@ -3,7 +3,7 @@
 //   with tsconfig aliases and on real TypeScript sources; a warm call on 5,000 files; estimate_tokens
 //   throughput vs gpt-tokenizer called directly. Env: BENCH_FILES (sizes, default 1000,5000,20000),
 //   BENCH_COMPETITOR_MAX (largest size the competitors run on, default 5000), BENCH_SEED (default 42),
-//   BENCH_PARTS (any of cold,warm,tokens; default all).
+//   BENCH_PARTS (any of cold,warm,tokens; default all), BENCH_COMPETITORS (default dependency-cruiser,madge).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -15,11 +15,15 @@ import { tokenCounterFor } from '../src/core/tokenCounter.js';
 import { estimateTokens } from '../src/core/tokenEstimate.js';
 import { runDependencyCruiser, runMadge, type ToolRun } from './competitors.js';
 import { ContextServer, coldProjectTree } from './contextServer.js';
+import { cpuMillisecondsIn } from './cpuTime.js';
 import { generateRepo } from './generateRepo.js';
 
 const sizes = (process.env.BENCH_FILES ?? '1000,5000,20000').split(',').map((size) => Number(size.trim()));
 const competitorMax = Number(process.env.BENCH_COMPETITOR_MAX ?? 5000);
 const seed = Number(process.env.BENCH_SEED ?? 42);
+const competitorNames = (process.env.BENCH_COMPETITORS ?? 'dependency-cruiser,madge')
+  .split(',')
+  .map((name) => name.trim());
 const parts = new Set((process.env.BENCH_PARTS ?? 'cold,warm,tokens').split(',').map((part) => part.trim()));
 const dataDir = fileURLToPath(new URL('../bench-data', import.meta.url));
 const pnpmStore = fileURLToPath(new URL('../../../node_modules/.pnpm', import.meta.url));
@@ -98,7 +102,18 @@ async function compareCold(corpus: Corpus): Promise<void> {
     ['madge 8', () => runMadge(corpus.root, corpus.sourceDir)],
   ];
   for (const [name, runTool] of competitors) {
-    const theirs = await runTool();
+    if (!competitorNames.some((wanted) => name.startsWith(wanted))) continue;
+    let theirs: ToolRun;
+    try {
+      theirs = await runTool();
+    } catch (error) {
+      const stderr = String((error as { stderr?: unknown }).stderr ?? '');
+      const cpuSpent = cpuMillisecondsIn(stderr);
+      const reason =
+        stderr.split('\n').find((line) => line.includes('ERROR')) ?? (error as Error).message.split('\n')[0];
+      say(`- ${name}: **failed** after ${cpu(cpuSpent)} CPU: ${reason?.trim()}`);
+      continue;
+    }
     const diff = describeDiff(ours.edges, theirs.edges);
     const cpuRatio =
       theirs.cpuMilliseconds !== undefined && ours.cpuMilliseconds !== undefined
