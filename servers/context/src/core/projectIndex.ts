@@ -111,12 +111,13 @@ export class ProjectIndex {
     for (const file of toParse) {
       const language = languageOf(file)!;
       const entry = this.cache.get(file)!;
-      const content = readFileSync(path.join(this.root, file));
-      entry.facts = looksBinary(content)
-        ? { language, imports: [] }
-        : await parseFacts(language, file, content.toString('utf8')).catch(
-            (): FileFacts => ({ language, imports: [] }),
-          );
+      const content = readIfPresent(path.join(this.root, file));
+      entry.facts =
+        content === undefined || looksBinary(content)
+          ? { language, imports: [] }
+          : await parseFacts(language, file, content.toString('utf8')).catch(
+              (): FileFacts => ({ language, imports: [] }),
+            );
       parsed++;
       if (budget.due) {
         await budget.checkpoint();
@@ -203,6 +204,15 @@ export class ProjectIndex {
     const entry = this.cache.get(file);
     if (entry === undefined) return;
     entry.tokens = { ...entry.tokens, [encoding]: tokens };
+  }
+}
+
+/** A file's bytes, or undefined when it went away between the scan and now (the next call rescans). */
+function readIfPresent(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
   }
 }
 

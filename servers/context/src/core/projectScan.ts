@@ -114,7 +114,7 @@ export async function scanProject(root: string, options: ScanOptions = {}): Prom
     const absolute = relative === '' ? root : path.join(root, relative);
     walkedFolders.push(relative);
     options.beforeFolder?.(relative);
-    const entries = readdirSync(absolute, { withFileTypes: true });
+    const entries = listFolder(absolute, relative);
     const scopes = withLocalGitignore(absolute, relative, entries, inherited);
     const subfolders: string[] = [];
     for (const entry of entries) {
@@ -149,6 +149,16 @@ export async function scanProject(root: string, options: ScanOptions = {}): Prom
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files, folders: withAncestors(folders), walkedFolders, skippedLarge, truncated };
+}
+
+/** A folder's entries; a subfolder that cannot be read (permissions, removed meanwhile) is left out. */
+function listFolder(absolute: string, relative: string): Dirent[] {
+  try {
+    return readdirSync(absolute, { withFileTypes: true });
+  } catch (error) {
+    if (relative === '') throw error;
+    return [];
+  }
 }
 
 function withLocalGitignore(
