@@ -23,10 +23,7 @@ export class DependencyGraph {
   readonly files: ReadonlyMap<string, GraphFile>;
   private readonly dependents = new Map<string, string[]>();
 
-  constructor(
-    files: readonly GraphFile[],
-    readonly folders: readonly string[],
-  ) {
+  constructor(files: readonly GraphFile[]) {
     this.files = new Map(files.map((file) => [file.path, file]));
     for (const file of files) {
       for (const dependency of file.dependencies) {
@@ -35,12 +32,6 @@ export class DependencyGraph {
         else list.push(file.path);
       }
     }
-  }
-
-  get edgeCount(): number {
-    let count = 0;
-    for (const file of this.files.values()) count += file.dependencies.length;
-    return count;
   }
 
   dependentsOf(file: string): readonly string[] {

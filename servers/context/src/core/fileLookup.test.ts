@@ -9,7 +9,6 @@ const graph = new DependencyGraph(
     dependencies: [],
     externals: [],
   })),
-  [],
 );
 
 describe('lookupFile', () => {

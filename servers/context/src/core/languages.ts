@@ -33,10 +33,6 @@ export function languageOf(relativePath: string): Language | undefined {
   return BY_EXTENSION[extensionOf(relativePath)];
 }
 
-export function isLanguage(name: string): name is Language {
-  return (LANGUAGES as readonly string[]).includes(name);
-}
-
 export function isTsOrJs(language: Language | undefined): language is 'typescript' | 'javascript' {
   return language === 'typescript' || language === 'javascript';
 }

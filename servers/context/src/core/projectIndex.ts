@@ -171,7 +171,7 @@ export class ProjectIndex {
         externals: [...externals].sort(),
       };
     });
-    return new DependencyGraph(files, scan.folders);
+    return new DependencyGraph(files);
   }
 
   /** Package name → folder, for every package.json of the project that has a name. */

@@ -18,13 +18,13 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('scanProject', () => {
-  it('lists files relative to the root with / separators, sorted, with their folders', async () => {
+  it('lists files relative to the root with / separators, sorted, and the folders it walked', async () => {
     write('src/b.ts');
     write('src/a/deep.ts');
     write('README.md');
     const scan = await scanProject(root);
     expect(scan.files.map((file) => file.path)).toEqual(['README.md', 'src/a/deep.ts', 'src/b.ts']);
-    expect(scan.folders).toEqual(['', 'src', 'src/a']);
+    expect([...scan.walkedFolders].sort()).toEqual(['', 'src', 'src/a']);
   });
 
   it('skips dependency folders, build output, vendored code and tool caches', async () => {

@@ -75,8 +75,6 @@ export interface ScannedFile {
 
 export interface ProjectScan {
   files: ScannedFile[];
-  /** Every folder that holds at least one listed file, relative and `/`-separated ('' is the root). */
-  folders: string[];
   /** Every folder the walk went through (also empty ones): where a new file would be seen. */
   walkedFolders: string[];
   skippedLarge: number;
@@ -102,7 +100,6 @@ export async function scanProject(root: string, options: ScanOptions = {}): Prom
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
   const budget = new WorkBudget(options.signal);
   const files: ScannedFile[] = [];
-  const folders = new Set<string>();
   const walkedFolders: string[] = [];
   let skippedLarge = 0;
   let truncated = false;
@@ -135,7 +132,6 @@ export async function scanProject(root: string, options: ScanOptions = {}): Prom
           break;
         }
         files.push({ path: childRelative, size: stat.size, mtimeMs: stat.mtimeMs });
-        folders.add(relative);
       }
       // Symbolic links are not followed: they can leave the root or loop.
     }
@@ -148,7 +144,7 @@ export async function scanProject(root: string, options: ScanOptions = {}): Prom
     }
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, folders: withAncestors(folders), walkedFolders, skippedLarge, truncated };
+  return { files, walkedFolders, skippedLarge, truncated };
 }
 
 /** A folder's entries; a subfolder that cannot be read (permissions, removed meanwhile) is left out. */
@@ -187,20 +183,6 @@ function isIgnored(scopes: readonly IgnoreScope[], relative: string): boolean {
 function isCandidateFile(name: string): boolean {
   if (GENERATED_FILES.has(name) || name.endsWith('.min.js') || name.endsWith('.map')) return false;
   return !BINARY_EXTENSIONS.has(extensionOf(name));
-}
-
-function withAncestors(folders: Set<string>): string[] {
-  const all = new Set<string>();
-  for (const folder of folders) {
-    let current = folder;
-    while (!all.has(current)) {
-      all.add(current);
-      if (current === '') break;
-      const slash = current.lastIndexOf('/');
-      current = slash < 0 ? '' : current.slice(0, slash);
-    }
-  }
-  return [...all].sort();
 }
 
 /** True when the first bytes of a file look binary (a NUL byte), for files whose extension did not say. */
