@@ -1,5 +1,5 @@
 // The tools over the wire: the built bin on stdio, driven by the official SDK client.
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -81,6 +81,34 @@ describe('project_tree', () => {
       const second = await call('project_tree', { path: relative });
       expect(first.structuredContent?.parsed_files).toBe(5);
       expect(second.structuredContent?.parsed_files).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports progress while it scans and parses a large tree', async () => {
+    const dir = mkdtempSync(path.join(fixtures, '.tmp-progress-'));
+    try {
+      for (let module = 0; module < 20; module++) {
+        mkdirSync(path.join(dir, `m${module}`));
+        for (let file = 0; file < 60; file++) {
+          const next = (file + 1) % 60;
+          writeFileSync(
+            path.join(dir, `m${module}`, `f${file}.ts`),
+            `import { v${next} } from './f${next}.js';\n\nexport const v${file} = (): unknown => v${next};\n`,
+          );
+        }
+      }
+      const progress: Array<{ progress: number; message?: string }> = [];
+      const result = await client.callTool(
+        { name: 'project_tree', arguments: { path: path.basename(dir), max_files: 1 } },
+        undefined,
+        { onprogress: (notification) => progress.push(notification) },
+      );
+      expect(result.isError).toBeFalsy();
+      expect(progress.length).toBeGreaterThan(0);
+      const values = progress.map((notification) => notification.progress);
+      expect(values).toEqual([...values].sort((a, b) => a - b));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -20,8 +20,25 @@ export const projectPathArg = z
     "The project's root folder (the folder whose imports are resolved; file arguments are relative to it). Relative paths resolve against the first allowed directory.",
   );
 
+/**
+ * The call's cancellation and progress for the core. The core counts each phase (scanned, parsed, …) from
+ * zero, while MCP progress must only grow: each new phase continues from where the last one ended.
+ */
 export function workControl(ctx: ToolContext): WorkControl {
-  return { signal: ctx.signal, onProgress: (done, total, message) => ctx.progress(done, total, message) };
+  let phase: string | undefined;
+  let offset = 0;
+  let last = 0;
+  return {
+    signal: ctx.signal,
+    onProgress: (done, total, message) => {
+      if (message !== phase) {
+        phase = message;
+        offset = last;
+      }
+      last = offset + done;
+      ctx.progress(last, total === undefined ? undefined : offset + total, message);
+    },
+  };
 }
 
 export async function openProject(
