@@ -9,4 +9,10 @@ export {
 export type { ToolCall, TransportContractSpec } from './contractSpec.js';
 export { nullPaths, snakeCaseKeys } from './jsonChecks.js';
 export { type HttpServerProcess, runBin, startHttpServer } from './serverProcess.js';
+export {
+  connectOverStdio,
+  type StdioSession,
+  type StdioSessionOptions,
+  type ToolOutcome,
+} from './stdioSession.js';
 export { describeTransportContract } from './transportContract.js';

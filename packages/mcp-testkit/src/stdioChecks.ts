@@ -1,8 +1,6 @@
 // The contract over stdio: the built bin spawned with node over real pipes.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect, it } from 'vitest';
 import {
   baseArgs,
@@ -13,24 +11,18 @@ import {
 import { stdoutProblems } from './jsonChecks.js';
 import { INITIALIZED_NOTIFICATION, initializeRequest } from './rawHttp.js';
 import { stop, waitFor } from './serverProcess.js';
+import { connectOverStdio } from './stdioSession.js';
 
 export function stdioHarness(spec: TransportContractSpec): TransportHarness {
   return {
     transport: 'stdio',
-    async connect(): Promise<Connection> {
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [spec.bin, ...baseArgs(spec)],
-        env: environment(spec),
-        stderr: 'pipe',
+    connect(): Promise<Connection> {
+      return connectOverStdio({
+        bin: spec.bin,
+        clientName: spec.clientName,
+        args: baseArgs(spec),
+        ...(spec.env === undefined ? {} : { env: spec.env }),
       });
-      let stderr = '';
-      transport.stderr?.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString('utf8');
-      });
-      const client = new Client({ name: spec.clientName, version: '0.0.0' });
-      await client.connect(transport);
-      return { client, stderr: () => stderr, close: () => client.close() };
     },
     async rawInitialize() {
       const server = new RawStdioServer(spec);

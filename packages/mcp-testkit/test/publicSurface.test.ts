@@ -6,6 +6,7 @@ describe('@groundwork/mcp-testkit', () => {
     const testkit = await import('@groundwork/mcp-testkit');
     expect(Object.keys(testkit).sort()).toEqual([
       'REQUIRED_CONFORMANCE_SCENARIOS',
+      'connectOverStdio',
       'describeFailures',
       'describeTransportContract',
       'nullPaths',

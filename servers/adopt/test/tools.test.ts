@@ -5,8 +5,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { connectOverStdio, type StdioSession, type ToolOutcome } from '@groundwork/mcp-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainRepo } from '../src/testing/buildToolRepos.js';
 import { createBareRemote } from '../src/testing/gitFixtures.js';
@@ -15,45 +14,29 @@ const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
 const TOKEN = 'ghp_WIREfakeWIREfakeWIREfakeWIREfake0001';
 
-let client: Client;
-let transport: StdioClientTransport;
+let server: StdioSession;
 let workspaceRoot: string;
-let stderr = '';
 
 beforeAll(async () => {
   workspaceRoot = await mkdtemp(path.join(tmpdir(), 'adopt-wire-'));
-  client = new Client({ name: 'adopt-wire-test', version: '1.0.0' });
-  transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, '--allowed-dir', fixtures, '--allowed-dir', workspaceRoot],
-    env: {
-      ...(process.env as Record<string, string>),
-      GROUNDWORK_ADOPT_BACKOFF_MS: '1',
-      GROUNDWORK_LOG_LEVEL: 'debug',
-    },
-    stderr: 'pipe',
+  server = await connectOverStdio({
+    bin,
+    clientName: 'adopt-wire-test',
+    args: ['--allowed-dir', fixtures, '--allowed-dir', workspaceRoot],
+    env: { GROUNDWORK_ADOPT_BACKOFF_MS: '1', GROUNDWORK_LOG_LEVEL: 'debug' },
   });
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  await client.connect(transport);
 });
 afterAll(async () => {
-  await client.close();
+  await server.close();
 });
 
-async function call(name: string, args: Record<string, unknown>) {
-  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
-  return result as {
-    isError?: boolean;
-    structuredContent?: Record<string, unknown>;
-    content: Array<{ text: string }>;
-  };
+function call(name: string, args: Record<string, unknown>): Promise<ToolOutcome> {
+  return server.call(name, args, { timeoutMs: 120_000 });
 }
 
 describe('tools/list', () => {
   it('lists verify_repo (read-only) and adopt_repo (writes, open world)', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await server.client.listTools();
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     expect(Object.keys(byName).sort()).toEqual(['adopt_repo', 'verify_repo']);
     expect(byName.verify_repo?.annotations?.readOnlyHint).toBe(true);
@@ -86,14 +69,14 @@ describe('verify_repo', () => {
   it('refuses a path outside the allowed directories without revealing where they are', async () => {
     const result = await call('verify_repo', { path: '/etc' });
     expect(result.isError).toBe(true);
-    expect(result.content[0]?.text).toContain('is outside the directories this server may read');
-    expect(result.content[0]?.text).not.toContain(fixtures);
+    expect(result.text).toContain('is outside the directories this server may read');
+    expect(result.text).not.toContain(fixtures);
   });
 
   it('names the argument when the path is not a directory', async () => {
     const result = await call('verify_repo', { path: 'conventional-repo/AGENTS.md' });
     expect(result.isError).toBe(true);
-    expect(result.content[0]?.text).toContain(
+    expect(result.text).toContain(
       "Invalid argument 'path': 'conventional-repo/AGENTS.md' is not a directory",
     );
   });
@@ -123,11 +106,11 @@ describe('adopt_repo', () => {
       retries: 1,
     });
     expect(result.isError).toBe(true);
-    const text = result.content[0]?.text ?? '';
+    const text = result.text ?? '';
     expect(text).toContain('1 of 2 repositories failed');
     expect(text).toContain('"step": "clone"');
     expect(text).not.toContain(TOKEN);
-    expect(stderr).not.toContain(TOKEN);
+    expect(server.stderr()).not.toContain(TOKEN);
   });
 
   it('accepts names as a comma-separated string too', async () => {
@@ -144,12 +127,12 @@ describe('adopt_repo', () => {
   it('needs a repository_url, repository_urls or path', async () => {
     const result = await call('adopt_repo', { dry_run: true });
     expect(result.isError).toBe(true);
-    expect(result.content[0]?.text).toContain("Invalid argument 'repository_url'");
+    expect(result.text).toContain("Invalid argument 'repository_url'");
   });
 
   it('bounds timeout_minutes', async () => {
     const result = await call('adopt_repo', { path: 'conventional-repo', timeout_minutes: 600 });
     expect(result.isError).toBe(true);
-    expect(result.content[0]?.text).toContain("Invalid argument 'timeout_minutes': must be at most 60");
+    expect(result.text).toContain("Invalid argument 'timeout_minutes': must be at most 60");
   });
 });

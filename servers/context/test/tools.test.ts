@@ -2,41 +2,32 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { connectOverStdio, type StdioSession, type ToolOutcome } from '@groundwork/mcp-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
 
-let client: Client;
+let server: StdioSession;
 
 beforeAll(async () => {
-  client = new Client({ name: 'context-wire-test', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [bin, '--allowed-dir', fixtures],
-      stderr: 'ignore',
-    }),
-  );
+  server = await connectOverStdio({
+    bin,
+    clientName: 'context-wire-test',
+    args: ['--allowed-dir', fixtures],
+  });
 });
 afterAll(async () => {
-  await client.close();
+  await server.close();
 });
 
-async function call(name: string, args: Record<string, unknown>) {
-  const result = await client.callTool({ name, arguments: args });
-  return result as {
-    isError?: boolean;
-    structuredContent?: Record<string, unknown>;
-    content: Array<{ text: string }>;
-  };
+function call(name: string, args: Record<string, unknown>): Promise<ToolOutcome> {
+  return server.call(name, args);
 }
 
 describe('tools/list', () => {
   it('lists the five read-only tools with output schemas', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await server.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'context_bundle',
       'estimate_tokens',
@@ -100,7 +91,7 @@ describe('project_tree', () => {
         }
       }
       const progress: Array<{ progress: number; message?: string }> = [];
-      const result = await client.callTool(
+      const result = await server.client.callTool(
         { name: 'project_tree', arguments: { path: path.basename(dir), max_files: 1 } },
         undefined,
         { onprogress: (notification) => progress.push(notification) },
@@ -117,20 +108,20 @@ describe('project_tree', () => {
   it('refuses a path outside the allowed directories without revealing server paths', async () => {
     const result = await call('project_tree', { path: '../../..' });
     expect(result.isError).toBe(true);
-    expect(result.content[0]?.text).toContain('outside the directories this server may read');
-    expect(result.content[0]?.text).not.toContain(fixtures);
+    expect(result.text).toContain('outside the directories this server may read');
+    expect(result.text).not.toContain(fixtures);
   });
 
   it('says which argument is wrong', async () => {
     const result = await call('project_tree', { path: 'ts-app', format: 'svg' });
     expect(result.isError).toBe(true);
-    expect(result.content[0]?.text).toContain("Invalid argument 'format'");
+    expect(result.text).toContain("Invalid argument 'format'");
   });
 
   it('refuses a file as the project root', async () => {
     const result = await call('project_tree', { path: 'ts-app/README.md' });
     expect(result.isError).toBe(true);
-    expect(result.content[0]?.text).toContain('is not a directory');
+    expect(result.text).toContain('is not a directory');
   });
 });
 
@@ -156,7 +147,7 @@ describe('find_context', () => {
   it('reports an unknown file with close matches', async () => {
     const result = await call('find_context', { path: 'python-app', file: 'shop/model.py' });
     expect(result.isError).toBe(true);
-    expect(result.content[0]?.text).toMatch(
+    expect(result.text).toMatch(
       /Invalid argument 'file': 'shop\/model\.py' is not a source file.*Did you mean: shop\/models\.py/,
     );
   });

@@ -1,12 +1,11 @@
-// Starts the built groundwork-data bin over stdio with the official SDK client, for the wire tests.
+// The built groundwork-data bin over stdio, with helpers that read a call as the data tests want it.
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { connectOverStdio, type StdioSession } from '@groundwork/mcp-testkit';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
 export interface DataServer {
-  client: Client;
+  client: StdioSession['client'];
   /** Calls a tool and returns its structured result, or throws with the error text. */
   call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Calls a tool that must fail and returns its error text. */
@@ -18,28 +17,24 @@ export async function startDataServer(
   allowedDir: string,
   env: Record<string, string> = {},
 ): Promise<DataServer> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, '--allowed-dir', allowedDir],
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stderr: 'ignore',
+  const session = await connectOverStdio({
+    bin,
+    clientName: 'data-wire-test',
+    args: ['--allowed-dir', allowedDir],
+    env,
   });
-  const client = new Client({ name: 'data-wire-test', version: '1.0.0' });
-  await client.connect(transport);
-  const text = (result: Awaited<ReturnType<Client['callTool']>>) =>
-    (result.content as { type: string; text: string }[]).map((part) => part.text).join('\n');
   return {
-    client,
+    client: session.client,
     async call(name, args) {
-      const result = await client.callTool({ name, arguments: args });
-      if (result.isError) throw new Error(`${name} failed: ${text(result)}`);
-      return result.structuredContent as Record<string, unknown>;
+      const result = await session.call(name, args);
+      if (result.isError) throw new Error(`${name} failed: ${result.text}`);
+      return result.structuredContent ?? {};
     },
     async fail(name, args) {
-      const result = await client.callTool({ name, arguments: args });
+      const result = await session.call(name, args);
       if (!result.isError) throw new Error(`${name} succeeded but should have failed`);
-      return text(result);
+      return result.text;
     },
-    close: () => client.close(),
+    close: () => session.close(),
   };
 }

@@ -1,7 +1,6 @@
 // The tools over the wire: the built bin on stdio, driven by the official SDK client.
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { connectOverStdio, type StdioSession, type ToolOutcome } from '@groundwork/mcp-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The TypeScript source line itself, template literal included.
@@ -11,41 +10,32 @@ const SOURCE_LINE_11 = '> 11 |     throw new Error(`unknown coupon ${code}`);';
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
 
-let client: Client;
+let server: StdioSession;
 
 beforeAll(async () => {
-  client = new Client({ name: 'test-reports-wire-test', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [bin, '--allowed-dir', fixtures],
-      stderr: 'ignore',
-    }),
-  );
+  server = await connectOverStdio({
+    bin,
+    clientName: 'test-reports-wire-test',
+    args: ['--allowed-dir', fixtures],
+  });
 });
 afterAll(async () => {
-  await client.close();
+  await server.close();
 });
 
-type Result = {
-  isError?: boolean;
-  structuredContent?: Record<string, unknown>;
-  content: Array<{ text: string }>;
-};
-
-async function call(name: string, args: Record<string, unknown>): Promise<Result> {
-  return (await client.callTool({ name, arguments: args })) as Result;
+function call(name: string, args: Record<string, unknown>): Promise<ToolOutcome> {
+  return server.call(name, args);
 }
 
 async function success(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const result = await call(name, args);
-  if (result.isError) throw new Error(result.content[0]?.text);
+  if (result.isError) throw new Error(result.text);
   return result.structuredContent ?? {};
 }
 
 describe('tools/list', () => {
   it('lists the five read-only tools with output schemas', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await server.client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       'test_summary',
       'list_failures',
@@ -101,14 +91,14 @@ describe('test_summary', () => {
 
     const missing = await call('test_summary', { path: 'go/calc' });
     expect(missing.isError).toBe(true);
-    expect(missing.content[0]?.text).toMatch(/No test reports found at 'go\/calc' \(searched for/);
+    expect(missing.text).toMatch(/No test reports found at 'go\/calc' \(searched for/);
   });
 
   it('refuses a path outside the allowed directories without revealing where they are', async () => {
     const result = await call('test_summary', { path: '../../../../etc' });
     expect(result.isError).toBe(true);
-    expect(result.content[0]?.text).toMatch(/outside the directories this server may read/);
-    expect(result.content[0]?.text).not.toContain(fixtures);
+    expect(result.text).toMatch(/outside the directories this server may read/);
+    expect(result.text).not.toContain(fixtures);
   });
 });
 
@@ -184,7 +174,7 @@ describe('failure_context', () => {
   it('names an unknown id', async () => {
     const result = await call('failure_context', { path: 'maven', id: 'nope' });
     expect(result.isError).toBe(true);
-    expect(result.content[0]?.text).toMatch(/No failure with id 'nope'.*call list_failures/);
+    expect(result.text).toMatch(/No failure with id 'nope'.*call list_failures/);
   });
 });
 
