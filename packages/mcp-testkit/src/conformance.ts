@@ -1,11 +1,11 @@
 // Runs the official MCP conformance suite (@modelcontextprotocol/conformance) against a built server bin
-// over streamable HTTP. The suite needs Node >= 22, which the `node` package provides next to it.
+// over streamable HTTP, on the Node 22 runtime that @groundwork/conformance-runtime locates.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { conformanceCommand } from '@groundwork/conformance-runtime';
 import { startHttpServer } from './serverProcess.js';
 
 /** The scenarios every groundwork server must pass. */
@@ -34,19 +34,7 @@ export interface ConformanceResult {
   output: string;
 }
 
-const require = createRequire(import.meta.url);
 const run = promisify(execFile);
-
-/** The Node 22 binary shipped by the `node` npm package, and the conformance CLI it runs. */
-export function conformanceCommand(): { node: string; cli: string } {
-  const node = path.join(path.dirname(require.resolve('node/package.json')), 'bin', 'node');
-  const cli = path.join(
-    path.dirname(require.resolve('@modelcontextprotocol/conformance/package.json')),
-    'dist',
-    'index.js',
-  );
-  return { node, cli };
-}
 
 /**
  * Starts `bin` over streamable HTTP on a free port, runs each scenario against it, and stops it.
