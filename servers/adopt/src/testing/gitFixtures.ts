@@ -68,7 +68,7 @@ export async function createGhStandIn(
 const fs = require('node:fs');
 const args = process.argv.slice(2);
 fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify(args) + '\\n');
-if (args[0] === '--version') { console.log('gh version 2.0.0 (stand-in)'); process.exit(0); }
+if (args[0] === '--version') { process.stdout.write('gh version 2.0.0 (stand-in)\\n'); process.exit(0); }
 if (args[0] === 'pr' && args[1] === 'list' && ${hang}) {
   const child = require('node:child_process').spawn('sleep', ['120'], { stdio: 'ignore' });
   fs.writeFileSync(${JSON.stringify(path.join(dir, 'hanging.pid'))}, String(child.pid));
@@ -76,12 +76,12 @@ if (args[0] === 'pr' && args[1] === 'list' && ${hang}) {
   return;
 }
 if (args[0] === 'pr' && args[1] === 'list') {
-  if (fs.existsSync(${JSON.stringify(state)})) console.log(fs.readFileSync(${JSON.stringify(state)}, 'utf8'));
+  if (fs.existsSync(${JSON.stringify(state)})) process.stdout.write(fs.readFileSync(${JSON.stringify(state)}, 'utf8') + '\\n');
   process.exit(0);
 }
 if (args[0] === 'pr' && args[1] === 'create') {
   fs.writeFileSync(${JSON.stringify(state)}, ${JSON.stringify(pullRequestUrl)});
-  console.log(${JSON.stringify(pullRequestUrl)});
+  process.stdout.write(${JSON.stringify(pullRequestUrl + '\n')});
   process.exit(0);
 }
 console.error('gh stand-in: unexpected call');
