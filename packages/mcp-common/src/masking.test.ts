@@ -84,9 +84,9 @@ describe('maskAbsolutePaths', () => {
     );
   });
 
-  it('keeps relative paths and URLs intact', () => {
+  it('keeps relative paths, globs and URLs intact', () => {
     const text =
-      'read data/people.csv and ./sub/x.json, see https://example.com/a/b/c.txt or file:///etc/hosts';
+      'read data/people.csv and ./sub/x.json, searched **/TEST-*.xml and **/surefire-reports/**, see https://example.com/a/b/c.txt or file:///etc/hosts';
     expect(maskAbsolutePaths(text)).toBe(text);
   });
 });

@@ -26,8 +26,8 @@ const URL_USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@?#]+@/gi;
 const SECRET_ASSIGNMENT =
   /\b((?:access_|refresh_|id_|api_|auth_)?token|password|passwd|pwd|secret|client_secret|api_?key)(["']?\s*[=:]\s*["']?)([^\s&"',;]+)/gi;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{4,}/g;
-// A POSIX absolute path not inside a URL (not preceded by a word character, ':' or '/').
-const POSIX_ABSOLUTE = /(?<![\w.:/~-])\/(?:[^\s/'"`:,;()<>[\]{}|]+\/)*([^\s/'"`:,;()<>[\]{}|]*)/g;
+// A POSIX absolute path: not inside a URL or a glob (not preceded by a word character, ':', '/' or '*').
+const POSIX_ABSOLUTE = /(?<![\w.:/~*-])\/(?:[^\s/'"`:,;()<>[\]{}|]+\/)*([^\s/'"`:,;()<>[\]{}|]*)/g;
 const WINDOWS_ABSOLUTE = /\b[A-Za-z]:\\(?:[^\s\\'"`:,;()<>|]+\\)*([^\s\\'"`:,;()<>|]*)/g;
 
 /** Replaces credentials with `***`, keeping enough shape that the reader knows what was there. */
