@@ -18,8 +18,16 @@ export interface TransportContractSpec {
   sampleCall: ToolCall;
   /** Extra environment for every server process. */
   env?: Record<string, string>;
-  /** A call that runs for seconds unless cancelled (proves cancellation reaches `ctx.signal`). */
-  slowCall?: ToolCall;
+  /**
+   * A call that runs for seconds unless cancelled (proves cancellation reaches `ctx.signal`). A server that
+   * caches what a call computed gives a function instead: each use then gets a call on a fresh target.
+   */
+  slowCall?: ToolCall | (() => ToolCall);
+}
+
+/** The slow call for one use (a fresh one each time when the spec gives a function). */
+export function nextSlowCall(spec: TransportContractSpec): ToolCall | undefined {
+  return typeof spec.slowCall === 'function' ? spec.slowCall() : spec.slowCall;
 }
 
 export type ContractTransport = 'stdio' | 'streamable-http' | 'stateless-http';

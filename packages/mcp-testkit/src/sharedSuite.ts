@@ -1,7 +1,12 @@
 // The checks every transport must pass alike, through the official SDK client (whose schema validation is
 // the real signal) plus a raw read of initialize.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Connection, TransportContractSpec, TransportHarness } from './contractSpec.js';
+import {
+  type Connection,
+  nextSlowCall,
+  type TransportContractSpec,
+  type TransportHarness,
+} from './contractSpec.js';
 import { nullPaths, snakeCaseKeys } from './jsonChecks.js';
 import { cancelledCallCount } from './serverLog.js';
 import { waitFor } from './serverProcess.js';
@@ -111,8 +116,8 @@ export function describeSharedSuite(spec: TransportContractSpec, harness: Transp
     await expect(connection.client.ping()).resolves.toBeDefined();
   });
 
-  const slowCall = spec.slowCall;
-  it.skipIf(slowCall === undefined)('stops a cancelled call: ctx.signal reaches the tool', async () => {
+  it.skipIf(spec.slowCall === undefined)('stops a cancelled call: ctx.signal reaches the tool', async () => {
+    const slowCall = nextSlowCall(spec);
     if (slowCall === undefined) return; // narrows the type; skipped above
     const cancelledBefore = cancelledCallCount(connection.stderr(), slowCall.name);
     const running = harness.startCancellable(connection, slowCall);

@@ -5,6 +5,7 @@ import { expect, it } from 'vitest';
 import {
   baseArgs,
   type Connection,
+  nextSlowCall,
   type TransportContractSpec,
   type TransportHarness,
 } from './contractSpec.js';
@@ -102,8 +103,8 @@ export function describeStdioWire(spec: TransportContractSpec): void {
     expect(ids).toEqual([1, 2, 3]);
   });
 
-  const slowCall = spec.slowCall;
-  it.skipIf(slowCall === undefined)('exits within 2 s of stdin closing during a slow call', async () => {
+  it.skipIf(spec.slowCall === undefined)('exits within 2 s of stdin closing during a slow call', async () => {
+    const slowCall = nextSlowCall(spec);
     const server = new RawStdioServer(spec);
     server.send(initializeRequest(spec.clientName));
     await server.responses(1);

@@ -1,10 +1,24 @@
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeTransportContract } from '@groundwork/mcp-testkit';
+import { generateRepo } from '../bench/generateRepo.js';
+
+const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
+let seed = 0;
 
 describeTransportContract({
   serverName: 'groundwork-context',
   bin: fileURLToPath(new URL('../dist/bin.js', import.meta.url)),
   clientName: 'context-contract-test',
-  allowedDir: fileURLToPath(new URL('./fixtures', import.meta.url)),
+  allowedDir: fixtures,
   sampleCall: { name: 'project_tree', arguments: { path: 'python-app' } },
+  // A cold index of a generated repository (not checked in) takes long enough to cancel; the server
+  // caches what it parsed, so every use gets a repository of its own.
+  slowCall: () => ({
+    name: 'project_tree',
+    arguments: {
+      path: path.relative(fixtures, generateRepo(path.join(fixtures, 'generated'), 6_000, ++seed)),
+      max_files: 10,
+    },
+  }),
 });

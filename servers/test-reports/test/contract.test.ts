@@ -1,10 +1,23 @@
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeTransportContract } from '@groundwork/mcp-testkit';
+import { generateJUnit } from '../bench/generateJUnit.js';
+
+const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
+// A report big enough that reading it takes seconds, generated (not checked in) under the fixtures so the
+// server may read it: the contract cancels a call on it.
+const slowReport = await generateJUnit({
+  cases: 60_000,
+  targetMegabytes: 120,
+  seed: 7,
+  directory: path.join(fixtures, 'generated'),
+});
 
 describeTransportContract({
   serverName: 'groundwork-test-reports',
   bin: fileURLToPath(new URL('../dist/bin.js', import.meta.url)),
   clientName: 'test-reports-contract-test',
-  allowedDir: fileURLToPath(new URL('./fixtures', import.meta.url)),
+  allowedDir: fixtures,
   sampleCall: { name: 'test_summary', arguments: { path: 'maven' } },
+  slowCall: { name: 'test_summary', arguments: { path: path.relative(fixtures, slowReport.file) } },
 });
