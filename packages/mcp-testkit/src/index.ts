@@ -8,6 +8,7 @@ export {
 } from './conformance.js';
 export type { ToolCall, TransportContractSpec } from './contractSpec.js';
 export { nullPaths, snakeCaseKeys } from './jsonChecks.js';
+export { seededRandom } from './seededRandom.js';
 export { type HttpServerProcess, runBin, startHttpServer } from './serverProcess.js';
 export {
   connectOverStdio,

@@ -12,6 +12,7 @@ describe('@groundwork/mcp-testkit', () => {
       'nullPaths',
       'runBin',
       'runConformance',
+      'seededRandom',
       'snakeCaseKeys',
       'startHttpServer',
     ]);

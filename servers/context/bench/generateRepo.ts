@@ -3,6 +3,7 @@
 // builtins and third-party packages. Same seed and size → the same repository, byte for byte.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { seededRandom } from '@groundwork/mcp-testkit';
 
 const FILES_PER_MODULE = 40;
 
@@ -10,7 +11,7 @@ export function generateRepo(parent: string, files: number, seed: number): strin
   const root = path.join(parent, `generated-${files}-seed${seed}`);
   if (existsSync(path.join(root, '.complete'))) return root;
   rmSync(root, { recursive: true, force: true });
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const pick = (count: number) => Math.floor(random() * count);
   const modules = Math.max(1, Math.ceil(files / FILES_PER_MODULE));
   const sizeOf = (module: number) => Math.min(FILES_PER_MODULE, files - module * FILES_PER_MODULE);
@@ -125,16 +126,4 @@ function fileBody(
 function mkdirp(folder: string): string {
   mkdirSync(folder, { recursive: true });
   return folder;
-}
-
-/** A small, fast, seedable PRNG (public domain). */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { createWriteStream, existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { seededRandom } from '@groundwork/mcp-testkit';
 
 export interface GeneratorOptions {
   cases: number;
@@ -19,17 +20,6 @@ export interface GeneratedReport {
   failed: number;
   errored: number;
   skipped: number;
-}
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const FRAMEWORK_FRAMES = [
@@ -52,7 +42,7 @@ export async function generateJUnit(options: GeneratorOptions): Promise<Generate
   if (existsSync(file) && existsSync(`${file}.json`)) {
     return JSON.parse(await readFile(`${file}.json`, 'utf8')) as GeneratedReport;
   }
-  const random = mulberry32(options.seed);
+  const random = seededRandom(options.seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   // Output lines per case are sized so the file reaches the target; failures carry most of the bulk.
   const bytesPerCase = (options.targetMegabytes * 1024 * 1024) / options.cases;

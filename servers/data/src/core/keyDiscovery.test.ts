@@ -1,19 +1,9 @@
+import { seededRandom } from '@groundwork/mcp-testkit';
 import { describe, expect, it } from 'vitest';
 import { tempFile } from '../testSupport.js';
 import { findKeys, nextCandidates } from './keyDiscovery.js';
 import { DEFAULT_COMPARISON } from './scanOptions.js';
 import { openCsvSource } from './sources/csvSource.js';
-
-/** A small deterministic PRNG (mulberry32), so failures reproduce. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function combinations(n: number, size: number): number[][] {
   if (size === 0) return [[]];
@@ -59,7 +49,7 @@ function oracle(table: (string | null)[][], width: number, maxColumns: number) {
 describe('findKeys', () => {
   it('finds exactly the minimal unique combinations a brute-force search finds, on random tables', async () => {
     for (let seed = 1; seed <= 40; seed++) {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const width = 3 + Math.floor(next() * 4);
       const rowCount = 5 + Math.floor(next() * 40);
       const domains = Array.from({ length: width }, () => 1 + Math.floor(next() * 6));

@@ -1,0 +1,16 @@
+/**
+ * A small deterministic PRNG (mulberry32) for generated fixtures and benchmark data: the same seed gives
+ * the same numbers, so a generated file or a failing random case reproduces.
+ *
+ * @example const random = seededRandom(42); const roll = random(); // in [0, 1)
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
