@@ -87,7 +87,8 @@ describe('analyzeDuplicates', () => {
     expect(spilled.spilled).toBe(true);
     expect(spilled).toEqual({ ...inMemory, spilled: true });
     expect(spilled).toMatchObject({ distinct: 15000, duplicateValues: 5000, duplicateRows: 10000 });
-  });
+    // Hundreds of small temporary files: slow when the machine is busy, so more time than the default.
+  }, 30_000);
 
   it('stops when its signal is aborted', async () => {
     const controller = new AbortController();
