@@ -1,8 +1,9 @@
 // Turns stack frames printed on a CI machine into source lines in the repository being worked on: paths
 // are matched by their longest suffix that exists under the root, Java frames by package, generated
 // JavaScript through its source map. Every file is checked against the caller's path guard.
-import { type Dirent, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { listProjectFiles } from './projectFiles.js';
 import { isTestPath, type SourceFrame } from './stackFrames.js';
 
 /** What the caller lets this module read (mcp-common's AllowedPaths fits). */
@@ -195,30 +196,10 @@ class FrameResolver {
   }
 
   private async fileIndex(): Promise<string[]> {
-    if (this.index !== undefined) return this.index;
-    const files: string[] = [];
-    const walk = async (directory: string, prefix: string): Promise<void> => {
-      let entries: Dirent[];
-      try {
-        entries = await fs.readdir(directory, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const entry of entries) {
-        if (files.length >= MAX_INDEXED_FILES) return;
-        const relative = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
-        if (entry.isDirectory()) {
-          if (!INDEX_SKIPPED.has(entry.name) && !entry.name.startsWith('.')) {
-            await walk(path.join(directory, entry.name), relative);
-          }
-        } else if (entry.isFile()) {
-          files.push(relative);
-        }
-      }
-    };
-    await walk(this.root, '');
-    this.index = files;
-    return files;
+    this.index ??= (
+      await listProjectFiles(this.root, { skipped: INDEX_SKIPPED, limit: MAX_INDEXED_FILES })
+    ).files;
+    return this.index;
   }
 
   private async throughSourceMap(frame: ResolvedFrame): Promise<ResolvedFrame | undefined> {

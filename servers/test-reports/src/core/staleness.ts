@@ -1,7 +1,8 @@
 // Reports describe the code as it was when the tests ran. If a source file changed after the oldest
 // report was written, at least part of what the reports say may no longer hold: the reports are stale.
-import { type Dirent, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { listProjectFiles } from './projectFiles.js';
 
 const PROJECT_MARKERS = [
   '.git',
@@ -83,41 +84,26 @@ export async function checkStaleness(
   if (first === undefined) return undefined;
   const oldestReportMs = Math.min(...reportFiles.map((report) => report.modifiedMs));
   const projectRoot = await findProjectRoot(path.dirname(first.file), within);
+  const sources = await listProjectFiles(projectRoot, {
+    skipped: NOT_SOURCES,
+    limit: MAX_SCANNED,
+    accept: (name) => SOURCE_EXTENSIONS.has(path.extname(name)),
+  });
   let newest: { file: string; modifiedMs: number } | undefined;
-  let scanned = 0;
-  let limited = false;
-  const walk = async (directory: string): Promise<void> => {
-    let entries: Dirent[];
-    try {
-      entries = await fs.readdir(directory, { withFileTypes: true });
-    } catch {
-      return;
+  for (const relative of sources.files) {
+    const file = path.join(projectRoot, relative);
+    const modifiedMs = (await fs.stat(file).catch(() => undefined))?.mtimeMs;
+    if (modifiedMs !== undefined && (newest === undefined || modifiedMs > newest.modifiedMs)) {
+      newest = { file, modifiedMs };
     }
-    for (const entry of entries) {
-      if (scanned >= MAX_SCANNED) {
-        limited = true;
-        return;
-      }
-      const full = path.join(directory, entry.name);
-      if (entry.isDirectory()) {
-        if (!NOT_SOURCES.has(entry.name) && !entry.name.startsWith('.')) await walk(full);
-      } else if (entry.isFile() && SOURCE_EXTENSIONS.has(path.extname(entry.name))) {
-        scanned += 1;
-        const modifiedMs = (await fs.stat(full).catch(() => undefined))?.mtimeMs;
-        if (modifiedMs !== undefined && (newest === undefined || modifiedMs > newest.modifiedMs)) {
-          newest = { file: full, modifiedMs };
-        }
-      }
-    }
-  };
-  await walk(projectRoot);
+  }
   return {
     stale: newest !== undefined && newest.modifiedMs > oldestReportMs,
     projectRoot,
     oldestReportMs,
     ...(newest === undefined ? {} : { newestSource: newest }),
-    sourcesScanned: scanned,
-    scanLimited: limited,
+    sourcesScanned: sources.files.length,
+    scanLimited: sources.limited,
   };
 }
 
