@@ -1,11 +1,9 @@
-// Everything exported here is public API of @groundwork/mcp-common; nothing else is.
+// Everything exported here is public API of @groundwork/mcp-common; nothing else is (besides the pure
+// `@groundwork/mcp-common/masking` subpath, which domain cores may use).
 // The stdout guard comes first: it must be in place before any other module is evaluated.
 import './stdoutGuard.js';
 
-export { AllowedPaths, PathOutsideAllowedError } from './allowedPaths.js';
-export { TRANSPORT_MODES, type TransportMode } from './commandLine.js';
-export { createLogger, type Logger } from './logger.js';
-export { findSecrets, maskAbsolutePaths, maskForClient, maskSecrets, type SecretFinding } from './masking.js';
+export { AllowedPaths } from './allowedPaths.js';
 export { runServer, type ServerSpec } from './runServer.js';
 export {
   defineTool,
