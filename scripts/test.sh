@@ -9,10 +9,14 @@ pnpm() { npx -y pnpm@10.34.9 "$@"; }
 
 pnpm install --frozen-lockfile
 
-# The data server's PostgreSQL tests need a real server; start one on loopback where we may (root, or one
-# already running via GROUNDWORK_TEST_PG_URL). Elsewhere those tests skip locally and fail under CI.
-if [ -z "${GROUNDWORK_TEST_PG_URL:-}" ] && [ "$(id -u)" = 0 ] && [ -x scripts/ci/postgres.sh ]; then
-  eval "$(scripts/ci/postgres.sh | tail -n 1)"
-fi
+# System packages (scripts/ci/apt/*.txt: PostgreSQL, Go, pytest, nginx, …) in one apt transaction, as root.
+scripts/ci/systemPackages.sh
+
+# Services and toolchains the integration tests need. Each scripts/ci/setup.d/*.sh logs to stderr and prints
+# `export NAME=value` lines on stdout for this shell to take; where it cannot run (not root), the tests that
+# need it skip locally and fail under CI.
+for setup in scripts/ci/setup.d/*.sh; do
+  eval "$(bash "$setup")"
+done
 
 pnpm run check

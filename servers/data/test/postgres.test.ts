@@ -1,4 +1,4 @@
-// Against a real PostgreSQL (scripts/ci/postgres.sh starts one and prints GROUNDWORK_TEST_PG_URL).
+// Against a real PostgreSQL (scripts/ci/setup.d/postgres.sh starts one and prints GROUNDWORK_TEST_PG_URL).
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { type DataServer, startDataServer } from './dataServer.js';
 
 const url = process.env.GROUNDWORK_TEST_PG_URL;
 if (url === undefined && process.env.CI) {
-  throw new Error('GROUNDWORK_TEST_PG_URL is not set; in CI, run `eval "$(scripts/ci/postgres.sh)"` first.');
+  throw new Error('GROUNDWORK_TEST_PG_URL is not set; in CI, run `eval "$(scripts/ci/setup.d/postgres.sh)"` first.');
 }
 
 describe.skipIf(url === undefined)('PostgreSQL tables', () => {

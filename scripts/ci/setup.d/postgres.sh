@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts a throwaway PostgreSQL on 127.0.0.1 for the data server's integration tests and prints, on its
-# last line, `export GROUNDWORK_TEST_PG_URL=…` for the caller to eval. Idempotent: a second run reuses the
-# running cluster. Run as root (it installs Debian's postgresql package when it is missing).
+# stdout, `export GROUNDWORK_TEST_PG_URL=…` for the caller to eval. Idempotent: a second run reuses the
+# running cluster. Run as root, after scripts/ci/systemPackages.sh has installed Debian's postgresql.
 set -euo pipefail
 
 PGDIR="${GROUNDWORK_PG_DIR:-/tmp/groundwork-pg}"
@@ -17,14 +17,10 @@ find_bindir() {
   if [[ -n "$candidate" && -x "$candidate/pg_ctl" ]]; then echo "$candidate"; fi
 }
 
+if [[ -n "${GROUNDWORK_TEST_PG_URL:-}" ]]; then log "using GROUNDWORK_TEST_PG_URL as given"; exit 0; fi
+if [[ "$(id -u)" != 0 ]]; then log "not root: the PostgreSQL tests skip"; exit 0; fi
 BINDIR="$(find_bindir)"
-if [[ -z "$BINDIR" ]]; then
-  log "installing postgresql from Debian packages"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update >&2 && apt-get install -y postgresql >&2
-  BINDIR="$(find_bindir)"
-  [[ -n "$BINDIR" ]] || { log "postgresql installed but pg_ctl not found"; exit 1; }
-fi
+[[ -n "$BINDIR" ]] || { log "pg_ctl not found: scripts/ci/systemPackages.sh installs postgresql"; exit 1; }
 
 as_postgres() { runuser -u postgres -- "$@"; }
 
