@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AllowedPaths } from './allowedPaths.js';
+import { defaultLimits } from './limits.js';
 import { createProtocolServer, type ServerApp, usageUri } from './protocolServer.js';
 import { defineTool } from './tool.js';
 import { ToolRegistry } from './toolRegistry.js';
@@ -44,9 +45,10 @@ beforeEach(async () => {
     allowedPaths: await AllowedPaths.under(tmpdir()),
     logger,
     usage: '# How to use it\n',
+    limits: defaultLimits(),
   };
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createProtocolServer(app).connect(serverSide);
+  await createProtocolServer(app, { stateless: false }).connect(serverSide);
   client = new Client({ name: 'protocol-test', version: '0' });
   logged = [];
   client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
@@ -106,6 +108,10 @@ describe('errors and resources', () => {
     await expect(client.readResource({ uri: 'groundwork://other/usage' })).rejects.toThrow(
       "MCP error -32602: Unknown resource 'groundwork://other/usage'.",
     );
+  });
+
+  it('answers resources/templates/list, since it declares resources', async () => {
+    await expect(client.listResourceTemplates()).resolves.toMatchObject({ resourceTemplates: [] });
   });
 
   it('reports its name, version and capabilities', () => {

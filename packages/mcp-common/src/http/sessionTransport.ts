@@ -6,9 +6,11 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { Exchange } from './exchange.js';
 import {
   acceptsEventStream,
+  cancelledRequestOf,
   hasProgressToken,
   isRequest,
   isResponse,
+  type ReadMessages,
   type RpcId,
   SSE_HEADERS,
   sseEvent,
@@ -18,6 +20,8 @@ export class SessionTransport implements Transport {
   onmessage?: Transport['onmessage'];
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  /** Whether the client has sent `notifications/initialized` (uninitialized sessions expire sooner). */
+  initialized = false;
   private readonly exchanges = new Map<RpcId, Exchange>();
   private standalone: ServerResponse | undefined;
   private closed = false;
@@ -30,10 +34,10 @@ export class SessionTransport implements Transport {
     return this.exchanges.size > 0;
   }
 
-  handlePost(messages: JSONRPCMessage[], batch: boolean, req: IncomingMessage, res: ServerResponse): void {
+  handlePost({ messages, refused, batch }: ReadMessages, req: IncomingMessage, res: ServerResponse): void {
     const requests = messages.filter(isRequest);
     const headers = { 'mcp-session-id': this.sessionId };
-    if (requests.length > 0) {
+    if (requests.length > 0 || refused.length > 0) {
       const streaming = acceptsEventStream(req) && requests.some(hasProgressToken);
       const exchange = new Exchange(
         res,
@@ -41,6 +45,7 @@ export class SessionTransport implements Transport {
         streaming,
         batch,
         headers,
+        refused,
       );
       for (const request of requests) this.exchanges.set(request.id, exchange);
       res.on('close', () => this.cancelUnanswered(exchange));
@@ -48,7 +53,16 @@ export class SessionTransport implements Transport {
       res.writeHead(202, headers).end();
     }
     const extra = { requestInfo: { headers: req.headers } };
-    for (const message of messages) this.onmessage?.(message, extra);
+    for (const message of messages) {
+      if ('method' in message && message.method === 'notifications/initialized') this.initialized = true;
+      this.onmessage?.(message, extra);
+      // The protocol server sends nothing for a cancelled request: its POST must not wait for it.
+      const cancelled = cancelledRequestOf(message);
+      if (cancelled !== undefined) {
+        this.exchanges.get(cancelled)?.cancelled(cancelled);
+        this.exchanges.delete(cancelled);
+      }
+    }
   }
 
   /** Opens the session's one GET stream; false when one is already open. */
