@@ -41,7 +41,8 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
   const endpoint: McpEndpoint =
     options.mode === 'stateless-http' ? await StatelessEndpoint.create(app) : new SessionEndpoint(app);
   let guard = (_req: IncomingMessage, _res: ServerResponse) => true;
-  const server = createServer((req, res) => {
+  // Timeouts are checked this often (Node's default, 30 s, would let a stalled client hold on far longer).
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
     if (!guard(req, res)) return;
     route(app, endpoint, options, req, res).catch((error: unknown) => {
       app.logger.error({ error: String(error) }, 'http request failed');

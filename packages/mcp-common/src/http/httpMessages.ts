@@ -95,14 +95,14 @@ export class BodyError extends Error {
 
 /**
  * Reads and parses a JSON body no larger than `limit` bytes. An oversized body is answered 413 with
- * `Connection: close` by the caller; up to `limit` further bytes are drained so that a client still
- * uploading reads its answer rather than a reset, and then the connection is destroyed: an endless
- * (chunked) upload is never read to its end.
+ * `Connection: close` by the caller, so the connection ends with the answer. A body that is only somewhat
+ * too large (up to twice the limit) is read to its end first, so a client still uploading reads its answer
+ * rather than a reset; beyond that (also when the declared length is beyond it) nothing more is read.
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
-  if (declared > limit) {
-    stopReading(req, limit);
+  if (declared > 2 * limit) {
+    req.pause();
     throw new BodyError(413, -32600, `Request body exceeds ${limit} bytes.`);
   }
   const body = await new Promise<Buffer | undefined>((resolve, reject) => {
@@ -111,13 +111,14 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= limit) return void chunks.push(chunk);
-      req.off('data', onData);
       chunks.length = 0;
-      stopReading(req, limit);
+      if (size <= 2 * limit) return;
+      req.off('data', onData);
+      req.pause();
       resolve(undefined);
     };
     req.on('data', onData);
-    req.on('end', () => resolve(Buffer.concat(chunks, size)));
+    req.on('end', () => resolve(size <= limit ? Buffer.concat(chunks, size) : undefined));
     req.on('error', reject);
   });
   if (body === undefined) throw new BodyError(413, -32600, `Request body exceeds ${limit} bytes.`);
@@ -126,14 +127,4 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   } catch {
     throw new BodyError(400, -32700, 'Parse error: the request body is not valid JSON.');
   }
-}
-
-/** Drains at most `allowance` more bytes of a refused body, then drops the connection. */
-function stopReading(req: IncomingMessage, allowance: number): void {
-  let drained = 0;
-  req.on('data', (chunk: Buffer) => {
-    drained += chunk.length;
-    if (drained > allowance) req.socket.destroy();
-  });
-  req.resume();
 }

@@ -29,9 +29,14 @@ interface Session {
   server: Server;
   transport: SessionTransport;
   lastSeen: number;
+  /** When initialize opened it: an uninitialized session expires counting from here. */
+  opened: number;
   /** The client's address, for the per-client quota. */
   client: string;
 }
+
+/** How long a connection whose upload was refused stays open for the client to read its 413. */
+const LINGER_MS = 2_000;
 
 /** Reads a POST's JSON-RPC messages; false when the request has already been answered. */
 async function readMessages(
@@ -48,14 +53,18 @@ async function readMessages(
     body = await readJsonBody(req, limits.maxRequestBytes);
   } catch (error) {
     if (!(error instanceof BodyError)) throw error;
-    // A refused upload ends the connection: the rest of the body is not read (see readJsonBody).
-    sendRpcError(
-      res,
-      error.status,
-      error.code,
-      error.message,
-      error.status === 413 ? { connection: 'close' } : {},
-    );
+    if (error.status !== 413) {
+      sendRpcError(res, error.status, error.code, error.message);
+      return undefined;
+    }
+    if (req.complete) {
+      sendRpcError(res, error.status, error.code, error.message, { connection: 'close' });
+      return undefined;
+    }
+    // The client is still uploading: nothing more is read (readJsonBody paused it), and the connection is
+    // dropped shortly after the answer. Dropping it at once would reset it before the client read the 413.
+    res.on('finish', () => setTimeout(() => req.socket.destroy(), LINGER_MS).unref());
+    sendRpcError(res, error.status, error.code, error.message);
     return undefined;
   }
   const batch = Array.isArray(body);
@@ -248,7 +257,7 @@ export class SessionEndpoint implements McpEndpoint {
   private async open(client: string): Promise<Session> {
     const transport = new SessionTransport(randomUUID());
     const server = createProtocolServer(this.app, { stateless: false });
-    const session: Session = { server, transport, lastSeen: this.clock(), client };
+    const session: Session = { server, transport, lastSeen: this.clock(), opened: this.clock(), client };
     this.sessions.set(transport.sessionId, session);
     this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
     transport.onclose = () => this.forget(transport.sessionId);
@@ -277,8 +286,11 @@ export class SessionEndpoint implements McpEndpoint {
     const now = this.clock();
     const { sessionIdleMs, uninitializedSessionMs } = this.app.limits;
     for (const [id, session] of this.sessions) {
-      const limit = session.transport.initialized ? sessionIdleMs : uninitializedSessionMs;
-      if (now - session.lastSeen > limit && !session.transport.busy) void this.end(id);
+      // Requests before notifications/initialized do not keep a session alive.
+      const expired = session.transport.initialized
+        ? now - session.lastSeen > sessionIdleMs
+        : now - session.opened > uninitializedSessionMs;
+      if (expired && !session.transport.busy) void this.end(id);
     }
   }
 
