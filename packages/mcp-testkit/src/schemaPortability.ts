@@ -1,5 +1,6 @@
 // What strict MCP clients refuse in a tool's JSON Schema (the Inspector's --strict, clients that coerce
 // arguments by `type`): a field without exactly one `type`, e.g. `["string", "null"]` or a bare `anyOf`.
+import { Ajv2020 } from 'ajv/dist/2020.js';
 
 /** Every field (object property, at any depth) of `schema` that does not declare exactly one type. */
 export function portabilityProblems(schema: unknown, at: string): string[] {
@@ -17,6 +18,32 @@ export function portabilityProblems(schema: unknown, at: string): string[] {
     if (typeof field.items === 'object' && field.items !== null) {
       problems.push(...portabilityProblems(field.items, `${at}.${name}[]`));
     }
+  }
+  return problems;
+}
+
+/**
+ * What Ajv (JSON Schema 2020-12) in its strictest mode refuses in `schema`: unknown keywords, union types,
+ * keywords used without the type they apply to, required properties that are not defined. An oracle nobody
+ * here wrote, standing in for strict MCP clients.
+ */
+export function strictSchemaProblems(schema: unknown, at: string): string[] {
+  const problems: string[] = [];
+  const ajv = new Ajv2020({
+    strict: true,
+    strictTypes: true,
+    strictRequired: true,
+    allowUnionTypes: false,
+    logger: {
+      log: () => undefined,
+      warn: (message: unknown) => void problems.push(`${at}: ${String(message)}`),
+      error: (message: unknown) => void problems.push(`${at}: ${String(message)}`),
+    },
+  });
+  try {
+    ajv.compile(schema as object);
+  } catch (error) {
+    problems.push(`${at}: ${error instanceof Error ? error.message : String(error)}`);
   }
   return problems;
 }

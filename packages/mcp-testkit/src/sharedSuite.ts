@@ -9,7 +9,7 @@ import {
 } from './contractSpec.js';
 import { nullPaths, snakeCaseKeys } from './jsonChecks.js';
 import { describeMalformedRequests } from './malformedRequestChecks.js';
-import { portabilityProblems } from './schemaPortability.js';
+import { portabilityProblems, strictSchemaProblems } from './schemaPortability.js';
 import { cancelledCallCount, logged, startedCallCount } from './serverLog.js';
 
 export function describeSharedSuite(spec: TransportContractSpec, harness: TransportHarness): void {
