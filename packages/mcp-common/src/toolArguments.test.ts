@@ -137,6 +137,17 @@ describe('optionalBoundedInt', () => {
   });
 });
 
+describe('optionalInt, requiredInt', () => {
+  it('refuse a negative count', () => {
+    expect(problem({ file: 'a.csv', columns: 'id', offset: -1 })).toBe(
+      "Invalid argument 'offset': must be at least 0",
+    );
+    expect(problem({ n: -5 }, z.object({ n: requiredInt('A count.') }))).toBe(
+      "Invalid argument 'n': must be at least 0",
+    );
+  });
+});
+
 describe('requiredString, requiredInt', () => {
   const schema = z.object({ name: requiredString('A name.'), count: requiredInt('A count.') });
 

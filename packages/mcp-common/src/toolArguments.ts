@@ -11,12 +11,14 @@ export function optionalString(description: string) {
   return z.string().optional().describe(description);
 }
 
+/** A count or an index: a non-negative integer (chain `.min`/`.max` for a narrower range). */
 export function requiredInt(description: string) {
-  return z.number().int().describe(description);
+  return z.number().int().min(0).describe(description);
 }
 
+/** A count or an index when given: a non-negative integer. */
 export function optionalInt(description: string) {
-  return z.number().int().optional().describe(description);
+  return z.number().int().min(0).optional().describe(description);
 }
 
 /** An integer in [min, max] that falls back to `fallback` when absent. */

@@ -67,6 +67,18 @@ export function describeSharedSuite(spec: TransportContractSpec, harness: Transp
     expect(problems).toEqual([]);
   });
 
+  it('bounds every integer argument: no count or index may be negative', async () => {
+    const { tools } = await connection.client.listTools();
+    const unbounded = tools.flatMap((tool) =>
+      Object.entries(tool.inputSchema.properties ?? {}).flatMap(([name, property]) => {
+        const { type, minimum } = property as { type?: unknown; minimum?: unknown };
+        const bounded = typeof minimum === 'number' && minimum >= 0;
+        return (type === 'integer' || type === 'number') && !bounded ? [`${tool.name}.${name}`] : [];
+      }),
+    );
+    expect(unbounded, 'integer arguments without a non-negative minimum').toEqual([]);
+  });
+
   it('answers the sample call with a result the SDK client accepts, its text a summary not a copy', async () => {
     const { tools } = await connection.client.listTools();
     const tool = tools.find((candidate) => candidate.name === spec.sampleCall.name);
