@@ -1,41 +1,42 @@
-// Another process that keeps replacing one directory entry, as a hostile tree would. It prints "swapping" once
-// it has swapped 100 times, and on SIGTERM prints "swapped <count>" and exits.
-//   node swapper.mjs <slot> <a> <b>             renames a fresh hard link to <a>, then to <b>, onto <slot>
-//   node swapper.mjs --symlink <slot> <a> <b>   the same with symbolic links whose contents are <a> and <b>
-//   node swapper.mjs --directory <slot> <link>  moves the directory <slot> aside, puts a symbolic link to <link>
-//                                               in its place, then moves the directory back
+// Another process that keeps replacing directory entries, as a hostile tree would. Its one argument is a JSON
+// list of jobs, each swapped once per round (one process, so the test burns one core, not one per job):
+//   { "slot": s, "hardLinks": [a, b] }  renames a fresh hard link to a, then to b, onto s
+//   { "slot": s, "symlinks": [a, b] }   the same with symbolic links whose contents are a and b
+//   { "slot": s, "folderTo": t }        moves the folder s aside, puts a symbolic link to t in its place, then
+//                                       moves the folder back
+// It prints "swapping" once every job has swapped 100 times, and on SIGTERM prints "swapped <rounds>" and exits.
 import { linkSync, renameSync, symlinkSync, unlinkSync } from 'node:fs';
 
-const mode = process.argv[2]?.startsWith('--') ? process.argv[2] : '--hard-link';
-const [slot, first, second] = process.argv.slice(mode === '--hard-link' ? 2 : 3);
-const spare = `${slot}.swapping`;
-let swaps = 0;
+const jobs = JSON.parse(process.argv[2]);
+let rounds = 0;
 
-function swapOnce() {
-  if (mode === '--directory') {
-    renameSync(slot, spare);
-    symlinkSync(first, slot);
-    unlinkSync(slot);
-    renameSync(spare, slot);
+function swap(job) {
+  const spare = `${job.slot}.swapping`;
+  if (job.folderTo !== undefined) {
+    renameSync(job.slot, spare);
+    symlinkSync(job.folderTo, job.slot);
+    unlinkSync(job.slot);
+    renameSync(spare, job.slot);
     return;
   }
-  const target = swaps % 2 === 0 ? first : second;
-  if (mode === '--symlink') symlinkSync(target, spare);
+  const [first, second] = job.symlinks ?? job.hardLinks;
+  const target = rounds % 2 === 0 ? first : second;
+  if (job.symlinks !== undefined) symlinkSync(target, spare);
   else linkSync(target, spare);
-  renameSync(spare, slot);
+  renameSync(spare, job.slot);
 }
 
 function swapBatch() {
-  for (let round = 0; round < 50; round += 1) {
-    swapOnce();
-    swaps += 1;
-    if (swaps === 100) process.stdout.write('swapping\n');
+  for (let batch = 0; batch < 50; batch += 1) {
+    for (const job of jobs) swap(job);
+    rounds += 1;
+    if (rounds === 100) process.stdout.write('swapping\n');
   }
   // Between batches the event loop runs, so SIGTERM is heard.
   setImmediate(swapBatch);
 }
 
 process.on('SIGTERM', () => {
-  process.stdout.write(`swapped ${swaps}\n`, () => process.exit(0));
+  process.stdout.write(`swapped ${rounds}\n`, () => process.exit(0));
 });
 swapBatch();
