@@ -72,11 +72,11 @@ export class ToolRegistry {
     const tool = this.tools.get(name);
     if (tool === undefined) throw new UnknownToolError(name, this.names);
     const parsed = parseArguments(tool.definition.input, rawArguments);
-    if (!parsed.ok) return errorOutcome(maskForClient(parsed.message));
+    if (!parsed.ok) return errorOutcome(maskForClient(parsed.message, rawArguments));
     let outcome: CallOutcome;
     try {
       const result = await tool.apply(parsed.value, ctx);
-      if (result.kind === 'error') return errorOutcome(maskForClient(result.message));
+      if (result.kind === 'error') return errorOutcome(maskForClient(result.message, rawArguments));
       outcome = this.successOutcome(tool, result.value, options);
     } catch (error) {
       return this.failureOutcome(tool, rawArguments, error);
@@ -108,7 +108,7 @@ export class ToolRegistry {
 
   private failureOutcome(tool: McpTool, rawArguments: unknown, error: unknown): CallOutcome {
     const name = tool.definition.name;
-    if (error instanceof ToolError) return errorOutcome(maskForClient(error.message));
+    if (error instanceof ToolError) return errorOutcome(maskForClient(error.message, rawArguments));
     if (isAbort(error)) return errorOutcome(`Tool '${name}' was cancelled.`);
     const message = error instanceof Error ? error.message : String(error);
     this.logger.error(
