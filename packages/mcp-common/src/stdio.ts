@@ -1,6 +1,7 @@
 // Serving on stdio: stdout is the JSON-RPC wire. The process lives as long as stdin, plus a short grace
 // in which requests already read are still answered (a client may write its requests, then close stdin).
 import { createProtocolServer, type ServerApp } from './protocolServer.js';
+import { answerModernRequestsOn } from './revision2026/stdioRevision.js';
 import { StdioTransport } from './stdioTransport.js';
 
 const ANSWER_GRACE_MS = 500;
@@ -13,6 +14,7 @@ export async function serveStdio(app: ServerApp): Promise<void> {
     report: (message) => app.logger.warn(message),
   });
   await server.connect(transport);
+  answerModernRequestsOn(transport, app);
   let exiting = false;
   const exit = async (code: number) => {
     if (exiting) return;

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { ServerApp } from '../protocolServer.js';
 import { sendJson, sendRpcError } from './httpMessages.js';
 import { type McpEndpoint, SessionEndpoint, StatelessEndpoint } from './mcpEndpoint.js';
+import { RevisionRouter } from './modernEndpoint.js';
 
 export interface HttpOptions {
   mode: 'streamable-http' | 'stateless-http';
@@ -38,8 +39,9 @@ const OAUTH_PROBES = new Set([
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<RunningHttpServer> {
-  const endpoint: McpEndpoint =
+  const legacy: McpEndpoint =
     options.mode === 'stateless-http' ? await StatelessEndpoint.create(app) : new SessionEndpoint(app);
+  const endpoint = new RevisionRouter(legacy, app);
   let guard = (_req: IncomingMessage, _res: ServerResponse) => true;
   // Timeouts are checked this often (Node's default, 30 s, would let a stalled client hold on far longer).
   const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
@@ -87,7 +89,8 @@ async function route(
   }
   if (path === '/healthz') {
     // The open-session count lets a load test see that session memory is released after churn.
-    const sessions = endpoint instanceof SessionEndpoint ? { sessions: endpoint.size } : {};
+    const legacy = endpoint instanceof RevisionRouter ? endpoint.legacy : endpoint;
+    const sessions = legacy instanceof SessionEndpoint ? { sessions: legacy.size } : {};
     return sendJson(res, 200, { status: 'ok', name: app.name, version: app.version, ...sessions });
   }
   if (OAUTH_PROBES.has(path)) {

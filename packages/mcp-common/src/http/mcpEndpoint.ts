@@ -6,7 +6,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Limits } from '../limits.js';
 import { createProtocolServer, type ServerApp } from '../protocolServer.js';
-import { screenMessage } from '../rpcScreening.js';
+import { type Screened, screenMessage } from '../rpcScreening.js';
 import {
   BodyError,
   isInitialize,
@@ -39,10 +39,11 @@ interface Session {
 const LINGER_MS = 2_000;
 
 /** Reads a POST's JSON-RPC messages; false when the request has already been answered. */
-async function readMessages(
+export async function readMessages(
   req: IncomingMessage,
   res: ServerResponse,
   limits: Limits,
+  screen: (raw: unknown) => Screened = screenMessage,
 ): Promise<ReadMessages | undefined> {
   if (!(req.headers['content-type'] ?? '').includes('application/json')) {
     sendRpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json.');
@@ -77,7 +78,7 @@ async function readMessages(
     sendRpcError(res, 400, -32600, `Invalid Request: ${problem}.`);
     return undefined;
   }
-  const screened = list.map(screenMessage);
+  const screened = list.map(screen);
   const [single] = screened;
   if (!batch && single !== undefined && !single.ok) {
     if (single.reply === undefined) res.writeHead(202).end();

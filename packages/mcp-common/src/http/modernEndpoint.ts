@@ -1,0 +1,190 @@
+// The /mcp endpoint for MCP 2026-07-28 requests, in front of either 2025 mode. Such a request names a
+// revision in MCP-Protocol-Version that is not a 2025-era one; it is answered on its own, with no session
+// and nothing kept per client, so the endpoint is stateless for it whatever mode the server runs in, and a
+// plain round-robin load balancer may send it to any instance. Every other request (initialize, sessions,
+// GET streams, DELETE) goes to the 2025 endpoint unchanged.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { ModernProtocol, type ModernReply } from '../revision2026/modernProtocol.js';
+import { HEADER_MISMATCH, META, METHOD_NOT_FOUND, REMOVED_METHODS } from '../revision2026/revision.js';
+import { INVALID_REQUEST, type RpcErrorReply, type Screened, screenMessage } from '../rpcScreening.js';
+import type { ServerApp } from '../serverApp.js';
+import {
+  acceptsEventStream,
+  isRequest,
+  SSE_HEADERS,
+  sendJson,
+  sendRpcError,
+  sseEvent,
+} from './httpMessages.js';
+import { type McpEndpoint, readMessages } from './mcpEndpoint.js';
+
+/** HTTP statuses the revision gives its errors; any other error is a 200 carrying the JSON-RPC error. */
+const STATUS_OF_ERROR: Record<number, number> = {
+  [METHOD_NOT_FOUND]: 404,
+  [INVALID_REQUEST]: 400,
+  [-32602]: 400,
+  [-32700]: 400,
+  [HEADER_MISMATCH]: 400,
+  [-32021]: 400,
+  [-32022]: 400,
+  [-32603]: 500,
+};
+
+/** The body field each method's `Mcp-Name` header mirrors (SEP-2243). */
+const NAMED_BY: Record<string, string> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
+
+/** Routes 2026-07-28 requests to the modern endpoint and everything else to `legacy`. */
+export class RevisionRouter implements McpEndpoint {
+  private readonly modern: ModernEndpoint;
+
+  constructor(
+    readonly legacy: McpEndpoint,
+    app: ServerApp,
+  ) {
+    this.modern = new ModernEndpoint(app);
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    return ModernEndpoint.claims(req) ? this.modern.handle(req, res) : this.legacy.handle(req, res);
+  }
+
+  get busy(): boolean {
+    return this.modern.busy || this.legacy.busy;
+  }
+
+  close(): Promise<void> {
+    return this.legacy.close();
+  }
+}
+
+export class ModernEndpoint implements McpEndpoint {
+  private readonly protocol: ModernProtocol;
+  private running = 0;
+
+  constructor(private readonly app: ServerApp) {
+    this.protocol = new ModernProtocol(app);
+  }
+
+  /** A POST whose MCP-Protocol-Version is not a revision that opens with initialize. */
+  static claims(req: IncomingMessage): boolean {
+    const version = headerValue(req, 'mcp-protocol-version');
+    return req.method === 'POST' && version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version);
+  }
+
+  get busy(): boolean {
+    return this.running > 0;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const read = await readMessages(req, res, this.app.limits, screenModern);
+    if (read === undefined) return;
+    if (read.batch) {
+      return sendRpcError(
+        res,
+        400,
+        INVALID_REQUEST,
+        'Invalid Request: MCP 2026-07-28 has no batches; send one request per POST.',
+      );
+    }
+    const [message] = read.messages;
+    // Notifications and responses need no answer: nothing is pending between requests.
+    if (message === undefined || !isRequest(message)) return void res.writeHead(202).end();
+    const params = (message.params ?? {}) as Record<string, unknown>;
+    const mismatch = headerMismatch(req, message.method, params);
+    if (mismatch !== undefined) {
+      return reply(res, {
+        jsonrpc: '2.0',
+        id: message.id,
+        error: { code: HEADER_MISMATCH, message: mismatch },
+      });
+    }
+    const aborter = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) aborter.abort();
+    });
+    // Progress and log notifications need a stream; it is opened only when the first one is sent, so a
+    // request without them gets a plain JSON answer with its proper status.
+    const mayStream = acceptsEventStream(req);
+    let streaming = false;
+    const send = async (notification: { method: string; params: Record<string, unknown> }) => {
+      if (!mayStream || res.writableEnded) return;
+      if (!streaming) {
+        streaming = true;
+        res.writeHead(200, SSE_HEADERS);
+      }
+      res.write(sseEvent({ jsonrpc: '2.0', ...notification }));
+    };
+    this.running++;
+    try {
+      const answer = await this.protocol.answer(message.id, message.method, params, {
+        signal: aborter.signal,
+        send,
+      });
+      if (res.writableEnded) return;
+      if (streaming) res.end(sseEvent(answer as never));
+      else reply(res, answer);
+    } finally {
+      this.running--;
+    }
+  }
+
+  async close(): Promise<void> {}
+}
+
+/**
+ * The 2025 screening, except that the params of methods 2026-07-28 removed are not checked: such a
+ * request is answered -32601 (HTTP 404) whatever it carries, never -32602 for an initialize it cannot use.
+ */
+function screenModern(raw: unknown): Screened {
+  const method = (raw as { method?: unknown } | null)?.method;
+  if (typeof method === 'string' && REMOVED_METHODS.has(method)) {
+    // Screened as a method without params of its own: the envelope is still checked.
+    const screened = screenMessage({ ...(raw as object), method: 'removed/method', params: {} });
+    return screened.ok ? { ok: true, message: raw as never } : screened;
+  }
+  return screenMessage(raw);
+}
+
+function reply(res: ServerResponse, answer: ModernReply | RpcErrorReply): void {
+  const status = 'error' in answer ? (STATUS_OF_ERROR[answer.error.code] ?? 200) : 200;
+  sendJson(res, status, answer);
+}
+
+/**
+ * The HTTP headers that mirror the body must agree with it (SEP-2243): MCP-Protocol-Version with
+ * `_meta`'s protocol version, Mcp-Method with the method, Mcp-Name with the tool, prompt or resource it
+ * names. Surrounding whitespace is not part of a header value (RFC 9110 §5.5).
+ */
+function headerMismatch(
+  req: IncomingMessage,
+  method: string,
+  params: Record<string, unknown>,
+): string | undefined {
+  const meta = params._meta as Record<string, unknown> | undefined;
+  const version = meta?.[META.protocolVersion];
+  const header = headerValue(req, 'mcp-protocol-version');
+  if (version !== undefined && version !== header) {
+    return `Header mismatch: MCP-Protocol-Version '${header}' is not the request's _meta protocol version.`;
+  }
+  const methodHeader = headerValue(req, 'mcp-method');
+  if (methodHeader === undefined) return 'Header mismatch: the Mcp-Method header is required.';
+  if (methodHeader !== method)
+    return `Header mismatch: Mcp-Method '${methodHeader.slice(0, 100)}' is not the body's method.`;
+  const field = NAMED_BY[method];
+  if (field === undefined) return undefined;
+  const name = headerValue(req, 'mcp-name');
+  if (name === undefined) return `Header mismatch: the Mcp-Name header is required for ${method}.`;
+  if (name !== params[field]) return `Header mismatch: Mcp-Name is not the body's '${field}'.`;
+  return undefined;
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const raw = req.headers[name];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  return value?.trim();
+}

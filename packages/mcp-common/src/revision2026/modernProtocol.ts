@@ -1,0 +1,138 @@
+// Answers 2026-07-28 requests: each one stands alone (its `_meta` says who asks and what it can do), so
+// nothing here is per client or per session, and any instance of a server can answer any request. The
+// tools, resources and limits are the same ones the 2025 SDK Server serves (toolCalls.ts, usageResource.ts).
+
+import type { RpcId } from '../rpcScreening.js';
+import type { ServerApp } from '../serverApp.js';
+import type { LogLevel } from '../tool.js';
+import { invalidParams, isLogLevel, runToolCall, type Send } from '../toolCalls.js';
+import { readUsage, usageResources } from '../usageResource.js';
+import {
+  META,
+  METHOD_NOT_FOUND,
+  type RequestMeta,
+  type RpcErrorBody,
+  readRequestMeta,
+  SUPPORTED_REVISIONS,
+} from './revision.js';
+
+/** One JSON-RPC answer: a result or an error, always carrying the request's id. */
+export type ModernReply =
+  | { jsonrpc: '2.0'; id: RpcId; result: Record<string, unknown> }
+  | { jsonrpc: '2.0'; id: RpcId; error: RpcErrorBody };
+
+export interface ModernCall {
+  /** Aborted when the client goes away (HTTP: its connection closes). */
+  signal: AbortSignal;
+  /** Sends a notification related to this request (progress, log messages). */
+  send: Send;
+}
+
+/**
+ * Caching hints (SEP-2549) for results that change only with a new server version: the tool list, the
+ * resource list and the usage document are built at start-up and the same for every client.
+ */
+export const CACHE_HINTS = { ttlMs: 300_000, cacheScope: 'public' } as const;
+
+const CACHED_METHODS = new Set([
+  'server/discover',
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/list',
+]);
+
+export class ModernProtocol {
+  private readonly serverInfo: { name: string; version: string };
+
+  constructor(private readonly app: ServerApp) {
+    this.serverInfo = { name: app.name, version: app.version };
+  }
+
+  /** Validates `_meta`, then answers. Never throws: every failure is a JSON-RPC error with the request's id. */
+  async answer(id: RpcId, method: string, params: unknown, call: ModernCall): Promise<ModernReply> {
+    const read = readRequestMeta(params);
+    if (!read.ok) return { jsonrpc: '2.0', id, error: read.error };
+    try {
+      const result = await this.dispatch(method, (params ?? {}) as Record<string, unknown>, read.meta, call);
+      const hinted = CACHED_METHODS.has(method) ? { ...result, ...CACHE_HINTS } : result;
+      return {
+        jsonrpc: '2.0',
+        id,
+        result: { ...hinted, resultType: 'complete', _meta: { [META.serverInfo]: this.serverInfo } },
+      };
+    } catch (error) {
+      return { jsonrpc: '2.0', id, error: asRpcError(error, this.app) };
+    }
+  }
+
+  private async dispatch(
+    method: string,
+    params: Record<string, unknown>,
+    meta: RequestMeta,
+    call: ModernCall,
+  ): Promise<Record<string, unknown>> {
+    switch (method) {
+      case 'server/discover':
+        return {
+          supportedVersions: [...SUPPORTED_REVISIONS],
+          // No server has prompts yet; an empty, cacheable list is a truthful answer for clients that ask.
+          capabilities: { tools: {}, resources: {}, prompts: {} },
+          serverInfo: this.serverInfo,
+          ...(this.app.instructions === undefined ? {} : { instructions: this.app.instructions }),
+        };
+      case 'tools/list':
+        return { tools: this.app.registry.listing };
+      case 'tools/call': {
+        const level = meta.logLevel;
+        const outcome = await runToolCall(this.app, {
+          tool: params.name as string,
+          arguments: params.arguments,
+          progressToken: meta.progressToken,
+          signal: call.signal,
+          send: call.send,
+          clientLevel: () => (isLogLevel(level) ? (level as LogLevel) : undefined),
+          // Stateless: only the server-wide limit applies (there is no session to bound).
+          sessionLimiter: undefined,
+          structuredOutput: true,
+        });
+        return outcome;
+      }
+      case 'resources/list':
+        return { resources: usageResources(this.app) };
+      case 'resources/templates/list':
+        return { resourceTemplates: [] };
+      case 'prompts/list':
+        return { prompts: [] };
+      case 'prompts/get':
+        throw invalidParams(`Unknown prompt '${String(params.name).slice(0, 200)}'; this server has none.`);
+      case 'resources/read':
+        return readUsage(this.app, String(params.uri));
+      default:
+        // initialize, ping, logging/setLevel and resources/(un)subscribe are gone in 2026-07-28; prompts,
+        // completions and subscriptions/listen (nothing here ever changes) are not offered.
+        throw Object.assign(new Error(`Method not found: '${method.slice(0, 100)}'.`), {
+          code: METHOD_NOT_FOUND,
+        });
+    }
+  }
+}
+
+function asRpcError(error: unknown, app: ServerApp): RpcErrorBody {
+  const coded = error as { code?: unknown; message?: unknown; data?: unknown };
+  if (
+    typeof coded.code === 'number' &&
+    Number.isSafeInteger(coded.code) &&
+    typeof coded.message === 'string'
+  ) {
+    return {
+      code: coded.code,
+      message: coded.message,
+      ...(coded.data === undefined ? {} : { data: coded.data }),
+    };
+  }
+  // A bug, not a client mistake: the details stay in the server's log.
+  app.logger.error({ err: error }, 'request failed');
+  return { code: -32603, message: 'Internal error.' };
+}

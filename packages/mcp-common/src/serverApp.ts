@@ -1,0 +1,18 @@
+// What a running server is, whatever transport or protocol revision serves it: built once at start-up and
+// shared by every session and every request.
+import type { AllowedPaths } from './allowedPaths.js';
+import type { Limits } from './limits.js';
+import type { Logger } from './logger.js';
+import type { ToolRegistry } from './toolRegistry.js';
+
+export interface ServerApp {
+  name: string;
+  version: string;
+  instructions?: string;
+  registry: ToolRegistry;
+  allowedPaths: AllowedPaths;
+  logger: Logger;
+  /** The server's MCP_USAGE.md, offered as a resource. */
+  usage?: string;
+  limits: Limits;
+}
