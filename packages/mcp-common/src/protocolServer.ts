@@ -4,6 +4,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   type InitializeRequest,
+  ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
@@ -50,6 +51,8 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
       capabilities: {
         tools: { listChanged: false },
         resources: {},
+        // No server has prompts yet: an empty list answers clients that ask (as in 2026-07-28).
+        prompts: {},
         ...(options.stateless ? {} : { logging: {} }),
       },
       ...(app.instructions === undefined ? {} : { instructions: app.instructions }),
@@ -68,6 +71,7 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
     });
   }
   server.setRequestHandler(ListToolsRequestSchema, () => tools);
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [] }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     // In stateless mode each request names its protocol version in a header.
     const version = options.stateless

@@ -1,5 +1,6 @@
 // Runs the official MCP conformance suite (@modelcontextprotocol/conformance) against a built server bin
-// over streamable HTTP, on the Node 22 runtime that @groundwork/conformance-runtime locates.
+// over streamable HTTP, on the Node 22 runtime that @groundwork/conformance-runtime locates: one run per
+// requirement set (`--requirements <revision>`: exactly the scenarios that revision requires, at its wire).
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,15 +9,88 @@ import { promisify } from 'node:util';
 import { conformanceCommand } from '@groundwork/conformance-runtime';
 import { startHttpServer } from './serverProcess.js';
 
-/** The scenarios every groundwork server must pass. */
-export const REQUIRED_CONFORMANCE_SCENARIOS = [
-  'server-initialize',
-  'ping',
-  'tools-list',
-  'logging-set-level',
-  'server-sse-multiple-streams',
-  'dns-rebinding-protection',
-] as const;
+export const REQUIREMENT_SETS = ['2025-11-25', '2026-07-28'] as const;
+export type RequirementSet = (typeof REQUIREMENT_SETS)[number];
+
+/**
+ * The scenarios every groundwork server must pass, per requirement set: all those the set requires except
+ * the ones in NOT_APPLICABLE (docs/conformance.md explains each).
+ */
+export const REQUIRED_CONFORMANCE_SCENARIOS: Record<RequirementSet, readonly string[]> = {
+  '2025-11-25': [
+    'server-initialize',
+    'logging-set-level',
+    'ping',
+    'tools-list',
+    'server-sse-multiple-streams',
+    'resources-list',
+    'prompts-list',
+    'dns-rebinding-protection',
+  ],
+  '2026-07-28': [
+    'server-stateless',
+    'tools-list',
+    'server-sse-multiple-streams',
+    'resources-list',
+    'sep-2164-resource-not-found',
+    'prompts-list',
+    'dns-rebinding-protection',
+    'caching',
+    'input-required-result-missing-input-response',
+    'input-required-result-unsupported-methods',
+    'input-required-result-ignore-extra-params',
+    'input-required-result-validate-input',
+  ],
+};
+
+const FIXTURE_TOOL =
+  "calls one of the suite's own fixture tools (test_*), which a domain server does not have";
+
+/** Required scenarios that cannot apply to a domain server, and why. */
+export const NOT_APPLICABLE: Record<string, string> = {
+  'completion-complete':
+    'no server offers argument completion (no prompts or resource templates to complete)',
+  'tools-call-simple-text': FIXTURE_TOOL,
+  'tools-call-image': FIXTURE_TOOL,
+  'tools-call-audio': FIXTURE_TOOL,
+  'tools-call-embedded-resource': FIXTURE_TOOL,
+  'tools-call-mixed-content': FIXTURE_TOOL,
+  'tools-call-with-logging': FIXTURE_TOOL,
+  'tools-call-error': FIXTURE_TOOL,
+  'tools-call-with-progress': FIXTURE_TOOL,
+  'tools-call-sampling': FIXTURE_TOOL,
+  'tools-call-elicitation': FIXTURE_TOOL,
+  'elicitation-sep1034-defaults': FIXTURE_TOOL,
+  'elicitation-sep1330-enums': FIXTURE_TOOL,
+  'resources-read-text': "reads the suite's fixture resource test://static-text",
+  'resources-read-binary': "reads the suite's fixture resource test://static-binary",
+  'resources-templates-read': "reads the suite's fixture template test://template/{id}/data",
+  'resources-subscribe': 'no server has resources that change, so none offers subscriptions',
+  'resources-unsubscribe': 'no server has resources that change, so none offers subscriptions',
+  'prompts-get-simple': "gets the suite's fixture prompts; no server has prompts",
+  'prompts-get-with-args': "gets the suite's fixture prompts; no server has prompts",
+  'prompts-get-embedded-resource': "gets the suite's fixture prompts; no server has prompts",
+  'prompts-get-with-image': "gets the suite's fixture prompts; no server has prompts",
+  'input-required-result-basic-elicitation': FIXTURE_TOOL,
+  'input-required-result-basic-sampling': FIXTURE_TOOL,
+  'input-required-result-basic-list-roots': FIXTURE_TOOL,
+  'input-required-result-request-state': FIXTURE_TOOL,
+  'input-required-result-multiple-input-requests': FIXTURE_TOOL,
+  'input-required-result-multi-round': FIXTURE_TOOL,
+  'input-required-result-non-tool-request': "gets the suite's fixture prompt test_prompt_input_required",
+  'input-required-result-result-type': FIXTURE_TOOL,
+  'input-required-result-tampered-state': FIXTURE_TOOL,
+  'input-required-result-capability-check': FIXTURE_TOOL,
+};
+
+/** Checks inside applicable scenarios that probe the suite's fixture tools; reported, never counted. */
+export const NOT_APPLICABLE_CHECKS: Record<string, string> = {
+  'sep-2575-server-rejects-undeclared-capability': 'needs the fixture tool test_missing_capability',
+  'sep-2575-missing-capability-http-400': 'needs the fixture tool test_missing_capability',
+  'sep-2575-http-server-no-independent-requests-on-stream':
+    'needs the fixture tool test_streaming_elicitation',
+  'sep-2575-server-no-log-without-loglevel': 'needs the fixture tool test_logging_tool',
+};
 
 export interface ConformanceCheck {
   id: string;
@@ -27,7 +101,7 @@ export interface ConformanceCheck {
 
 export interface ConformanceResult {
   scenario: string;
-  /** True when the run finished and no check reported FAILURE. */
+  /** True when the run finished and no applicable check reported FAILURE. */
   passed: boolean;
   checks: ConformanceCheck[];
   /** The runner's own output, for diagnosing a failure. */
@@ -37,13 +111,14 @@ export interface ConformanceResult {
 const run = promisify(execFile);
 
 /**
- * Starts `bin` over streamable HTTP on a free port, runs each scenario against it, and stops it.
+ * Starts `bin` over streamable HTTP on a free port, runs the suite's requirement set against it, and
+ * stops it. Returns one result per scenario the suite ran (scored or not).
  *
- * @example const results = await runConformance(bin, ['server-initialize', 'ping']);
+ * @example const results = await runConformance(bin, '2026-07-28');
  */
 export async function runConformance(
   bin: string,
-  scenarios: readonly string[] = REQUIRED_CONFORMANCE_SCENARIOS,
+  requirements: RequirementSet,
   options: { args?: readonly string[]; env?: Record<string, string> } = {},
 ): Promise<ConformanceResult[]> {
   const server = await startHttpServer(
@@ -54,58 +129,63 @@ export async function runConformance(
   );
   const outputDir = await mkdtemp(path.join(tmpdir(), 'groundwork-conformance-'));
   try {
-    const results: ConformanceResult[] = [];
-    // One at a time: scenarios such as server-sse-multiple-streams measure concurrency themselves.
-    for (const scenario of scenarios) results.push(await runScenario(server.url, scenario, outputDir));
-    return results;
+    const { node, cli } = conformanceCommand();
+    let output: string;
+    try {
+      const done = await run(
+        node,
+        [cli, 'server', '--url', server.url, '--requirements', requirements, '-o', outputDir],
+        { timeout: 240_000, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } },
+      );
+      output = done.stdout + done.stderr;
+    } catch (error) {
+      // The runner exits non-zero when any scenario fails, including the ones that do not apply.
+      const failed = error as { stdout?: string; stderr?: string; message: string };
+      output = `${failed.stdout ?? ''}${failed.stderr ?? ''}` || failed.message;
+    }
+    return await readResults(outputDir, output);
   } finally {
     await server.stop();
     await rm(outputDir, { recursive: true, force: true });
   }
 }
 
-async function runScenario(url: string, scenario: string, outputDir: string): Promise<ConformanceResult> {
-  const { node, cli } = conformanceCommand();
-  const scenarioDir = path.join(outputDir, scenario);
-  let output: string;
-  try {
-    const done = await run(node, [cli, 'server', '--url', url, '--scenario', scenario, '-o', scenarioDir], {
-      timeout: 60_000,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-    });
-    output = done.stdout + done.stderr;
-  } catch (error) {
-    const failed = error as { stdout?: string; stderr?: string; message: string };
-    output = `${failed.stdout ?? ''}${failed.stderr ?? ''}` || failed.message;
+// The runner saves each scenario's checks in `server-<scenario>-<ISO timestamp>/checks.json`.
+const RUN_DIR = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/;
+
+async function readResults(outputDir: string, output: string): Promise<ConformanceResult[]> {
+  const results: ConformanceResult[] = [];
+  for (const runDir of (await readdir(outputDir)).sort()) {
+    const scenario = RUN_DIR.exec(runDir)?.[1];
+    if (scenario === undefined) continue;
+    const text = await readFile(path.join(outputDir, runDir, 'checks.json'), 'utf8').catch(() => '[]');
+    const checks = (JSON.parse(text) as ConformanceCheck[]).map((check) => ({
+      id: check.id,
+      status: check.status,
+      description: check.description,
+      ...(check.errorMessage === undefined ? {} : { errorMessage: check.errorMessage }),
+    }));
+    const counted = checks.filter((check) => NOT_APPLICABLE_CHECKS[check.id] === undefined);
+    const passed = checks.length > 0 && counted.every((check) => check.status !== 'FAILURE');
+    results.push({ scenario, passed, checks, output });
   }
-  const checks = await readChecks(scenarioDir);
-  const passed = checks.length > 0 && checks.every((check) => check.status !== 'FAILURE');
-  return { scenario, passed, checks, output };
+  return results;
 }
 
-async function readChecks(scenarioDir: string): Promise<ConformanceCheck[]> {
-  const runs = await readdir(scenarioDir).catch(() => [] as string[]);
-  const checks: ConformanceCheck[] = [];
-  for (const runDir of runs) {
-    const text = await readFile(path.join(scenarioDir, runDir, 'checks.json'), 'utf8').catch(() => '[]');
-    for (const check of JSON.parse(text) as ConformanceCheck[]) {
-      checks.push({
-        id: check.id,
-        status: check.status,
-        description: check.description,
-        ...(check.errorMessage === undefined ? {} : { errorMessage: check.errorMessage }),
-      });
-    }
-  }
-  return checks;
+/** `passed/total` over the counted checks (SUCCESS vs FAILURE), as the suite prints them. */
+export function tally(result: ConformanceResult): { passed: number; failed: number } {
+  const counted = result.checks.filter((check) => NOT_APPLICABLE_CHECKS[check.id] === undefined);
+  return {
+    passed: counted.filter((check) => check.status === 'SUCCESS').length,
+    failed: counted.filter((check) => check.status === 'FAILURE').length,
+  };
 }
 
 /** One line per check that did not pass, for an assertion message. */
 export function describeFailures(result: ConformanceResult): string {
-  const failures = result.checks.filter((check) => check.status === 'FAILURE');
-  if (failures.length === 0 && result.checks.length > 0) return '';
   if (result.checks.length === 0) return `${result.scenario}: no checks were recorded\n${result.output}`;
-  return failures
+  return result.checks
+    .filter((check) => check.status === 'FAILURE' && NOT_APPLICABLE_CHECKS[check.id] === undefined)
     .map((check) => `${result.scenario}/${check.id}: ${check.errorMessage ?? check.description}`)
     .join('\n');
 }

@@ -3,8 +3,12 @@ export {
   type ConformanceCheck,
   type ConformanceResult,
   describeFailures,
+  NOT_APPLICABLE,
   REQUIRED_CONFORMANCE_SCENARIOS,
+  REQUIREMENT_SETS,
+  type RequirementSet,
   runConformance,
+  tally,
 } from './conformance.js';
 export type { ToolCall, TransportContractSpec } from './contractSpec.js';
 export { nullPaths, snakeCaseKeys } from './jsonChecks.js';

@@ -5,6 +5,7 @@ import {
   type ConformanceResult,
   describeFailures,
   REQUIRED_CONFORMANCE_SCENARIOS,
+  REQUIREMENT_SETS,
   runConformance,
 } from './conformance.js';
 import { baseArgs, type TransportContractSpec } from './contractSpec.js';
@@ -34,7 +35,7 @@ export function describeTransportContract(spec: TransportContractSpec): void {
     describe('over streamable HTTP', () => describeHttpTransport(spec, 'streamable-http'));
     describe('over stateless HTTP', () => describeHttpTransport(spec, 'stateless-http'));
     describe('command line', () => describeCommandLine(spec));
-    describe('official conformance scenarios over streamable HTTP', () => describeConformance(spec));
+    describe('official conformance suite over streamable HTTP', () => describeConformance(spec));
   });
 }
 
@@ -82,18 +83,22 @@ function describeCommandLine(spec: TransportContractSpec): void {
 }
 
 function describeConformance(spec: TransportContractSpec): void {
-  let results: ConformanceResult[] = [];
-  beforeAll(async () => {
-    results = await runConformance(spec.bin, REQUIRED_CONFORMANCE_SCENARIOS, {
-      args: baseArgs(spec),
-      ...(spec.env === undefined ? {} : { env: spec.env }),
-    });
-  }, 180_000);
+  for (const requirements of REQUIREMENT_SETS) {
+    describe(`requirement set ${requirements}`, () => {
+      let results: ConformanceResult[] = [];
+      beforeAll(async () => {
+        results = await runConformance(spec.bin, requirements, {
+          args: baseArgs(spec),
+          ...(spec.env === undefined ? {} : { env: spec.env }),
+        });
+      }, 300_000);
 
-  it.each(REQUIRED_CONFORMANCE_SCENARIOS)('passes %s', (scenario) => {
-    const result = results.find((candidate) => candidate.scenario === scenario);
-    expect(result, `${scenario} did not run`).toBeDefined();
-    if (result === undefined) return;
-    expect(result.passed, describeFailures(result)).toBe(true);
-  });
+      it.each(REQUIRED_CONFORMANCE_SCENARIOS[requirements])('passes %s', (scenario) => {
+        const result = results.find((candidate) => candidate.scenario === scenario);
+        expect(result, `${scenario} did not run`).toBeDefined();
+        if (result === undefined) return;
+        expect(result.passed, describeFailures(result)).toBe(true);
+      });
+    });
+  }
 }

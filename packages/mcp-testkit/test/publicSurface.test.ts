@@ -5,7 +5,9 @@ describe('@groundwork/mcp-testkit', () => {
   it('exports exactly its documented API from the built dist', async () => {
     const testkit = await import('@groundwork/mcp-testkit');
     expect(Object.keys(testkit).sort()).toEqual([
+      'NOT_APPLICABLE',
       'REQUIRED_CONFORMANCE_SCENARIOS',
+      'REQUIREMENT_SETS',
       'connectOverStdio',
       'describeFailures',
       'describeTransportContract',
@@ -15,6 +17,7 @@ describe('@groundwork/mcp-testkit', () => {
       'seededRandom',
       'snakeCaseKeys',
       'startHttpServer',
+      'tally',
     ]);
   });
 });
