@@ -172,7 +172,7 @@ function environment(
 }
 
 /** The bin on raw pipes: what it writes is read byte for byte. */
-class RawStdioServer {
+export class RawStdioServer {
   stdout = '';
   stderr = '';
   private readonly child: ChildProcessWithoutNullStreams;

@@ -10,6 +10,7 @@ import {
 } from './conformance.js';
 import { baseArgs, type TransportContractSpec } from './contractSpec.js';
 import { describeHttpTransport } from './httpChecks.js';
+import { describeModernRevision } from './modernChecks.js';
 import { describeSdkClients } from './sdkClients.js';
 import { runBin } from './serverProcess.js';
 import { describeSharedSuite } from './sharedSuite.js';
@@ -36,6 +37,7 @@ export function describeTransportContract(spec: TransportContractSpec): void {
     describe('over streamable HTTP', () => describeHttpTransport(spec, 'streamable-http'));
     describe('over stateless HTTP', () => describeHttpTransport(spec, 'stateless-http'));
     describe('official SDK clients, v1 and v2', () => describeSdkClients(spec));
+    describe('MCP 2026-07-28 on the raw wire', () => describeModernRevision(spec));
     describe('command line', () => describeCommandLine(spec));
     describe('official conformance suite over streamable HTTP', () => describeConformance(spec));
   });
