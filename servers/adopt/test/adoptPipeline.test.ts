@@ -49,6 +49,10 @@ async function options(overrides: Partial<AdoptOptions> = {}): Promise<AdoptOpti
     timeoutMs: 60_000,
     retries: 2,
     backoffBaseMs: 1,
+    // The tests' bare remotes live in temporary directories; the MCP adapter confines these to the allowed dirs.
+    confineLocalRemote: async (given) => given,
+    // Tests read the checkout after a successful run.
+    keepCheckout: true,
     log: (line) => logs.push(line),
     logs,
     ...overrides,
@@ -82,7 +86,7 @@ describe.concurrent('adopt_repo pipeline', { timeout: 120_000 }, () => {
     const report = await adoptRepository({ kind: 'url', url: remote.url }, opts);
 
     expect(report.failure).toBeUndefined();
-    expect(report.completed_steps).toEqual([...STEPS, 'push', 'pull-request']);
+    expect(report.completed_steps).toEqual([...STEPS, 'push', 'pull-request', 'cleanup']);
     expect(report.pull_request_url).toBe('https://github.com/example/demo/pull/7');
     expect(remoteRef(remote, 'refs/heads/main')).toBe(mainBefore);
     expect(remoteRef(remote, `refs/heads/${BRANCH}`)).toBeDefined();
@@ -220,7 +224,7 @@ describe.concurrent('adopt_repo pipeline', { timeout: 120_000 }, () => {
     const again = await adoptRepository({ kind: 'url', url: remote.url }, await options({ env }));
     expect(again.succeeded).toBe(true);
     expect(again.notes).toContain('the repository already follows the conventions; nothing to push');
-    expect(again.completed_steps.at(-1)).toBe('push');
+    expect(again.completed_steps.slice(-2)).toEqual(['push', 'cleanup']);
     expect(remoteRef(remote, `refs/heads/${BRANCH}`)).toBeUndefined();
     expect((await gh.calls()).slice(callsBefore).map((args) => args[0])).toEqual(['--version']);
   });

@@ -21,9 +21,13 @@ export interface BareRemote {
   url: string;
 }
 
-/** A bare repository whose default branch holds `files` in one commit. */
-export async function createBareRemote(files: FixtureFiles, defaultBranch = 'main'): Promise<BareRemote> {
-  const base = await mkdtemp(path.join(tmpdir(), 'adopt-remote-'));
+/** A bare repository whose default branch holds `files` in one commit (made under `under`, default tmp). */
+export async function createBareRemote(
+  files: FixtureFiles,
+  defaultBranch = 'main',
+  under = tmpdir(),
+): Promise<BareRemote> {
+  const base = await mkdtemp(path.join(under, 'adopt-remote-'));
   const work = path.join(base, 'work');
   const bare = path.join(base, 'remote.git');
   git(base, 'init', '--quiet', '-b', defaultBranch, work);
