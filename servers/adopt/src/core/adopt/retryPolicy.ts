@@ -12,7 +12,7 @@ const PATTERNS: ReadonlyArray<[FailureKind, RegExp]> = [
   // Someone else moved the branch between our fetch and our push (checked before hook rejections).
   [
     'race',
-    /\((?:fetch first|non-fast-forward|stale info)\)|\[rejected\].*\b(?:already exists)\b|incorrect old value|cannot lock ref/i,
+    /\((?:fetch first|non-fast-forward|stale info)\)|updates were rejected because the (?:remote contains work|tip of your current branch is behind)|incorrect old value|cannot lock ref/i,
   ],
   [
     'rejected',
