@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as childProcess from './childProcess.js';
+import * as files from './files/index.js';
 import * as publicApi from './index.js';
 import * as masking from './masking.js';
 
@@ -44,6 +45,20 @@ describe('@groundwork/mcp-common public API', () => {
       'isAvailable',
       'runChild',
       'scrubbedEnv',
+    ]);
+  });
+
+  it('keeps the files subpath to handles, their refusals and the path limits', () => {
+    expect(Object.keys(files).sort()).toEqual([
+      'ConfinedDirectory',
+      'ConfinedFile',
+      'FileTooLargeError',
+      'InvalidPathError',
+      'PATH_LIMITS',
+      'PathAccessError',
+      'PathNotFoundError',
+      'PathOutsideAllowedError',
+      'WrongFileKindError',
     ]);
   });
 });
