@@ -250,7 +250,8 @@ describe.each(['stdio', 'streamable-http'] as const)(
         { 'scripts/check-agent-docs.sh': { symlink: '<canary>/secret.txt' } },
         'guard',
       ],
-      ['scripts', { scripts: { symlink: '<canary>/nested' } }, 'guard'],
+      // A linked folder: the file written through it is the one named.
+      ['scripts/check-agent-docs.sh', { scripts: { symlink: '<canary>/nested' } }, 'guard'],
       ['AGENTS.md', { 'AGENTS.md': { symlink: '<canary>/pipe' } }, 'agent-docs'],
     ])('refuses to follow a committed symlink %s out of the checkout', async (file, links, step) => {
       const withCanary = Object.fromEntries(
@@ -293,7 +294,7 @@ describe.each(['stdio', 'streamable-http'] as const)(
         dry_run: true,
       });
       expect(result.isError).toBe(false);
-      const [report] = result.structuredContent?.repositories as Array<{ checkout: string }>;
+      const [report] = (result.structuredContent?.repositories ?? []) as Array<{ checkout: string }>;
       const checkout = path.join(allowed, report?.checkout ?? '');
       expect((await lstat(path.join(checkout, 'CLAUDE.md'))).isSymbolicLink()).toBe(true);
       const agents = await readFile(path.join(checkout, 'AGENTS.md'), 'utf8');

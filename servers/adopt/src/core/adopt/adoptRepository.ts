@@ -142,6 +142,7 @@ export async function adoptRepository(target: AdoptTarget, options: AdoptOptions
   try {
     return await runSteps(run);
   } finally {
+    await run.files?.close();
     await credentials.dispose();
   }
 }

@@ -39,9 +39,9 @@ describe('CheckoutFiles', () => {
     const { files, root } = await setUp();
     execFileSync('mkfifo', [path.join(root, 'AGENTS.md')]);
     await expect(files.read('AGENTS.md')).rejects.toThrow(
-      "'AGENTS.md' is a named pipe (FIFO), not a regular file",
+      "'AGENTS.md' is a FIFO (named pipe), not a regular file",
     );
-    await expect(files.write('AGENTS.md', 'x')).rejects.toThrow('named pipe');
+    await expect(files.write('AGENTS.md', 'x')).rejects.toThrow('FIFO (named pipe)');
     await symlink('/dev/zero', path.join(root, 'zero.md'));
     await expect(files.read('zero.md')).rejects.toBeInstanceOf(UnsafeFileError);
   });
@@ -69,7 +69,9 @@ describe('CheckoutFiles', () => {
     await symlink(path.join(path.dirname(canary), 'new.txt'), path.join(root, 'dangling.md'));
     await expect(files.write('dangling.md', 'pwned')).rejects.toThrow('outside the repository');
     await symlink(path.dirname(canary), path.join(root, 'scripts'));
-    await expect(files.write('scripts/check.sh', 'pwned')).rejects.toThrow("'scripts' is a symbolic link");
+    await expect(files.write('scripts/check.sh', 'pwned')).rejects.toThrow(
+      "'scripts/check.sh' is a symbolic link",
+    );
     expect(await readFile(canary, 'utf8')).toBe('outside secret\n');
     expect((await stat(canary)).mode & 0o777).toBe(0o644);
     await expect(stat(path.join(path.dirname(canary), 'new.txt'))).rejects.toThrow();

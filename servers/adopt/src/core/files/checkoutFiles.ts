@@ -1,14 +1,22 @@
-// The one way adopt and verify touch a repository's files. The repository is hostile: every file read or
-// written must be a regular file inside the checkout, decided on the opened descriptor (its real location
-// and identity), so a committed symlink never leads out of the checkout and a FIFO or device is never
-// opened. Symlinks inside the checkout are followed (reading CLAUDE.md → AGENTS.md reads AGENTS.md; writing
-// it writes AGENTS.md). Every read has a size cap.
-import { constants, type Stats } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open, readdir, readlink, realpath, stat } from 'node:fs/promises';
-import path from 'node:path';
+// The one way adopt and verify touch a repository's files, built on mcp-common's descriptor-based
+// confinement with the checkout itself as the boundary (ConfinedDirectory.confinedTo). The repository is
+// hostile: every file read or written is a regular file inside the checkout, decided on the opened descriptor,
+// so a committed symlink never leads out of it and a FIFO or device is never opened. Symlinks inside are
+// followed (reading CLAUDE.md → AGENTS.md reads AGENTS.md; writing it writes AGENTS.md). Every read is capped.
+import {
+  ConfinedDirectory,
+  type ConfinedFile,
+  FileTooLargeError,
+  InvalidPathError,
+  PathAccessError,
+  PathNotFoundError,
+  PathOutsideAllowedError,
+  WrongFileKindError,
+} from '@groundwork/mcp-common/files';
 
 /** The largest file read (1 MiB): agent docs, settings and build files are far smaller. */
 export const MAX_FILE_BYTES = 1_048_576;
+const MAX_LIST_ENTRIES = 10_000;
 
 export class UnsafeFileError extends Error {
   readonly code = 'UNSAFE_FILE';
@@ -24,21 +32,22 @@ export class UnsafeFileError extends Error {
 
 export type EntryKind = 'file' | 'directory';
 
-const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
-const WRITE_FLAGS = constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
-const CREATE_FLAGS = WRITE_FLAGS | constants.O_CREAT | constants.O_EXCL;
+export class CheckoutFiles implements AsyncDisposable {
+  private constructor(private readonly directory: ConfinedDirectory) {}
 
-export class CheckoutFiles {
-  private constructor(
-    /** The checkout's real absolute path. */
-    readonly root: string,
-  ) {}
-
-  /** `root` must be a directory; it is resolved to its real path once, here. */
+  /** The checkout at `root`, held open as its own boundary; undefined when `root` is not a directory. */
   static async at(root: string): Promise<CheckoutFiles | undefined> {
-    const real = await realpath(root).catch(() => undefined);
-    if (real === undefined || !(await stat(real)).isDirectory()) return undefined;
-    return new CheckoutFiles(real);
+    try {
+      return new CheckoutFiles(await ConfinedDirectory.confinedTo(root));
+    } catch (error) {
+      if (error instanceof PathNotFoundError || error instanceof WrongFileKindError) return undefined;
+      throw error;
+    }
+  }
+
+  /** The checkout's real absolute path (server-side: never show it to a client). */
+  get root(): string {
+    return this.directory.realPath;
   }
 
   /**
@@ -46,72 +55,73 @@ export class CheckoutFiles {
    * UnsafeFileError when it leads outside the checkout, is not a regular file, or is over `maxBytes`.
    */
   async read(relative: string, maxBytes = MAX_FILE_BYTES): Promise<string | undefined> {
-    const target = await this.locate(relative);
-    if (target === undefined || target.stats.isDirectory()) return undefined;
-    if (target.stats.size > maxBytes) throw tooLarge(relative, target.stats.size, maxBytes);
-    const handle = await this.openChecked(relative, target, READ_FLAGS);
-    try {
-      return await readCapped(handle, relative, maxBytes);
-    } finally {
-      await handle.close();
-    }
+    return this.withFile(relative, async (file) => {
+      try {
+        return await file.readText({ maxBytes });
+      } catch (error) {
+        if (error instanceof FileTooLargeError) throw tooLarge(relative, maxBytes);
+        throw error;
+      }
+    });
   }
 
   /** The first `bytes` bytes of a regular file (e.g. to look for a shebang), or undefined when absent. */
   async head(relative: string, bytes: number): Promise<string | undefined> {
-    const target = await this.locate(relative);
-    if (target === undefined || target.stats.isDirectory()) return undefined;
-    const handle = await this.openChecked(relative, target, READ_FLAGS);
-    try {
-      const { buffer, bytesRead } = await handle.read(Buffer.alloc(bytes), 0, bytes, 0);
-      return buffer.subarray(0, bytesRead).toString('latin1');
-    } finally {
-      await handle.close();
-    }
-  }
-
-  /** Kind and permission bits of what is at `relative` (a symlink inside counts as its target). */
-  async info(relative: string): Promise<{ kind: EntryKind; mode: number; size: number } | undefined> {
-    const target = await this.locate(relative);
-    if (target === undefined) return undefined;
-    return {
-      kind: target.stats.isDirectory() ? 'directory' : 'file',
-      mode: target.stats.mode & 0o7777,
-      size: target.stats.size,
-    };
+    return this.withFile(relative, async (file) => (await file.readAt(0, bytes)).toString('latin1'));
   }
 
   /** Whether `relative` is a file or a directory inside the checkout (a symlink counts as what it points to). */
   async kind(relative: string): Promise<EntryKind | undefined> {
-    const target = await this.locate(relative);
-    if (target === undefined) return undefined;
-    return target.stats.isDirectory() ? 'directory' : 'file';
+    return (await this.info(relative))?.kind;
+  }
+
+  /** Kind and permission bits of what is at `relative` (a symlink inside counts as its target). */
+  async info(relative: string): Promise<{ kind: EntryKind; mode: number; size: number } | undefined> {
+    const file = await this.withFile(relative, async (opened) => ({
+      kind: 'file' as const,
+      mode: opened.stat.mode & 0o7777,
+      size: opened.stat.size,
+    }));
+    if (file !== undefined || !(await this.isDirectory(relative))) return file;
+    return { kind: 'directory', mode: 0o755, size: 0 };
   }
 
   /** The entries of a directory, sorted by name; a symlink inside the checkout counts as what it points to. */
-  async list(
-    relative: string,
-    maxEntries = 10_000,
-  ): Promise<Array<{ name: string; kind: EntryKind | 'other' }>> {
-    const target = await this.locate(relative);
-    if (target === undefined || !target.stats.isDirectory()) return [];
-    const names = (await readdir(target.real)).sort().slice(0, maxEntries);
+  async list(relative: string): Promise<Array<{ name: string; kind: EntryKind | 'other' }>> {
+    let directory: ConfinedDirectory | undefined;
+    try {
+      directory = relative === '' ? undefined : await this.directory.openDirectory(relative);
+    } catch (error) {
+      if (isAbsent(error) || error instanceof WrongFileKindError) return [];
+      throw this.translate(relative, error);
+    }
+    const names: Array<{ name: string; kind: string }> = [];
+    try {
+      for await (const entry of (directory ?? this.directory).entries()) {
+        names.push(entry);
+        if (names.length >= MAX_LIST_ENTRIES) break;
+      }
+    } finally {
+      await directory?.close();
+    }
+    names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return Promise.all(
-      names.map(async (name) => {
+      names.map(async ({ name, kind }) => {
+        if (kind === 'regular file') return { name, kind: 'file' as const };
+        if (kind === 'directory') return { name, kind: 'directory' as const };
+        if (kind !== 'symbolic link') return { name, kind: 'other' as const };
         const child = relative === '' ? name : `${relative}/${name}`;
-        const kind = await this.kind(child).catch(() => 'other' as const);
-        return { name, kind: kind ?? ('other' as const) };
+        return { name, kind: (await this.kind(child).catch(() => undefined)) ?? ('other' as const) };
       }),
     );
   }
 
-  /** Whether `a` and `b` are the same file (e.g. CLAUDE.md a symlink to AGENTS.md). */
+  /** Whether `a` and `b` are the same file inside the checkout (e.g. CLAUDE.md a symlink to AGENTS.md). */
   async sameFile(a: string, b: string): Promise<boolean> {
-    const [first, second] = await Promise.all([this.locate(a), this.locate(b)]).catch(() => [
-      undefined,
-      undefined,
-    ]);
-    return first !== undefined && second !== undefined && first.real === second.real;
+    const identity = (relative: string) =>
+      this.withFile(relative, async (file) => `${file.stat.dev}:${file.stat.ino}`).catch(() => undefined);
+    const [first, second] = await Promise.all([identity(a), identity(b)]);
+    return first !== undefined && first === second;
   }
 
   /**
@@ -120,160 +130,76 @@ export class CheckoutFiles {
    * refused with UnsafeFileError before anything is written.
    */
   async write(relative: string, content: string, mode?: number): Promise<void> {
-    const parts = split(relative);
-    const name = parts.pop() as string;
-    let directory = this.root;
-    for (const [index, part] of parts.entries()) {
-      directory = await this.directoryStep(directory, part, parts.slice(0, index + 1).join('/'));
-    }
-    const absolute = path.join(directory, name);
-    const existing = await lstat(absolute).catch(() => undefined);
-    let handle: FileHandle;
-    if (existing === undefined) {
-      handle = await open(absolute, CREATE_FLAGS, mode ?? 0o644);
-      await this.checkDescriptor(handle, relative, undefined).catch(async (error: unknown) => {
-        await handle.close();
-        throw error;
+    try {
+      await this.directory.writeFile(relative, content, {
+        createParents: true,
+        ...(mode === undefined ? {} : { mode }),
       });
-    } else {
-      const target = await this.locate(relative);
-      if (target === undefined) throw new UnsafeFileError(relative, 'is a symbolic link to a missing file');
-      if (target.stats.isDirectory()) throw new UnsafeFileError(relative, 'is a directory');
-      handle = await this.openChecked(relative, target, WRITE_FLAGS);
+    } catch (error) {
+      throw this.translate(relative, error);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.directory.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  private async isDirectory(relative: string): Promise<boolean> {
+    if (relative === '') return true;
+    try {
+      await (await this.directory.openDirectory(relative)).close();
+      return true;
+    } catch (error) {
+      if (isAbsent(error) || error instanceof WrongFileKindError) return false;
+      throw this.translate(relative, error);
+    }
+  }
+
+  /** Runs `use` on the opened regular file; undefined when nothing (or a directory) is there. */
+  private async withFile<T>(
+    relative: string,
+    use: (file: ConfinedFile) => Promise<T>,
+  ): Promise<T | undefined> {
+    let file: ConfinedFile;
+    try {
+      file = await this.directory.openFile(relative);
+    } catch (error) {
+      if (isAbsent(error) || (error instanceof WrongFileKindError && error.found === 'directory'))
+        return undefined;
+      throw this.translate(relative, error);
     }
     try {
-      await handle.truncate(0);
-      await handle.writeFile(content, 'utf8');
-      if (mode !== undefined) await handle.chmod(mode);
+      return await use(file);
     } finally {
-      await handle.close();
+      await file.close();
     }
   }
 
-  /** `relative` joined onto the root, for naming the checkout's files to child processes. */
-  absolute(relative: string): string {
-    return path.join(this.root, ...split(relative));
-  }
-
-  /** Where `relative` really is, if it exists, is inside the checkout and is a regular file or a directory. */
-  private async locate(relative: string): Promise<{ real: string; stats: Stats } | undefined> {
-    const absolute = this.absolute(relative);
-    let real: string;
-    try {
-      real = await realpath(absolute);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ELOOP') throw new UnsafeFileError(relative, 'is a loop of symbolic links');
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-      // A dangling symlink is absent for reading, but never a path to create a file through.
-      const link = await lstat(absolute).catch(() => undefined);
-      if (link?.isSymbolicLink()) {
-        const pointsTo = path.resolve(path.dirname(absolute), await readlink(absolute));
-        if (!this.contains(pointsTo))
-          throw new UnsafeFileError(relative, 'is a symbolic link to a file outside the repository');
-      }
-      return undefined;
+  /** mcp-common's refusals, worded for a repository (the path is the repository-relative one). */
+  private translate(relative: string, error: unknown): unknown {
+    if (error instanceof PathOutsideAllowedError) {
+      const problem = relative.split('/').includes('..')
+        ? 'leaves the repository'
+        : 'is a symbolic link to a file outside the repository';
+      return new UnsafeFileError(relative, problem);
     }
-    if (!this.contains(real))
-      throw new UnsafeFileError(relative, 'is a symbolic link to a file outside the repository');
-    const stats = await stat(real);
-    if (!stats.isFile() && !stats.isDirectory())
-      throw new UnsafeFileError(relative, `is ${describe(stats)}, not a regular file`);
-    return { real, stats };
-  }
-
-  /** Opens the located file without following a final symlink, and checks the descriptor is that file. */
-  private async openChecked(
-    relative: string,
-    target: { real: string; stats: Stats },
-    flags: number,
-  ): Promise<FileHandle> {
-    let handle: FileHandle;
-    try {
-      handle = await open(target.real, flags);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ELOOP')
-        throw new UnsafeFileError(relative, 'changed into a symbolic link while it was opened');
-      throw error;
-    }
-    try {
-      await this.checkDescriptor(handle, relative, target.stats);
-      return handle;
-    } catch (error) {
-      await handle.close();
-      throw error;
-    }
-  }
-
-  /** The opened file must be a regular file inside the checkout (and the one located, when given). */
-  private async checkDescriptor(
-    handle: FileHandle,
-    relative: string,
-    expected: Stats | undefined,
-  ): Promise<void> {
-    const stats = await handle.stat();
-    if (!stats.isFile()) throw new UnsafeFileError(relative, `is ${describe(stats)}, not a regular file`);
-    if (expected !== undefined && (stats.dev !== expected.dev || stats.ino !== expected.ino)) {
-      throw new UnsafeFileError(relative, 'changed while it was opened');
-    }
-    // Linux names the file behind a descriptor; elsewhere the identity check above has to do.
-    const real = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
-    if (real !== undefined && !this.contains(real)) {
-      throw new UnsafeFileError(relative, 'is a symbolic link to a file outside the repository');
-    }
-  }
-
-  /** One directory of a path being written: created if missing, followed if a symlink inside the checkout. */
-  private async directoryStep(parent: string, part: string, relative: string): Promise<string> {
-    const absolute = path.join(parent, part);
-    const found = await lstat(absolute).catch(() => undefined);
-    if (found === undefined) {
-      await mkdir(absolute, { mode: 0o755 });
-      return absolute;
-    }
-    if (found.isDirectory()) return absolute;
-    if (!found.isSymbolicLink()) throw new UnsafeFileError(relative, 'is not a directory');
-    const target = await this.locate(relative);
-    if (target === undefined || !target.stats.isDirectory())
-      throw new UnsafeFileError(relative, 'is not a directory');
-    return target.real;
-  }
-
-  private contains(candidate: string): boolean {
-    return candidate === this.root || candidate.startsWith(`${this.root}${path.sep}`);
+    if (error instanceof WrongFileKindError)
+      return new UnsafeFileError(relative, `is a ${error.found}, not a ${error.expected}`);
+    if (error instanceof InvalidPathError)
+      return new UnsafeFileError(relative, 'is not a usable path (a loop of symbolic links, or too long)');
+    if (error instanceof PathAccessError) return new UnsafeFileError(relative, 'could not be opened');
+    return error;
   }
 }
 
-/** Splits a repository-relative path; `..`, absolute paths and empty segments never reach the file system. */
-function split(relative: string): string[] {
-  const parts = relative.split('/').filter((part) => part !== '' && part !== '.');
-  if (parts.some((part) => part === '..' || part.includes('\0'))) {
-    throw new UnsafeFileError(relative, 'leaves the repository');
-  }
-  return parts;
+function isAbsent(error: unknown): boolean {
+  return error instanceof PathNotFoundError;
 }
 
-async function readCapped(handle: FileHandle, relative: string, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for (;;) {
-    const buffer = Buffer.alloc(Math.min(65_536, maxBytes + 1 - total));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-    if (bytesRead === 0) break;
-    chunks.push(buffer.subarray(0, bytesRead));
-    total += bytesRead;
-    if (total > maxBytes) throw tooLarge(relative, total, maxBytes);
-  }
-  return Buffer.concat(chunks, total).toString('utf8');
-}
-
-function tooLarge(relative: string, size: number, maxBytes: number): UnsafeFileError {
-  return new UnsafeFileError(relative, `is larger than the ${maxBytes}-byte limit (at least ${size} bytes)`);
-}
-
-function describe(stats: Stats): string {
-  if (stats.isFIFO()) return 'a named pipe (FIFO)';
-  if (stats.isSocket()) return 'a socket';
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
-  return 'not a regular file';
+function tooLarge(relative: string, maxBytes: number): UnsafeFileError {
+  return new UnsafeFileError(relative, `is larger than the ${maxBytes}-byte limit`);
 }

@@ -39,6 +39,11 @@ export class RepoFiles {
     return this.checkout.root;
   }
 
+  /** Releases the repository's directory handle. */
+  close(): Promise<void> {
+    return this.checkout.close();
+  }
+
   async read(relative: string): Promise<string | undefined> {
     if (!this.withinBudget(relative)) return undefined;
     const text = await this.guard(() => this.checkout.read(relative));

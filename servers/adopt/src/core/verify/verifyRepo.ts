@@ -25,6 +25,14 @@ export class NotARepositoryError extends Error {
 export async function verifyRepo(root: string, shownAs = root): Promise<VerifyReport> {
   const files = await RepoFiles.at(root);
   if (files === undefined) throw new NotARepositoryError(shownAs);
+  try {
+    return await checkRepository(files);
+  } finally {
+    await files.close();
+  }
+}
+
+async function checkRepository(files: RepoFiles): Promise<VerifyReport> {
   const sink = new FindingSink();
   const [configResult, claudeMd, agentsText, definitions, settingsText, mcpText, claudeDir] =
     await Promise.all([
