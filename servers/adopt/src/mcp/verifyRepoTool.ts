@@ -25,7 +25,8 @@ export const verifyRepoTool = defineTool({
       "Checks a repository's conventions for coding agents: CLAUDE.md (title, reference to AGENTS.md, @imports, token budget), " +
       'AGENTS.md sections, skills/subagents/commands front matter, .claude/settings.json (permissions, hooks, scripts), .mcp.json, ' +
       'committed secrets (reported masked) and local Markdown links. Returns findings with rule, severity, file, line and a fix; ' +
-      '`passed` is false when any error is found. Read-only and fast (well under a second). Call it before and after editing these files.',
+      '`passed` is false when any error is found. Reads only regular files inside the repository (a symlink out, a FIFO or device, or a file ' +
+      'over 1 MiB is a finding, never read). Read-only and fast (well under a second). Call it before and after editing these files.',
     input: z.object({ path: pathArg('The repository root folder.') }),
     output: verifyReportSchema,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -49,6 +49,11 @@ export class CommandRunner {
     return new CommandRunner(this.settings, cwd);
   }
 
+  /** The same runner, passing `names` through as well (e.g. the claude CLI's own credentials). */
+  inheriting(names: readonly string[]): CommandRunner {
+    return new CommandRunner({ ...this.settings, inherit: [...this.settings.inherit, ...names] }, this.cwd);
+  }
+
   /** For code from the repository: only the safe variables, none of the operator's agents, proxies or logins. */
   untrusted(): CommandRunner {
     return new CommandRunner({ ...this.settings, inherit: [], set: {} }, this.cwd);

@@ -9,25 +9,30 @@ import { installAssets } from './assets.js';
 import type { ProjectProfile } from './detectProject.js';
 import { installGuard } from './guard.js';
 
+/** What the claude CLI needs to log in, passed to it alone. */
+const CLAUDE_CREDENTIALS = ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN', 'ANTHROPIC_BASE_URL'];
+
 export const AGENT_DOC_FILES = ['AGENTS.md', 'CLAUDE.md', '.claude/CLAUDE.md'];
 
 export async function writeAgentDocs(run: Adoption): Promise<void> {
   const files = checkoutFiles(run);
   if (run.options.useClaude && (await run.runner.available('claude'))) {
     // Project settings (hooks, MCP servers) are the repository's code: claude loads only the user's.
-    await run.runner.run(
-      'claude',
-      [
-        '-p',
-        claudePrompt(profileOf(run)),
-        '--permission-mode',
-        'acceptEdits',
-        '--setting-sources',
-        'user',
-        '--strict-mcp-config',
-      ],
-      { what: 'claude' },
-    );
+    await run.runner
+      .inheriting(CLAUDE_CREDENTIALS)
+      .run(
+        'claude',
+        [
+          '-p',
+          claudePrompt(profileOf(run)),
+          '--permission-mode',
+          'acceptEdits',
+          '--setting-sources',
+          'user',
+          '--strict-mcp-config',
+        ],
+        { what: 'claude' },
+      );
     note(run, 'the claude CLI wrote the agent docs; the templates then completed anything it left out');
   }
   const [agentsMd, rootClaude, nestedClaude] = await Promise.all(
