@@ -42,6 +42,9 @@ describe('tools/list', () => {
     expect(byName.verify_repo?.annotations?.readOnlyHint).toBe(true);
     expect(byName.adopt_repo?.annotations?.readOnlyHint).toBe(false);
     expect(byName.adopt_repo?.annotations?.openWorldHint).toBe(true);
+    // It pushes to remotes and commits in local checkouts.
+    expect(byName.adopt_repo?.annotations?.destructiveHint).toBe(true);
+    expect(byName.verify_repo?.annotations?.openWorldHint).toBe(false);
   });
 });
 
