@@ -55,6 +55,8 @@ describe('parseRemoteUrl', () => {
     ['-oProxyCommand=touch /tmp/pwned:x', "starts with '-'"],
     ['git@-oProxyCommand=x:repo', "invalid host '-oProxyCommand=x'"],
     ['host:-repo', "path starting with '-'"],
+    ['ssh://-oProxyCommand=x@host/repo', "user starting with '-'"],
+    ['ssh://-oProxyCommand=x/repo', 'no valid host'],
     ['ftp://host/repo', "unsupported scheme 'ftp:'"],
     ['git://host/repo', "unsupported scheme 'git:'"],
     ['http://example.com/o/r', 'plain http://'],

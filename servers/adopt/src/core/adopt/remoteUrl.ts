@@ -88,6 +88,7 @@ export function parseRemoteUrl(given: string): RemoteUrl {
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (host === '' || host.startsWith('-')) refuse('has no valid host.');
+  if (url.username.startsWith('-')) refuse("has a user starting with '-'.");
   const username = safeDecode(url.username);
   const password = safeDecode(url.password);
   const secrets = [url.username, url.password, username, password].filter((secret) => secret !== '');
