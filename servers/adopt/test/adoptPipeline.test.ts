@@ -383,7 +383,9 @@ describe('adopt_repo over HTTP with a token in the URL', { timeout: 60_000 }, ()
       const checkout = checkoutOf(opts.workspace, report.checkout);
       const config = await readFile(path.join(checkout, '.git', 'config'), 'utf8');
       expect(JSON.stringify(report) + opts.logs.join('\n') + config).not.toContain(token);
-      // gh receives the token through its environment, never as an argument.
+      // gh logs in with the token from a private configuration directory, never an argument or variable.
+      expect((await gh.logins()).every((login) => login.includes(`oauth_token: "${token}"`))).toBe(true);
+      expect((await gh.logins()).length).toBeGreaterThan(0);
       expect(JSON.stringify(await gh.calls())).not.toContain(token);
     } finally {
       await server.close();
