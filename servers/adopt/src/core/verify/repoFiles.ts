@@ -9,6 +9,13 @@ import { CheckoutFiles, MAX_FILE_BYTES, UnsafeFileError } from '../files/checkou
 export const MAX_TOTAL_BYTES = 32 * MAX_FILE_BYTES;
 /** Per call: the time reads may take before the rest is skipped (and reported). */
 export const READ_BUDGET_MS = 20_000;
+/** Reads in flight at once, so the byte budget is checked before each (overshoot ≤ this many files). */
+const READ_CONCURRENCY = 8;
+
+export interface ReadBudget {
+  maxTotalBytes: number;
+  budgetMs: number;
+}
 
 export interface RefusedFile {
   file: string;
@@ -21,18 +28,28 @@ export class RepoFiles {
   readonly refused: RefusedFile[] = [];
   private bytesRead = 0;
   private readonly deadline: number;
+  private reading = 0;
+  private readonly waiting: Array<() => void> = [];
 
   private constructor(
     private readonly checkout: CheckoutFiles,
-    budgetMs: number,
+    private readonly budget: ReadBudget,
   ) {
-    this.deadline = Date.now() + budgetMs;
+    this.deadline = Date.now() + budget.budgetMs;
   }
 
   /** The repository at `root`, or undefined when it is not a directory. */
-  static async at(root: string, budgetMs = READ_BUDGET_MS): Promise<RepoFiles | undefined> {
+  static async at(
+    root: string,
+    budget: ReadBudget = { maxTotalBytes: MAX_TOTAL_BYTES, budgetMs: READ_BUDGET_MS },
+  ): Promise<RepoFiles | undefined> {
     const checkout = await CheckoutFiles.at(root);
-    return checkout === undefined ? undefined : new RepoFiles(checkout, budgetMs);
+    return checkout === undefined ? undefined : new RepoFiles(checkout, budget);
+  }
+
+  /** Bytes read so far in this call. */
+  get totalBytesRead(): number {
+    return this.bytesRead;
   }
 
   get root(): string {
@@ -45,10 +62,12 @@ export class RepoFiles {
   }
 
   async read(relative: string): Promise<string | undefined> {
-    if (!this.withinBudget(relative)) return undefined;
-    const text = await this.guard(() => this.checkout.read(relative));
-    this.bytesRead += text === undefined ? 0 : Buffer.byteLength(text);
-    return text;
+    return this.inTurn(async () => {
+      if (!this.withinBudget(relative)) return undefined;
+      const text = await this.guard(() => this.checkout.read(relative));
+      this.bytesRead += text === undefined ? 0 : Buffer.byteLength(text);
+      return text;
+    });
   }
 
   /** What is at `relative`: a file, a directory, or nothing (or something that may not be read). */
@@ -89,13 +108,25 @@ export class RepoFiles {
   }
 
   private withinBudget(relative: string): boolean {
-    if (this.bytesRead <= MAX_TOTAL_BYTES && Date.now() <= this.deadline) return true;
+    if (this.bytesRead < this.budget.maxTotalBytes && Date.now() <= this.deadline) return true;
     this.refuse({
       file: relative,
       reason: 'budget',
-      message: `'${relative}' was not read: the call reached its limit (${MAX_TOTAL_BYTES} bytes or ${READ_BUDGET_MS / 1000} s of reading).`,
+      message: `'${relative}' was not read: the call reached its limit (${this.budget.maxTotalBytes} bytes or ${this.budget.budgetMs / 1000} s of reading).`,
     });
     return false;
+  }
+
+  /** Runs `work` when fewer than READ_CONCURRENCY reads are in flight. */
+  private async inTurn<T>(work: () => Promise<T>): Promise<T> {
+    while (this.reading >= READ_CONCURRENCY) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.reading++;
+    try {
+      return await work();
+    } finally {
+      this.reading--;
+      this.waiting.shift()?.();
+    }
   }
 
   private async guard<T>(action: () => Promise<T>): Promise<T | undefined> {
