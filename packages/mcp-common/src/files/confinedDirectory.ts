@@ -90,6 +90,21 @@ export class ConfinedDirectory implements AsyncDisposable {
     });
   }
 
+  /**
+   * This directory as its own boundary (see confinedTo), reopened through this descriptor — never by path, so
+   * a folder swapped in after this handle was opened changes nothing. For a tool whose client names a
+   * repository inside the allowed directories.
+   */
+  async asOwnBoundary(options: OpenOptions = {}): Promise<ConfinedDirectory> {
+    const reopened = await this.directory.reopen();
+    // Where the descriptor is now (it may have been moved since it was opened), as the kernel says.
+    const real = await verifiedLocation(reopened);
+    return openDirectoryFrom(new OpenDirectory(reopened.handle, real), '.', '.', new Confinement([real]), {
+      ...options,
+      ownsStart: true,
+    });
+  }
+
   /** The entries, read through the descriptor, one at a time (a huge directory is never held in memory). */
   async *entries(options: OpenOptions = {}): AsyncGenerator<DirectoryEntry> {
     const listing = await opendir(this.directory.selfPath, { bufferSize: 64 });

@@ -1,6 +1,7 @@
 // verify_repo: runs every convention rule whose input exists in the repository and applies the repository's
 // own rule settings. Read-only; files are read concurrently.
 
+import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { MAX_FILE_BYTES } from '../files/checkoutFiles.js';
 import { checkAgentsMd } from './agentsMdRules.js';
 import { checkClaudeMd, findClaudeMd } from './claudeMdRules.js';
@@ -21,8 +22,14 @@ export class NotARepositoryError extends Error {
   }
 }
 
-/** Checks the repository at `root` (an absolute directory). `shownAs` is what error messages may call it. */
-export async function verifyRepo(root: string, shownAs = root): Promise<VerifyReport> {
+/**
+ * Checks the repository at `root`: an absolute directory, or one the caller already opened (the MCP tool opens
+ * it through the allowed directories). `shownAs` is what error messages may call it.
+ */
+export async function verifyRepo(
+  root: string | ConfinedDirectory,
+  shownAs = typeof root === 'string' ? root : '.',
+): Promise<VerifyReport> {
   const files = await RepoFiles.at(root);
   if (files === undefined) throw new NotARepositoryError(shownAs);
   try {
