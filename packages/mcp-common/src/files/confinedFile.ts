@@ -61,13 +61,15 @@ export class ConfinedFile implements AsyncDisposable {
     let total = 0;
     for (;;) {
       signal?.throwIfAborted();
-      // One byte past the cap tells a file that grew since it was opened from one that did not.
-      const want = Math.min(CHUNK, maxBytes + 1 - total);
+      // Asking for one byte more than is left tells the end (a short read) from a file that grew since it was
+      // opened, and reads a small file in one call.
+      const left = total < this.stat.size ? this.stat.size - total + 1 : CHUNK;
+      const want = Math.min(left, CHUNK, maxBytes + 1 - total);
       const { bytesRead, buffer } = await this.handle.read(Buffer.allocUnsafe(want), 0, want, total);
-      if (bytesRead === 0) break;
       chunks.push(buffer.subarray(0, bytesRead));
       total += bytesRead;
       if (total > maxBytes) throw new FileTooLargeError(this.given, total, maxBytes);
+      if (bytesRead < want) break;
     }
     return Buffer.concat(chunks, total);
   }

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import {
+  appendFile,
   chmod,
   lstat,
   mkdir,
@@ -157,6 +158,14 @@ describe('AllowedPaths.openFile', () => {
     const loop = await refusal(allowed.openFile('loop-a'));
     expect(loop.code).toBe('INVALID_PATH');
     expect(loop.message).toContain('loop of symbolic links');
+  });
+
+  it('reads what a file grew to since it was opened, up to maxBytes', async () => {
+    await writeFile(path.join(project, 'growing.txt'), 'start');
+    await using file = await allowed.openFile('growing.txt');
+    await appendFile(path.join(project, 'growing.txt'), '-more'.repeat(20_000));
+    expect((await file.read({ maxBytes: 100_005 })).length).toBe(100_005);
+    expect((await refusal(file.read({ maxBytes: 100_004 }))).code).toBe('FILE_TOO_LARGE');
   });
 
   it('refuses a read over maxBytes before reading', async () => {
