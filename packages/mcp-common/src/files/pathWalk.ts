@@ -2,7 +2,7 @@
 // never letting the kernel follow a symbolic link: each link is read and walked by us, every directory is
 // opened with O_NOFOLLOW|O_DIRECTORY (so no device or FIFO is ever opened on the way), and the work is
 // linear in the path (capped) and checks the abort signal at every step.
-import { constants, existsSync, type Stats } from 'node:fs';
+import { constants, existsSync, readlinkSync, type Stats } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Confinement } from './confinement.js';
@@ -76,11 +76,24 @@ export async function realLocationOf(
   walked: string,
   opened: Stats,
 ): Promise<string | undefined> {
-  if (PROC_FD !== undefined) return readlink(`${PROC_FD}/${handle.fd}`);
+  if (PROC_FD !== undefined) return descriptorLocation(handle.fd);
   const real = await realpath(walked).catch(() => undefined);
   if (real === undefined) return undefined;
   const now = await lstat(real).catch(() => undefined);
   return now !== undefined && now.dev === opened.dev && now.ino === opened.ino ? real : undefined;
+}
+
+/**
+ * The kernel's own answer for where descriptor `fd` is. Read synchronously on purpose: procfs answers from
+ * memory and never waits on a disk, so this costs microseconds, where a trip through the threadpool costs tens.
+ */
+function descriptorLocation(fd: number): string {
+  return readlinkSync(`${PROC_FD}/${fd}`);
+}
+
+/** Closes a directory the walk has moved past; nothing waits for it, and it cannot fail in a way that matters. */
+function closeQuietly(handle: FileHandle): void {
+  handle.close().catch(() => undefined);
 }
 
 /** Whether `/proc/self/fd/N` paths exist here (a native library may then open a verified descriptor). */
@@ -139,7 +152,7 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
   let current = start;
   let owned = options.ownsStart === true;
   const moveTo = async (next: OpenDirectory) => {
-    if (owned) await current.handle.close();
+    if (owned) closeQuietly(current.handle);
     current = next;
     owned = true;
   };
@@ -246,7 +259,7 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
 
 /** The directory's real location: from the kernel where it can say (the directory may have been moved). */
 export async function verifiedLocation(directory: OpenDirectory): Promise<string> {
-  return PROC_FD === undefined ? directory.real : readlink(directory.selfPath);
+  return PROC_FD === undefined ? directory.real : descriptorLocation(directory.handle.fd);
 }
 
 function isSystemError(error: unknown): error is NodeJS.ErrnoException {
