@@ -98,12 +98,12 @@ export class AllowedPaths {
       ownsStart: true,
     });
     try {
-      const here = await verifiedLocation(end.parent);
+      const here = verifiedLocation(end.parent);
       const real = end.name === undefined ? path.resolve(here, ...end.missing) : path.join(here, end.name);
       if (!this.confinement.contains(real)) throw new PathOutsideAllowedError(given);
       return real;
     } finally {
-      await end.release();
+      end.release();
     }
   }
 

@@ -155,11 +155,10 @@ export async function openFileFrom(
     ownsStart: options.ownsStart,
   });
   try {
-    if (end.name === undefined) throw await kindRefusal(end, 'directory', 'regular file', given, confinement);
+    if (end.name === undefined) throw kindRefusal(end, 'directory', 'regular file', given, confinement);
     if (end.entry === undefined) throw new PathNotFoundError(given);
     // Judged by lstat before anything is opened: a device is never opened, so never told it was.
-    if (!end.entry.isFile())
-      throw await kindRefusal(end, kindOf(end.entry), 'regular file', given, confinement);
+    if (!end.entry.isFile()) throw kindRefusal(end, kindOf(end.entry), 'regular file', given, confinement);
     const handle = await open(end.parent.childPath(end.name), READ_FLAGS).catch(
       (error: NodeJS.ErrnoException) => {
         // O_NOFOLLOW met a link renamed into place since the lstat.
@@ -184,7 +183,7 @@ export async function openFileFrom(
       throw error;
     }
   } finally {
-    await end.release();
+    end.release();
   }
 }
 
@@ -206,7 +205,7 @@ export async function openDirectoryFrom(
   const directory = await takeDirectory(end, given, confinement);
   try {
     const stats = await directory.handle.stat();
-    const real = await verifiedLocation(directory);
+    const real = verifiedLocation(directory);
     if (!confinement.contains(real)) throw new PathOutsideAllowedError(given);
     return new ConfinedDirectory(directory, confinement, stats, real, given);
   } catch (error) {
@@ -220,14 +219,13 @@ async function takeDirectory(end: WalkEnd, given: string, confinement: Confineme
   if (end.name === undefined) return end.owned ? end.parent : end.parent.reopen();
   try {
     if (end.entry === undefined) throw new PathNotFoundError(given);
-    if (!end.entry.isDirectory())
-      throw await kindRefusal(end, kindOf(end.entry), 'directory', given, confinement);
+    if (!end.entry.isDirectory()) throw kindRefusal(end, kindOf(end.entry), 'directory', given, confinement);
     const name = end.name;
     return await end.parent.openChild(name).catch((error: NodeJS.ErrnoException) => {
       throw refusal(error, path.join(end.parent.real, name), { confinement, given, missing: 'refuse' });
     });
   } finally {
-    await end.release();
+    end.release();
   }
 }
 
@@ -252,12 +250,12 @@ export async function writeFileFrom(
     ownsStart: options.ownsStart,
   });
   try {
-    if (end.name === undefined) throw await kindRefusal(end, 'directory', 'regular file', given, confinement);
+    if (end.name === undefined) throw kindRefusal(end, 'directory', 'regular file', given, confinement);
     if (end.entry !== undefined && !end.entry.isFile()) {
-      throw await kindRefusal(end, kindOf(end.entry), 'regular file', given, confinement);
+      throw kindRefusal(end, kindOf(end.entry), 'regular file', given, confinement);
     }
     const where = path.join(end.parent.real, end.name);
-    if (!confinement.contains(path.join(await verifiedLocation(end.parent), end.name))) {
+    if (!confinement.contains(path.join(verifiedLocation(end.parent), end.name))) {
       throw new PathOutsideAllowedError(given);
     }
     const handle = await open(end.parent.childPath(end.name), WRITE_FLAGS, options.mode ?? 0o666).catch(
@@ -284,19 +282,19 @@ export async function writeFileFrom(
       await handle.close();
     }
   } finally {
-    await end.release();
+    end.release();
   }
 }
 
 /** Refuses the walk's final entry for its kind, unless it lies outside: then that is what the client hears. */
-async function kindRefusal(
+function kindRefusal(
   end: WalkEnd,
   found: FileKind,
   expected: 'regular file' | 'directory',
   given: string,
   confinement: Confinement,
-): Promise<Error> {
-  const here = await verifiedLocation(end.parent);
+): Error {
+  const here = verifiedLocation(end.parent);
   const real = end.name === undefined ? here : path.join(here, end.name);
   if (!confinement.contains(real)) return new PathOutsideAllowedError(given);
   return new WrongFileKindError(given, found, expected);

@@ -91,7 +91,7 @@ function descriptorLocation(fd: number): string {
   return readlinkSync(`${PROC_FD}/${fd}`);
 }
 
-/** Closes a directory the walk has moved past; nothing waits for it, and it cannot fail in a way that matters. */
+/** Closes a directory a walk is done with; nothing waits for it, and it cannot fail in a way that matters. */
 function closeQuietly(handle: FileHandle): void {
   handle.close().catch(() => undefined);
 }
@@ -112,8 +112,8 @@ export interface WalkEnd {
   missing: string[];
   /** Whether `parent` belongs to this walk (false: it is the caller's starting directory). */
   owned: boolean;
-  /** Closes `parent` if it belongs to this walk. */
-  release(): Promise<void>;
+  /** Closes `parent` if it belongs to this walk (without waiting: nothing depends on it). */
+  release(): void;
 }
 
 export interface WalkOptions {
@@ -151,7 +151,7 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
   const { confinement, given, signal } = options;
   let current = start;
   let owned = options.ownsStart === true;
-  const moveTo = async (next: OpenDirectory) => {
+  const moveTo = (next: OpenDirectory) => {
     if (owned) closeQuietly(current.handle);
     current = next;
     owned = true;
@@ -159,7 +159,7 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
   // Segments still to walk, the next one last, without empty and `.` segments (so the last is easy to see).
   const pending: string[] = [];
   const pushPath = async (target: string) => {
-    if (path.isAbsolute(target)) await moveTo(await OpenDirectory.open('/'));
+    if (path.isAbsolute(target)) moveTo(await OpenDirectory.open('/'));
     const segments = target.split('/');
     for (let at = segments.length - 1; at >= 0; at -= 1) {
       const segment = segments[at] as string;
@@ -177,8 +177,8 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
       entry,
       missing,
       owned: close,
-      release: async () => {
-        if (close) await parent.handle.close();
+      release: () => {
+        if (close) closeQuietly(parent.handle);
       },
     };
   };
@@ -205,7 +205,7 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
       if (name === undefined) return end(undefined, undefined);
       if (name === '..') {
         const parent = await open(current.childPath('..'), DIRECTORY_FLAGS);
-        await moveTo(new OpenDirectory(parent, path.dirname(current.real)));
+        moveTo(new OpenDirectory(parent, path.dirname(current.real)));
         continue;
       }
       const child = current.childPath(name);
@@ -213,7 +213,7 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
         // Try the directory first: one system call on the common path; lstat only to learn why it failed.
         const opened = await open(child, DIRECTORY_FLAGS).catch((error: NodeJS.ErrnoException) => error);
         if (!(opened instanceof Error)) {
-          await moveTo(new OpenDirectory(opened, path.join(current.real, name)));
+          moveTo(new OpenDirectory(opened, path.join(current.real, name)));
           continue;
         }
         const stats = await lstat(child).catch(() => undefined);
@@ -229,7 +229,7 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
         if (stats === undefined) opened.code = 'ENOENT';
         if (opened.code !== 'ENOENT' || options.missing === 'refuse')
           throw refusal(opened, wouldBe(name), options);
-        const here = await verifiedLocation(current);
+        const here = verifiedLocation(current);
         if (!confinement.contains(path.join(here, name))) throw new PathOutsideAllowedError(given);
         if (options.missing === 'allow') return end(undefined, undefined, [name, ...rest()]);
         await mkdir(child).catch((error: NodeJS.ErrnoException) => {
@@ -258,7 +258,7 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
 }
 
 /** The directory's real location: from the kernel where it can say (the directory may have been moved). */
-export async function verifiedLocation(directory: OpenDirectory): Promise<string> {
+export function verifiedLocation(directory: OpenDirectory): string {
   return PROC_FD === undefined ? directory.real : descriptorLocation(directory.handle.fd);
 }
 
