@@ -26,6 +26,8 @@ import {
 } from './pathWalk.js';
 
 const CHANGED = 'changed while it was being opened; try again.';
+const HARD_LINKED =
+  'has more than one name (hard links), so it is not written; replace it with a plain copy first.';
 
 export interface OpenOptions {
   signal?: AbortSignal | undefined;
@@ -271,6 +273,8 @@ export async function writeFileFrom(
     try {
       const stats = await handle.stat();
       if (!stats.isFile()) throw new WrongFileKindError(given, kindOf(stats), 'regular file');
+      // A second name may be a hard link from outside the roots (its real location is the name we opened).
+      if (stats.nlink > 1) throw new PathAccessError(given, HARD_LINKED);
       const real = await realLocationOf(handle, where, stats);
       if (real === undefined) throw new PathAccessError(given, CHANGED);
       if (!confinement.contains(real)) throw new PathOutsideAllowedError(given);

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import {
   appendFile,
   chmod,
+  link,
   lstat,
   mkdir,
   mkdtemp,
@@ -306,6 +307,12 @@ describe('AllowedPaths.writeFile', () => {
     expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('outside bytes');
     await expect(lstat(path.join(outside, 'not-yet.txt'))).rejects.toThrow();
     await expect(lstat(path.join(outside, 'new.txt'))).rejects.toThrow();
+  });
+
+  it('refuses to write a file that has a second name (a hard link could lead outside)', async () => {
+    await link(path.join(outside, 'secret.txt'), path.join(project, 'hard-link'));
+    expect((await refusal(allowed.writeFile('hard-link', 'evil'))).message).toContain('hard links');
+    expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('outside bytes');
   });
 
   it('refuses a FIFO, a socket and a directory by kind, without blocking', async () => {
