@@ -1,7 +1,7 @@
 // A directory inside the allowed directories, held open, and the one way anything below it (or below a root)
 // is opened: walk the path through descriptors, fstat what was opened, check where it really is.
 import type { Stats } from 'node:fs';
-import { open, opendir } from 'node:fs/promises';
+import { lstat, open, opendir } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfinedFile } from './confinedFile.js';
 import type { Confinement } from './confinement.js';
@@ -80,6 +80,20 @@ export class ConfinedDirectory implements AsyncDisposable {
       // for-await closes the listing when it ends or breaks; a throw from the signal lands here too.
       await listing.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * Metadata of the entry `name` in this directory (a link is described, not followed), or undefined when it
+   * is gone. For cheap scans (sizes, modification times) that need not open every file; read through openFile.
+   */
+  async statEntry(name: string): Promise<Stats | undefined> {
+    if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\0')) {
+      throw new InvalidPathError(this.childGiven(name), 'must be the name of an entry in its folder.');
+    }
+    return lstat(this.directory.childPath(name)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
   }
 
   /** A regular file at `relative` below this directory (links followed, and checked like any path). */

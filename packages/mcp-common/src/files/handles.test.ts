@@ -249,6 +249,16 @@ describe('AllowedPaths.openDirectory', () => {
     expect(again.realPath).toBe(dir.realPath);
   });
 
+  it('describes an entry without opening or following it', async () => {
+    await using root = await allowed.openDirectory('.');
+    expect((await root.statEntry('a.txt'))?.size).toBe(5);
+    expect((await root.statEntry('link-out'))?.isSymbolicLink()).toBe(true);
+    expect((await root.statEntry('pipe'))?.isFIFO()).toBe(true);
+    expect(await root.statEntry('missing')).toBeUndefined();
+    for (const name of ['..', 'sub/b.txt', ''])
+      expect((await refusal(root.statEntry(name))).code).toBe('INVALID_PATH');
+  });
+
   it('re-checks children: a link or .. out of the roots is refused, naming the child path', async () => {
     await using root = await allowed.openDirectory('.');
     const error = await refusal(root.openFile('link-out'));
