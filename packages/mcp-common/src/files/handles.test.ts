@@ -219,13 +219,14 @@ describe('path argument caps', () => {
   it('stops when the call is cancelled', async () => {
     const cancelled = new AbortController();
     cancelled.abort(new Error('client went away'));
+    // Started one at a time, so that no rejection waits unobserved while another is awaited.
     for (const attempt of [
-      allowed.openFile('sub/b.txt', { signal: cancelled.signal }),
-      allowed.openDirectory('sub', { signal: cancelled.signal }),
-      allowed.resolve('sub/new', { signal: cancelled.signal }),
-      allowed.writeFile('sub/new.txt', 'x', { signal: cancelled.signal }),
+      () => allowed.openFile('sub/b.txt', { signal: cancelled.signal }),
+      () => allowed.openDirectory('sub', { signal: cancelled.signal }),
+      () => allowed.resolve('sub/new', { signal: cancelled.signal }),
+      () => allowed.writeFile('sub/new.txt', 'x', { signal: cancelled.signal }),
     ]) {
-      await expect(attempt).rejects.toThrow('client went away');
+      await expect(attempt()).rejects.toThrow('client went away');
     }
     await expect(lstat(path.join(project, 'sub', 'new.txt'))).rejects.toThrow();
   });
