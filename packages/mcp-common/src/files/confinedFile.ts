@@ -20,7 +20,7 @@ export interface StreamOptions {
   /** Last byte to read, inclusive (default: the end). */
   end?: number;
   highWaterMark?: number;
-  /** Destroys the stream with the signal's reason when it aborts. */
+  /** Destroys the stream (AbortError, the reason as its cause) when it aborts; already aborted: throws. */
   signal?: AbortSignal | undefined;
 }
 
@@ -90,6 +90,8 @@ export class ConfinedFile implements AsyncDisposable {
    * if the file is closed first: keep the handle open until the stream is consumed.
    */
   stream(options: StreamOptions = {}): Readable {
+    // An already cancelled call gets no stream (one destroyed before anyone listens reports its error nowhere).
+    options.signal?.throwIfAborted();
     const stream = this.handle.createReadStream({
       autoClose: false,
       emitClose: true,

@@ -169,6 +169,25 @@ describe('AllowedPaths.openFile', () => {
     expect((await refusal(file.read({ maxBytes: 100_004 }))).code).toBe('FILE_TOO_LARGE');
   });
 
+  it('stops a read, a stream and a listing when the call is cancelled', async () => {
+    const cancelled = new AbortController();
+    cancelled.abort(new Error('client went away'));
+    await using file = await allowed.openFile('sub/b.txt');
+    await expect(file.read({ maxBytes: 10, signal: cancelled.signal })).rejects.toThrow('client went away');
+    expect(() => file.stream({ signal: cancelled.signal })).toThrow('client went away');
+    const cancelling = new AbortController();
+    const consume = async () => {
+      for await (const _chunk of file.stream({ signal: cancelling.signal, highWaterMark: 1 })) {
+        cancelling.abort(new Error('client went away'));
+      }
+    };
+    await expect(consume()).rejects.toThrow('The operation was aborted');
+    await using dir = await allowed.openDirectory('sub');
+    await expect(async () => {
+      for await (const _entry of dir.entries({ signal: cancelled.signal })) expect.unreachable();
+    }).rejects.toThrow('client went away');
+  });
+
   it('refuses a read over maxBytes before reading', async () => {
     await using file = await allowed.openFile('sub/deep/c.txt');
     const error = await refusal(file.read({ maxBytes: 3 }));
