@@ -65,7 +65,7 @@ switch (task) {
     const found = await findKeys(source, { maxColumns: 3, comparison: DEFAULT_COMPARISON, limit: 1000 });
     result = {
       rows: found.rows,
-      keys: found.keys.map((key) => key.join('+')),
+      keys: found.keys.map((key) => key.columns.join('+')),
       near_keys: found.nearKeys.length,
     };
     break;

@@ -46,9 +46,9 @@ export interface DuplicateQuery {
   rowsPerGroup: number;
 }
 
-/** A source that answers the search itself (SQL databases). */
+/** A source that answers the search itself (SQL databases), or undefined when it cannot for this query. */
 export interface DuplicateSearchPushdown {
-  analyzeDuplicates(query: DuplicateQuery, control: ScanControl): Promise<DuplicateAnalysis>;
+  analyzeDuplicates(query: DuplicateQuery, control: ScanControl): Promise<DuplicateAnalysis | undefined>;
 }
 
 function hasPushdown(source: TabularSource): source is TabularSource & DuplicateSearchPushdown {
@@ -64,7 +64,10 @@ export async function analyzeDuplicates(
   control: ScanControl = {},
 ): Promise<DuplicateAnalysis> {
   const columns = columnIndexes(source, query.columns);
-  if (hasPushdown(source)) return source.analyzeDuplicates(query, control);
+  if (hasPushdown(source)) {
+    const answered = await source.analyzeDuplicates(query, control);
+    if (answered !== undefined) return answered;
+  }
   const budget = control.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
   const nullsEqual = query.comparison.nulls === 'equal';
   const hash = new FieldHash();

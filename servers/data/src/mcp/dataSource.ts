@@ -12,6 +12,7 @@ import { DataError } from '../core/dataError.js';
 import type { Comparison, ScanControl } from '../core/scanOptions.js';
 import { openSource } from '../core/sources/openSource.js';
 import type { TabularSource } from '../core/sources/tabularSource.js';
+import { TEXT_ENCODINGS, type TextEncoding } from '../core/sources/textEncoding.js';
 
 export const sourceArguments = {
   file: z
@@ -45,7 +46,26 @@ export const sourceArguments = {
     false,
     'Delimited text: accept records with the wrong number of fields (missing ones are nulls, extra ones ignored) instead of failing.',
   ),
+  encoding: z
+    .enum(TEXT_ENCODINGS)
+    .default('utf-8')
+    .describe(
+      "Delimited text: the file's text encoding. A file that is not valid UTF-8 gets a warning in the answer.",
+    ),
 };
+
+/** Present in an answer only when a scan found something doubtful about the data. */
+export const warningsSchema = z
+  .array(z.string())
+  .optional()
+  .describe('What looked wrong in the data, e.g. a file that is not valid in the chosen encoding.');
+
+/** The answer's `warnings`, when the source has any. */
+export function warningsOf(source: TabularSource): { warnings?: string[] } {
+  return source.warnings !== undefined && source.warnings.length > 0
+    ? { warnings: [...source.warnings] }
+    : {};
+}
 
 export const comparisonArguments = {
   nulls: z
@@ -54,8 +74,14 @@ export const comparisonArguments = {
     .describe(
       "'distinct' (default, as in SQL): rows whose key has a null (empty field, SQL NULL, JSON null/missing) are counted in 'nulls' but never duplicate anything; 'equal': null is one value like any other.",
     ),
-  trim: optionalBoolean(false, 'Compare values with leading and trailing white space removed.'),
-  case_insensitive: optionalBoolean(false, 'Compare values ignoring letter case.'),
+  trim: optionalBoolean(
+    false,
+    'Compare values with leading and trailing ASCII white space (space, tab, CR, LF, VT, FF) removed.',
+  ),
+  case_insensitive: optionalBoolean(
+    false,
+    'Compare values ignoring letter case (Unicode lower-casing; SQL sources are then compared by the server, not the database).',
+  ),
 };
 
 type SourceArgs = {
@@ -68,6 +94,7 @@ type SourceArgs = {
   quote?: string | undefined;
   header_row: number;
   allow_ragged: boolean;
+  encoding: TextEncoding;
 };
 
 type ComparisonArgs = { nulls: 'distinct' | 'equal'; trim: boolean; case_insensitive: boolean };
@@ -143,6 +170,7 @@ async function sourceSpec(args: SourceArgs, ctx: ToolContext) {
     quote: args.quote,
     headerRow: args.header_row,
     allowRagged: args.allow_ragged,
+    encoding: args.encoding,
   };
   return { kind: 'file' as const, path, format: args.format, csv };
 }

@@ -3,10 +3,11 @@
 import { Checkpoint } from '../checkpoint.js';
 import { CancelledError, DataError } from '../dataError.js';
 import type { FieldHash } from '../fieldHash.js';
-import { type Comparison, normalizeText, type ScanControl } from '../scanOptions.js';
+import { type Comparison, isAsciiSpace, normalizeText, type ScanControl, trimAscii } from '../scanOptions.js';
 import { describeStreamError, openByteReader, openByteStream } from './byteStream.js';
 import { type CsvDialect, type CsvRecord, CsvRecordParser } from './csvRecordParser.js';
 import type { RecordCursor, TabularSource } from './tabularSource.js';
+import { type Decode, decoderFor, firstInvalidUtf8, type TextEncoding } from './textEncoding.js';
 
 export interface CsvOptions {
   /** One character; sniffed from the start of the file when absent. */
@@ -16,6 +17,8 @@ export interface CsvOptions {
   headerRow?: number;
   /** Accept records with a different number of fields (missing ones are nulls, extra ones ignored). */
   allowRagged?: boolean;
+  /** How the bytes are decoded; 'utf-8' by default. */
+  encoding?: TextEncoding;
 }
 
 const HEAD_BYTES = 256 * 1024;
@@ -25,16 +28,19 @@ const DELIMITER_CANDIDATES = [',', '\t', ';', '|'];
 export async function openCsvSource(path: string, options: CsvOptions): Promise<TabularSource> {
   const headerRow = options.headerRow ?? 0;
   const quote = singleByte(options.quote ?? '"', 'quote');
+  const encoding = options.encoding ?? 'utf-8';
+  const decode = decoderFor(encoding);
   let head = await readHead(path, HEAD_BYTES);
+  refuseBinary(head.bytes);
   const delimiter =
     options.delimiter === undefined
       ? sniffDelimiter(head.bytes, quote, path)
       : singleByte(options.delimiter, 'delimiter');
   const dialect = { delimiter, quote };
-  let header = headerOf(head.bytes, head.complete, dialect, headerRow);
+  let header = headerOf(head.bytes, head.complete, dialect, headerRow, decode);
   while (header === undefined && !head.complete && head.bytes.length < MAX_HEAD_BYTES) {
     head = await readHead(path, head.bytes.length * 4);
-    header = headerOf(head.bytes, head.complete, dialect, headerRow);
+    header = headerOf(head.bytes, head.complete, dialect, headerRow, decode);
   }
   if (header === undefined) {
     throw new DataError(
@@ -42,11 +48,23 @@ export async function openCsvSource(path: string, options: CsvOptions): Promise<
       `The file has no record at header_row ${headerRow}; it has fewer records (or is empty).`,
     );
   }
-  return new CsvSource(path, dialect, header, headerRow, options.allowRagged ?? false);
+  return new CsvSource(path, dialect, header, headerRow, options.allowRagged ?? false, encoding);
+}
+
+/** Delimited text never holds NUL bytes; binary files (and UTF-16 text) do, in their first bytes already. */
+function refuseBinary(head: Buffer): void {
+  if (head.subarray(0, 64 * 1024).includes(0)) {
+    throw new DataError(
+      'NOT_DELIMITED_TEXT',
+      "The file is not delimited text: it holds NUL bytes, as binary files (and UTF-16 text) do. Pass a CSV/TSV file in UTF-8, Latin-1 or Windows-1252, or give 'format' if it is JSON Lines or Parquet.",
+    );
+  }
 }
 
 class CsvSource implements TabularSource {
   readonly format = 'csv';
+  readonly warnings: string[] = [];
+  private readonly decode: Decode;
 
   constructor(
     private readonly path: string,
@@ -54,7 +72,10 @@ class CsvSource implements TabularSource {
     readonly columns: readonly string[],
     private readonly headerRow: number,
     private readonly allowRagged: boolean,
-  ) {}
+    private readonly encoding: TextEncoding,
+  ) {
+    this.decode = decoderFor(encoding);
+  }
 
   async scan(
     columns: readonly number[],
@@ -64,7 +85,8 @@ class CsvSource implements TabularSource {
     pass: string,
   ): Promise<void> {
     const reader = await openByteReader(this.path);
-    const parser = new CsvRecordParser(this.dialect);
+    const parser = new CsvRecordParser(this.dialect, this.decode);
+    let checkUtf8 = this.encoding === 'utf-8' && this.warnings.length === 0;
     const cursor = new CsvCursor(parser.record, columns, comparison, this.dialect.quote);
     const width = this.columns.length;
     const { headerRow, allowRagged } = this;
@@ -92,13 +114,19 @@ class CsvSource implements TabularSource {
           start = bomLength(buffer, filled);
           first = false;
         }
+        const lineAtStart = parser.nextLine;
         const used = start + parser.parse(buffer.subarray(start, filled), false, onRecord);
+        if (checkUtf8) checkUtf8 = this.checkUtf8(buffer.subarray(start, used), lineAtStart);
         buffer.copyWithin(0, used, filled);
         filled -= used;
         control.onProgress?.(reader.bytesRead(), reader.fileBytes, 'bytes', pass);
       }
-      if (filled > 0)
-        parser.parse(buffer.subarray(first ? bomLength(buffer, filled) : 0, filled), true, onRecord);
+      if (filled > 0) {
+        const rest = buffer.subarray(first ? bomLength(buffer, filled) : 0, filled);
+        const lineAtStart = parser.nextLine;
+        parser.parse(rest, true, onRecord);
+        if (checkUtf8) this.checkUtf8(rest, lineAtStart);
+      }
     } catch (error) {
       if (error instanceof DataError) throw error;
       if (control.signal?.aborted) throw new CancelledError();
@@ -109,6 +137,18 @@ class CsvSource implements TabularSource {
   }
 
   async close(): Promise<void> {}
+
+  /** Warns (once) when `bytes`, whole records starting on `line`, are not valid UTF-8; true while they are. */
+  private checkUtf8(bytes: Buffer, line: number): boolean {
+    const invalid = firstInvalidUtf8(bytes);
+    if (invalid < 0) return true;
+    let at = line;
+    for (let i = bytes.indexOf(10); i >= 0 && i < invalid; i = bytes.indexOf(10, i + 1)) at++;
+    this.warnings.push(
+      `The file is not valid UTF-8 (first at line ${at}); such values are shown with U+FFFD but compared byte for byte. If it is Latin-1 or Windows-1252, pass encoding: 'latin1' or 'windows-1252'.`,
+    );
+    return false;
+  }
 }
 
 class RaggedRecordError extends DataError {
@@ -119,9 +159,6 @@ class RaggedRecordError extends DataError {
     );
   }
 }
-
-const ASCII_SPACE = new Uint8Array(128);
-for (const c of [9, 10, 11, 12, 13, 32]) ASCII_SPACE[c] = 1;
 
 class CsvCursor implements RecordCursor {
   row = 0;
@@ -158,18 +195,20 @@ class CsvCursor implements RecordCursor {
       return true;
     }
     const bytes = record.bytes;
-    for (let i = start; i < end; i++) {
-      if (bytes[i]! >= 0x80) {
-        // Unicode case folding and white space need the decoded text.
-        const text = this.text(column);
-        if (text === null) return false;
-        hash.addString(text);
-        return true;
-      }
-    }
     if (trim) {
-      while (start < end && ASCII_SPACE[bytes[start]!] === 1) start++;
-      while (end > start && ASCII_SPACE[bytes[end - 1]!] === 1) end--;
+      while (start < end && isAsciiSpace(bytes[start]!)) start++;
+      while (end > start && isAsciiSpace(bytes[end - 1]!)) end--;
+    }
+    if (caseInsensitive) {
+      for (let i = start; i < end; i++) {
+        if (bytes[i]! >= 0x80) {
+          // Unicode case folding needs the decoded text.
+          const text = this.text(column);
+          if (text === null) return false;
+          hash.addString(text);
+          return true;
+        }
+      }
     }
     if (start === end) return false;
     if (caseInsensitive) hash.addBytesFolded(bytes, start, end, quote);
@@ -261,24 +300,36 @@ function headerOf(
   complete: boolean,
   dialect: CsvDialect,
   headerRow: number,
+  decode: Decode,
 ): string[] | undefined {
   let header: string[] | undefined;
   let index = 0;
-  new CsvRecordParser(dialect).parse(sample, complete, (record) => {
+  new CsvRecordParser(dialect, decode).parse(sample, complete, (record) => {
     if (index++ < headerRow) return undefined;
-    header = Array.from({ length: record.count }, (_, field) => record.decode(field, dialect.quote).trim());
+    header = Array.from({ length: record.count }, (_, field) =>
+      trimAscii(record.decode(field, dialect.quote)),
+    );
     return false;
   });
-  return header === undefined ? undefined : uniqueNames(header);
+  return header === undefined ? undefined : columnNames(header);
 }
 
-/** Empty header cells become column_N, repeated names get a _2, _3 … suffix, so every column can be named. */
-function uniqueNames(names: readonly string[]): string[] {
-  const seen = new Set<string>();
-  return names.map((raw, index) => {
-    let name = raw.length === 0 ? `column_${index + 1}` : raw;
-    for (let n = 2; seen.has(name); n++) name = `${raw}_${n}`;
-    seen.add(name);
+/**
+ * Every column gets a name no other column has, and a header cell's own name is never taken from it: the
+ * first cell with a name keeps it; an empty cell becomes column_N (N its 1-based position) and a repeated
+ * name gets _2, _3 …, in both cases skipping every name that appears anywhere in the header.
+ */
+function columnNames(cells: readonly string[]): string[] {
+  const reserved = new Set(cells.filter((cell) => cell.length > 0));
+  const taken = new Set<string>();
+  return cells.map((cell, index) => {
+    let name = cell;
+    if (cell.length === 0 || taken.has(cell)) {
+      const base = cell.length === 0 ? `column_${index + 1}` : cell;
+      name = base;
+      for (let n = 2; reserved.has(name) || taken.has(name); n++) name = `${base}_${n}`;
+    }
+    taken.add(name);
     return name;
   });
 }

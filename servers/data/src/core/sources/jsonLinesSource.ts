@@ -1,4 +1,6 @@
-// JSON Lines: one object per line; columns are top-level keys or dotted paths into nested objects.
+// JSON Lines: one object per line; columns are top-level keys or dotted paths into nested objects. Lines are
+// parsed losslessly: a number compares as the literal the file wrote (9007199254740993, 1.50), never as a double.
+import { isLosslessNumber, parse as parseLossless } from 'lossless-json';
 import { Checkpoint } from '../checkpoint.js';
 import { CancelledError, DataError } from '../dataError.js';
 import type { Comparison, ScanControl } from '../scanOptions.js';
@@ -53,11 +55,11 @@ class JsonLinesSource implements TabularSource {
 function parseLine(text: string, line: number): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseLossless(text);
   } catch (error) {
     throw new DataError('MALFORMED_JSON', `Line ${line} is not valid JSON (${(error as Error).message}).`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || isLosslessNumber(value)) {
     throw new DataError(
       'MALFORMED_JSON',
       `Line ${line} is not a JSON object; each line of a JSON Lines file must be one.`,
@@ -70,7 +72,7 @@ function collectPaths(object: Record<string, unknown>, prefix: string, into: Set
   for (const [key, value] of Object.entries(object)) {
     const path = prefix + key;
     into.add(path);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value)) {
       collectPaths(value as Record<string, unknown>, `${path}.`, into);
     }
   }
@@ -81,7 +83,7 @@ function valueAt(object: Record<string, unknown>, path: string): unknown {
   if (path in object) return object[path];
   let current: unknown = object;
   for (const part of path.split('.')) {
-    if (typeof current !== 'object' || current === null) return undefined;
+    if (typeof current !== 'object' || current === null || isLosslessNumber(current)) return undefined;
     current = (current as Record<string, unknown>)[part];
   }
   return current;

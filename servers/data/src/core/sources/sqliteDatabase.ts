@@ -2,7 +2,7 @@
 import { Checkpoint } from '../checkpoint.js';
 import { DataError } from '../dataError.js';
 import { statFile } from './byteStream.js';
-import type { SqlDatabase } from './sqlDatabase.js';
+import { quoteIdentifier, type SqlDatabase, type TableName } from './sqlDatabase.js';
 
 const ROWS_BETWEEN_CHECKS = 1024;
 
@@ -33,12 +33,18 @@ class SqliteDatabase implements SqlDatabase {
     return '?';
   }
 
+  text(column: string): string {
+    const quoted = quoteIdentifier(column);
+    return `CASE WHEN typeof(${quoted}) = 'blob' THEN '\\x' || lower(hex(${quoted})) ELSE CAST(${quoted} AS TEXT) END`;
+  }
+
   trim(expression: string): string {
     return `trim(${expression}, char(32, 9, 10, 11, 12, 13))`;
   }
 
-  async columnsOf(table: string[]): Promise<string[] | undefined> {
-    const [schema, name] = table.length === 2 ? table : ['main', table[0]!];
+  /** SQLite matches names case-insensitively, quoted or not. */
+  async columnsOf(table: TableName): Promise<string[] | undefined> {
+    const [schema, name] = table.length === 2 ? table.map((part) => part.name) : ['main', table[0]!.name];
     const rows = this.db
       .prepare(`SELECT name FROM pragma_table_info(?, ?) ORDER BY cid`)
       .raw(true)
