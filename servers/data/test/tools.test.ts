@@ -304,6 +304,24 @@ describe('find_keys arguments', () => {
   });
 });
 
+describe('a scan on all cores', () => {
+  it('gives the same answer over the wire as the single-threaded scan', async () => {
+    const lines = ['id,note,key'];
+    for (let i = 1; i <= 20_000; i++)
+      lines.push(`${i},"note ${i}${i % 5 === 0 ? '\nmore' : ''}",${i % 9_973}`);
+    writeFileSync(path.join(directory, 'parallel.csv'), `${lines.join('\n')}\n`);
+    const threaded = await startDataServer(directory, { GROUNDWORK_DATA_PARALLEL_MIN_MB: '0' });
+    try {
+      const args = { file: 'parallel.csv', columns: ['key'], limit: 1000, rows_per_sample: 3 };
+      const expected = await server.call('uniqueness_check', args);
+      expect(expected).toMatchObject({ rows: 20_000, duplicate_values: 9_973 });
+      expect(await threaded.call('uniqueness_check', args)).toEqual(expected);
+    } finally {
+      await threaded.close();
+    }
+  }, 60_000);
+});
+
 describe('cancellation', () => {
   it('abandons a cancelled scan and keeps serving', async () => {
     const controller = new AbortController();

@@ -16,6 +16,27 @@ export class HashCounts {
     this.mask = capacity - 1;
   }
 
+  /** A table over the slots of another (e.g. one built in a worker thread, or shared with workers). */
+  static over(slots: Int32Array, size: number): HashCounts {
+    const table = new HashCounts(1);
+    table.slots = slots;
+    table.mask = slots.length / SLOT - 1;
+    table.size = size;
+    return table;
+  }
+
+  /** The slots, to hand to another thread (with `size`, HashCounts.over rebuilds the table). */
+  get slotArray(): Int32Array {
+    return this.slots;
+  }
+
+  /** A copy in shared memory, for worker threads to probe. */
+  shared(): HashCounts {
+    const slots = new Int32Array(new SharedArrayBuffer(this.slots.byteLength));
+    slots.set(this.slots);
+    return HashCounts.over(slots, this.size);
+  }
+
   static bytesPerSlot = SLOT * 4;
 
   get capacity(): number {

@@ -21,6 +21,10 @@ export interface ScanControl {
   ) => void;
   /** The memory the analysis may use for its own tables before it spills to temporary files. */
   memoryBudgetBytes?: number;
+  /** Threads a duplicate search of a large plain delimited-text file may use (default: the cores). */
+  threads?: number;
+  /** The smallest file scanned on several threads (default 64 MB; smaller ones are not worth a thread). */
+  parallelMinBytes?: number;
 }
 
 export const DEFAULT_MEMORY_BUDGET_BYTES = 512 * 1024 * 1024;

@@ -181,11 +181,13 @@ function requiredTable(table: string | undefined): string {
 }
 
 /**
- * Progress and cancellation from the tool context; the memory budget from GROUNDWORK_DATA_MEMORY_MB.
+ * Progress and cancellation from the tool context; the memory budget from GROUNDWORK_DATA_MEMORY_MB, the
+ * smallest file scanned on all cores from GROUNDWORK_DATA_PARALLEL_MIN_MB.
  * Passes are reported one after another on one scale, since MCP progress must only ever increase.
  */
 export function scanControlOf(ctx: ToolContext): ScanControl {
   const megabytes = Number(process.env.GROUNDWORK_DATA_MEMORY_MB);
+  const parallelMin = process.env.GROUNDWORK_DATA_PARALLEL_MIN_MB;
   let currentPass: string | undefined;
   let base = 0;
   let last = { done: 0, total: 0 };
@@ -200,5 +202,8 @@ export function scanControlOf(ctx: ToolContext): ScanControl {
       ctx.progress(base + done, total === undefined ? undefined : base + total, `${pass} (${unit})`);
     },
     ...(megabytes > 0 ? { memoryBudgetBytes: megabytes * 1024 * 1024 } : {}),
+    ...(parallelMin !== undefined && Number(parallelMin) >= 0
+      ? { parallelMinBytes: Number(parallelMin) * 1024 * 1024 }
+      : {}),
   };
 }

@@ -19,11 +19,15 @@ export interface ByteReader {
   close(): Promise<void>;
 }
 
-export async function openByteReader(path: string): Promise<ByteReader> {
+/** From byte `start` on (plain files only: a gzip stream can only be read from its start). */
+export async function openByteReader(path: string, start = 0): Promise<ByteReader> {
   const { size } = await statFile(path);
-  if (await isGzip(path)) return gzipReader(await openByteStream(path));
+  if (await isGzip(path)) {
+    if (start !== 0) throw new Error('a gzip file can only be read from its start');
+    return gzipReader(await openByteStream(path));
+  }
   const handle = await open(path, 'r');
-  let position = 0;
+  let position = start;
   return {
     async read(buffer, offset) {
       const { bytesRead } = await handle.read(buffer, offset, buffer.length - offset, position);
@@ -66,7 +70,7 @@ interface ByteStream {
   destroy(): void;
 }
 
-async function isGzip(path: string): Promise<boolean> {
+export async function isGzip(path: string): Promise<boolean> {
   const handle = await open(path, 'r');
   try {
     const head = Buffer.alloc(2);

@@ -18,6 +18,8 @@ export class CsvRecord {
   ends = new Int32Array(64);
   escaped = new Uint8Array(64);
   count = 0;
+  /** Where the record starts in `bytes`. */
+  start = 0;
   /** The physical (1-based) line where the record starts. */
   line = 1;
 
@@ -97,6 +99,7 @@ export class CsvRecordParser {
       const recordStart = i;
       const recordLine = line;
       record.count = 0;
+      record.start = recordStart;
       record.line = recordLine;
       for (;;) {
         let start: number;

@@ -1,13 +1,39 @@
 // Delimited text (CSV, TSV, PSV; plain or gzip): sniffs the dialect, reads the header, and scans records
 // with the byte-level parser, decoding or hashing only the fields an analysis asks for.
+
+import { open } from 'node:fs/promises';
 import { Checkpoint } from '../checkpoint.js';
 import { CancelledError, DataError } from '../dataError.js';
 import type { FieldHash } from '../fieldHash.js';
 import { type Comparison, isAsciiSpace, normalizeText, type ScanControl, trimAscii } from '../scanOptions.js';
-import { describeStreamError, openByteReader, openByteStream } from './byteStream.js';
+import { describeStreamError, openByteReader, openByteStream, statFile } from './byteStream.js';
 import { type CsvDialect, type CsvRecord, CsvRecordParser } from './csvRecordParser.js';
 import type { RecordCursor, TabularSource } from './tabularSource.js';
 import { type Decode, decoderFor, firstInvalidUtf8, type TextEncoding } from './textEncoding.js';
+
+/** A stretch of a delimited-text file to scan; see CsvSource.scanRange. */
+export interface ByteRange {
+  start: number;
+  stops: readonly number[];
+}
+
+/** Where a range scan ended: at `stops[stop]` (-1: the end of the file), after `rows` rows; `stopLine` is
+ * the (range-relative) line of the record it stopped at. */
+export interface RangeEnd {
+  stop: number;
+  rows: number;
+  stopLine: number;
+}
+
+/** What opens the same delimited-text source again (in a worker thread). */
+export interface CsvSettings {
+  path: string;
+  dialect: CsvDialect;
+  columns: readonly string[];
+  headerRow: number;
+  allowRagged: boolean;
+  encoding: TextEncoding;
+}
 
 export interface CsvOptions {
   /** One character; sniffed from the start of the file when absent. */
@@ -25,7 +51,7 @@ const HEAD_BYTES = 256 * 1024;
 const MAX_HEAD_BYTES = 64 * 1024 * 1024;
 const DELIMITER_CANDIDATES = [',', '\t', ';', '|'];
 
-export async function openCsvSource(path: string, options: CsvOptions): Promise<TabularSource> {
+export async function openCsvSource(path: string, options: CsvOptions): Promise<CsvSource> {
   const headerRow = options.headerRow ?? 0;
   const quote = singleByte(options.quote ?? '"', 'quote');
   const encoding = options.encoding ?? 'utf-8';
@@ -61,7 +87,13 @@ function refuseBinary(head: Buffer): void {
   }
 }
 
-class CsvSource implements TabularSource {
+/** A source over a delimited-text file whose dialect and header are already known (a worker's). */
+export function reopenCsvSource(settings: CsvSettings): CsvSource {
+  const { path, dialect, columns, headerRow, allowRagged, encoding } = settings;
+  return new CsvSource(path, dialect, columns, headerRow, allowRagged, encoding);
+}
+
+export class CsvSource implements TabularSource {
   readonly format = 'csv';
   readonly warnings: string[] = [];
   private readonly decode: Decode;
@@ -84,14 +116,57 @@ class CsvSource implements TabularSource {
     control: ScanControl,
     pass: string,
   ): Promise<void> {
-    const reader = await openByteReader(this.path);
+    await this.scanRange({ start: 0, stops: [] }, columns, comparison, visit, control, pass);
+  }
+
+  /** The settings a worker needs to open this same source (see parallelDuplicates.ts). */
+  get settings(): CsvSettings {
+    return {
+      path: this.path,
+      dialect: this.dialect,
+      columns: this.columns,
+      headerRow: this.headerRow,
+      allowRagged: this.allowRagged,
+      encoding: this.encoding,
+    };
+  }
+
+  /**
+   * Scans the records from byte `range.start` (0: the file's start, with its BOM and header; otherwise the
+   * start of a data record) until a record starts exactly at one of `range.stops` (ascending) or the file
+   * ends. Rows and lines count from 1 at `range.start`.
+   */
+  async scanRange(
+    range: ByteRange,
+    columns: readonly number[],
+    comparison: Comparison,
+    visit: (cursor: RecordCursor) => void,
+    control: ScanControl,
+    pass: string,
+  ): Promise<RangeEnd> {
+    const reader = await openByteReader(this.path, range.start);
     const parser = new CsvRecordParser(this.dialect, this.decode);
-    let checkUtf8 = this.encoding === 'utf-8' && this.warnings.length === 0;
+    let checkUtf8 = this.encoding === 'utf-8' && this.invalidUtf8Line === undefined;
     const cursor = new CsvCursor(parser.record, columns, comparison, this.dialect.quote);
     const width = this.columns.length;
     const { headerRow, allowRagged } = this;
-    let recordIndex = 0;
-    const onRecord = (record: CsvRecord): undefined => {
+    const stops = range.stops;
+    let nextStop = 0;
+    let stopped = -1;
+    let stopLine = 0;
+    /** The file offset of buffer[0]. */
+    let base = range.start;
+    let recordIndex = range.start === 0 ? 0 : headerRow + 1;
+    const onRecord = (record: CsvRecord): boolean | undefined => {
+      if (nextStop < stops.length) {
+        const at = base + record.start;
+        while (nextStop < stops.length && stops[nextStop]! < at) nextStop++;
+        if (stops[nextStop] === at) {
+          stopped = nextStop;
+          stopLine = record.line;
+          return false;
+        }
+      }
       if (recordIndex++ <= headerRow) return;
       cursor.row++;
       if (record.count !== width && !allowRagged)
@@ -100,7 +175,7 @@ class CsvSource implements TabularSource {
     };
     let buffer: Buffer = Buffer.allocUnsafe(READ_BYTES);
     let filled = 0;
-    let first = true;
+    let first = range.start === 0;
     const checkpoint = new Checkpoint(control.signal);
     try {
       for (;;) {
@@ -114,19 +189,25 @@ class CsvSource implements TabularSource {
           start = bomLength(buffer, filled);
           first = false;
         }
+        base += start;
         const lineAtStart = parser.nextLine;
         const used = start + parser.parse(buffer.subarray(start, filled), false, onRecord);
         if (checkUtf8) checkUtf8 = this.checkUtf8(buffer.subarray(start, used), lineAtStart);
+        if (stopped >= 0) return { stop: stopped, rows: cursor.row, stopLine };
         buffer.copyWithin(0, used, filled);
         filled -= used;
+        base += used - start;
         control.onProgress?.(reader.bytesRead(), reader.fileBytes, 'bytes', pass);
       }
       if (filled > 0) {
         const rest = buffer.subarray(first ? bomLength(buffer, filled) : 0, filled);
+        base += filled - rest.length;
         const lineAtStart = parser.nextLine;
         parser.parse(rest, true, onRecord);
         if (checkUtf8) this.checkUtf8(rest, lineAtStart);
+        if (stopped >= 0) return { stop: stopped, rows: cursor.row, stopLine };
       }
+      return { stop: -1, rows: cursor.row, stopLine: parser.nextLine };
     } catch (error) {
       if (error instanceof DataError) throw error;
       if (control.signal?.aborted) throw new CancelledError();
@@ -138,15 +219,42 @@ class CsvSource implements TabularSource {
 
   async close(): Promise<void> {}
 
-  /** Warns (once) when `bytes`, whole records starting on `line`, are not valid UTF-8; true while they are. */
+  /** The size of the file in bytes. */
+  async fileBytes(): Promise<number> {
+    return (await statFile(this.path)).size;
+  }
+
+  /** Up to `length` bytes of the file from `offset` (plain files). */
+  async readBytes(offset: number, length: number): Promise<Buffer> {
+    const handle = await open(this.path, 'r');
+    try {
+      const bytes = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(bytes, 0, length, offset);
+      return bytes.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The (scan-relative) line where the file first stopped being valid UTF-8, if it did. */
+  invalidUtf8Line: number | undefined;
+
+  /** Records that the file is not valid UTF-8 from `line` on (once). */
+  noteInvalidUtf8(line: number): void {
+    if (this.invalidUtf8Line !== undefined) return;
+    this.invalidUtf8Line = line;
+    this.warnings.push(
+      `The file is not valid UTF-8 (first at line ${line}); such values are shown with U+FFFD but compared byte for byte. If it is Latin-1 or Windows-1252, pass encoding: 'latin1' or 'windows-1252'.`,
+    );
+  }
+
+  /** Notes (once) when `bytes`, whole records starting on `line`, are not valid UTF-8; true while they are. */
   private checkUtf8(bytes: Buffer, line: number): boolean {
     const invalid = firstInvalidUtf8(bytes);
     if (invalid < 0) return true;
     let at = line;
     for (let i = bytes.indexOf(10); i >= 0 && i < invalid; i = bytes.indexOf(10, i + 1)) at++;
-    this.warnings.push(
-      `The file is not valid UTF-8 (first at line ${at}); such values are shown with U+FFFD but compared byte for byte. If it is Latin-1 or Windows-1252, pass encoding: 'latin1' or 'windows-1252'.`,
-    );
+    this.noteInvalidUtf8(at);
     return false;
   }
 }

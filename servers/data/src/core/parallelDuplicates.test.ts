@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { tempFile } from '../testSupport.js';
+import { analyzeDuplicates, type DuplicateAnalysis } from './duplicateAnalysis.js';
+import { DEFAULT_COMPARISON, type ScanControl } from './scanOptions.js';
+import { openCsvSource } from './sources/csvSource.js';
+
+/** The same search on one thread and on `threads`, both answers returned. */
+async function bothWays(content: string, columns: string[], threads: number) {
+  const file = tempFile('parallel.csv', content);
+  const query = { columns, comparison: DEFAULT_COMPARISON, limit: 1000, rowsPerGroup: 1000 };
+  const answer = async (control: ScanControl): Promise<DuplicateAnalysis> =>
+    analyzeDuplicates(await openCsvSource(file, {}), query, control);
+  return {
+    single: await answer({ threads: 1 }),
+    parallel: await answer({ threads, parallelMinBytes: 0 }),
+  };
+}
+
+describe('the duplicate search on several threads', () => {
+  it('gives the single-threaded answer, rows and lines included, across quoted line breaks', async () => {
+    const lines = ['id,note,key'];
+    for (let i = 1; i <= 3000; i++) {
+      const note = i % 7 === 0 ? `"line one\nline ""two"", ${i}\r\nthree"` : `plain ${i}`;
+      lines.push(`${i},${note},${i % 997}`);
+    }
+    const { single, parallel } = await bothWays(`${lines.join('\n')}\n`, ['key'], 3);
+    expect(single.duplicateValues).toBe(997);
+    expect(parallel).toEqual({ ...single, ranges: 3 });
+  });
+
+  it('drops a range whose guessed start fell inside a quoted field, and still answers exactly', async () => {
+    // Each note is 300 lines that look like records of the right width: a range cut inside one starts
+    // from a wrong guess, which the range before it must overrule.
+    const fake = Array.from({ length: 300 }, (_, i) => `${i},x,${i}`).join('\n');
+    const lines = ['id,note,key'];
+    for (let i = 1; i <= 40; i++) lines.push(`${i},"${fake}",${i % 13}`);
+    const { single, parallel } = await bothWays(`${lines.join('\n')}\n`, ['key'], 4);
+    expect(single.rows).toBe(40);
+    const { ranges, ...answer } = parallel;
+    expect(answer).toEqual(single);
+    // At least one guess was wrong (its range dropped), and at least one other range was kept.
+    expect(ranges).toBeGreaterThan(1);
+    expect(ranges).toBeLessThan(4);
+  });
+});

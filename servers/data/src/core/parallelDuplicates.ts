@@ -1,0 +1,266 @@
+// The duplicate search's two passes on all cores, for a large plain (not gzip) delimited-text file. The file
+// is cut into byte ranges, one per thread; each range is scanned by a worker (duplicateRangeWorker.ts)
+// running the same pass code as the single-threaded search, and the results are joined in file order.
+//
+// Where a range starts is a guess: a record boundary cannot be known without reading the file from its
+// start (a quoted field may hold line breaks). The guess is the first line break after the cut from which
+// the next records parse cleanly with the header's field count. It is then checked, not trusted: each
+// worker reads on past its range's end until a record starts exactly at a later range's start (the check)
+// or the file ends. A range whose start was not confirmed is dropped, and the worker before it has
+// covered it. So the answer is always the single-threaded one, row and line numbers included.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { CancelledError, DataError } from './dataError.js';
+import type { DuplicateGroup, DuplicatePasses, DuplicateQuery, KeyCounts } from './duplicateAnalysis.js';
+import { groupKey } from './duplicateAnalysis.js';
+import { HashCounts } from './hashCounts.js';
+import type { ScanControl } from './scanOptions.js';
+import { isGzip } from './sources/byteStream.js';
+import { CsvRecordParser } from './sources/csvRecordParser.js';
+import { type CsvSettings, CsvSource, type RangeEnd } from './sources/csvSource.js';
+import type { TabularSource } from './sources/tabularSource.js';
+
+const DEFAULT_MIN_BYTES = 64 * 1024 * 1024;
+const WINDOW_BYTES = 1024 * 1024;
+/** Records that must parse cleanly after a guessed range start. */
+const PROBE_RECORDS = 32;
+
+/** What a worker is asked to do (its workerData). */
+export interface RangeTask {
+  settings: CsvSettings;
+  columns: readonly number[];
+  query: DuplicateQuery;
+  start: number;
+  stops: number[];
+  /** Pass 1: the bytes its hash table may take before it gives up (the search then runs on one thread). */
+  budgetBytes: number;
+  /** Pass 2: the repeated hashes (slots in shared memory) and the slice. */
+  repeated?: { slots: Int32Array; size: number; slice: number; slices: number };
+}
+
+/** What a worker answers. */
+export type RangeMessage =
+  | { kind: 'progress'; bytes: number }
+  | {
+      kind: 'counted';
+      end: RangeEnd;
+      rows: number;
+      nulls: number;
+      slots: Int32Array;
+      size: number;
+      /** The range-relative line where the range stopped being valid UTF-8. */
+      invalidUtf8Line?: number;
+    }
+  | { kind: 'grouped'; end: RangeEnd; groups: DuplicateGroup[] }
+  | { kind: 'failed'; message: string; code?: string; tooLarge?: boolean };
+
+/** The passes on several threads, or undefined when the source or file is not worth it. */
+export async function parallelPasses(
+  source: TabularSource,
+  columns: readonly number[],
+  query: DuplicateQuery,
+  control: ScanControl,
+  budget: number,
+): Promise<DuplicatePasses | undefined> {
+  if (!(source instanceof CsvSource)) return undefined;
+  const threads = control.threads ?? Math.min(availableParallelism(), 8);
+  const settings = source.settings;
+  if (threads < 2 || (await isGzip(settings.path))) return undefined;
+  const size = await source.fileBytes();
+  if (size < (control.parallelMinBytes ?? DEFAULT_MIN_BYTES)) return undefined;
+  const starts = await guessRangeStarts(source, size, threads);
+  if (starts.length < 2) return undefined;
+
+  let chain: number[] = [];
+  const run = async <T extends RangeMessage>(
+    ranges: number[],
+    task: Omit<RangeTask, 'start' | 'stops'>,
+    pass: string,
+  ): Promise<(T | Extract<RangeMessage, { kind: 'failed' }>)[]> => {
+    const done = new Array<number>(starts.length).fill(0);
+    return Promise.all(
+      ranges.map((r) =>
+        runWorker<T>({ ...task, start: starts[r]!, stops: starts.slice(r + 1) }, control, (bytes) => {
+          done[r] = bytes;
+          control.onProgress?.(
+            done.reduce((a, b) => a + b, 0),
+            size,
+            'bytes',
+            pass,
+          );
+        }),
+      ),
+    );
+  };
+
+  return {
+    async countKeys(): Promise<KeyCounts> {
+      const all = starts.map((_, r) => r);
+      const results = await run<Extract<RangeMessage, { kind: 'counted' }>>(
+        all,
+        { settings, columns, query, budgetBytes: Math.floor(budget / starts.length) },
+        'counting keys',
+      );
+      chain = chainOf(results.map((result) => (result.kind === 'failed' ? undefined : result.end)));
+      // A range that failed (a table over its share of the budget, or a malformed record whose row number
+      // only a scan from the start can give) sends the search back to one thread.
+      const used = chain.map((r) => results[r]!);
+      if (used.some((result) => result.kind === 'failed')) throw new FallBack();
+      const counted = used as Extract<RangeMessage, { kind: 'counted' }>[];
+      const tables = counted.map((result) => HashCounts.over(result.slots, result.size));
+      let linesBefore = 0;
+      for (const result of counted) {
+        if (result.invalidUtf8Line !== undefined) {
+          source.noteInvalidUtf8(result.invalidUtf8Line + linesBefore);
+          break;
+        }
+        linesBefore += result.end.stopLine - 1;
+      }
+      return {
+        rows: counted.reduce((n, result) => n + result.rows, 0),
+        nulls: counted.reduce((n, result) => n + result.nulls, 0),
+        repeated: repeatedAcross(tables),
+        spilled: false,
+        ranges: chain.length,
+      };
+    },
+
+    async collectGroups(repeated, slice, slices) {
+      const shared = repeated.shared();
+      const results = await run<Extract<RangeMessage, { kind: 'grouped' }>>(
+        chain,
+        {
+          settings,
+          columns,
+          query,
+          budgetBytes: budget,
+          repeated: { slots: shared.slotArray, size: shared.size, slice, slices },
+        },
+        slices > 1 ? `comparing repeated keys (${slice + 1} of ${slices})` : 'comparing repeated keys',
+      );
+      // Join the ranges' groups in file order, shifting row and line numbers by what came before.
+      const groups = new Map<string | null, DuplicateGroup>();
+      let rowsBefore = 0;
+      let linesBefore = 0;
+      for (const result of results) {
+        if (result.kind === 'failed') throw new DataError(result.code ?? 'SCAN_FAILED', result.message);
+        for (const part of result.groups) {
+          const key = groupKey(part.values);
+          let group = groups.get(key);
+          if (group === undefined) {
+            group = { values: part.values, count: 0, rows: [], lines: [] };
+            groups.set(key, group);
+          }
+          group.count += part.count;
+          for (let i = 0; i < part.rows.length && group.rows.length < query.rowsPerGroup; i++) {
+            group.rows.push(part.rows[i]! + rowsBefore);
+            if (part.lines.length > 0) group.lines.push(part.lines[i]! + linesBefore);
+          }
+        }
+        rowsBefore += result.end.rows;
+        linesBefore += result.end.stopLine - 1;
+      }
+      return groups.values();
+    },
+  };
+}
+
+/** Raised when the ranges' tables outgrow their share of the budget: the single-threaded search can spill. */
+export class FallBack extends Error {}
+
+/** The ranges that cover the file: from range 0, each ends where a later one starts (or at the end). */
+function chainOf(ends: (RangeEnd | undefined)[]): number[] {
+  const chain: number[] = [];
+  for (let r = 0; r >= 0 && r < ends.length; ) {
+    chain.push(r);
+    const end = ends[r];
+    if (end === undefined) break;
+    r = end.stop < 0 ? -1 : r + 1 + end.stop;
+  }
+  return chain;
+}
+
+/** The hashes repeated within one range's table, or present in two of them. */
+function repeatedAcross(tables: HashCounts[]): HashCounts {
+  const repeated = new HashCounts();
+  tables.forEach((table, t) => {
+    table.forEach((h1, h2, count) => {
+      if (count > 1 || tables.some((other, o) => o > t && other.has(h1, h2))) repeated.add(h1, h2);
+    });
+  });
+  return repeated;
+}
+
+/** Byte offsets where the ranges start: 0, then one guessed record start per further thread. */
+async function guessRangeStarts(source: CsvSource, size: number, threads: number): Promise<number[]> {
+  const starts = [0];
+  const settings = source.settings;
+  const width = settings.columns.length;
+  for (let t = 1; t < threads; t++) {
+    const cut = Math.floor((size * t) / threads);
+    const window = await source.readBytes(cut, WINDOW_BYTES);
+    for (let newline = window.indexOf(10); newline >= 0; newline = window.indexOf(10, newline + 1)) {
+      if (parsesCleanly(window.subarray(newline + 1), settings, width)) {
+        const start = cut + newline + 1;
+        if (start > starts[starts.length - 1]! && start < size) starts.push(start);
+        break;
+      }
+    }
+  }
+  return starts;
+}
+
+function parsesCleanly(bytes: Buffer, settings: CsvSettings, width: number): boolean {
+  let records = 0;
+  let clean = true;
+  try {
+    new CsvRecordParser(settings.dialect).parse(bytes, false, (record) => {
+      if (record.count !== width && !settings.allowRagged) clean = false;
+      return clean && ++records < PROBE_RECORDS;
+    });
+  } catch {
+    return false;
+  }
+  return clean && records > 0;
+}
+
+function startWorker(task: RangeTask): Worker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const url = new URL(`./duplicateRangeWorker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+  if (!fromSource) return new Worker(url, { workerData: task });
+  // From the sources (tests, benchmarks) the worker is TypeScript: tsx's loader goes in first.
+  const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); })`;
+  return new Worker(bootstrap, { eval: true, workerData: task });
+}
+
+function runWorker<T extends RangeMessage>(
+  task: RangeTask,
+  control: ScanControl,
+  onBytes: (bytes: number) => void,
+): Promise<T | Extract<RangeMessage, { kind: 'failed' }>> {
+  const worker = startWorker(task);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      void worker.terminate();
+      reject(new CancelledError());
+    };
+    control.signal?.addEventListener('abort', onAbort, { once: true });
+    const settle = () => control.signal?.removeEventListener('abort', onAbort);
+    worker.on('message', (message: RangeMessage) => {
+      if (message.kind === 'progress') onBytes(message.bytes);
+      else {
+        settle();
+        resolve(message as T);
+        void worker.terminate();
+      }
+    });
+    worker.on('error', (error) => {
+      settle();
+      reject(error);
+    });
+    worker.on('exit', () => {
+      settle();
+      resolve({ kind: 'failed', message: 'A scanning thread stopped without an answer.' });
+    });
+  });
+}
