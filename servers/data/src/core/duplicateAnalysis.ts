@@ -4,22 +4,19 @@
 // repeat is proven unique after one pass. SQL sources push the whole search down to their database; large
 // plain delimited-text files run both passes on all cores (parallelDuplicates.ts), with the same answer.
 import { throwIfAborted } from './dataError.js';
-import { FieldHash } from './fieldHash.js';
-import type { HashCounts } from './hashCounts.js';
+import {
+  collectGroups,
+  countKeys,
+  type DuplicateGroup,
+  type DuplicatePasses,
+  type DuplicateQuery,
+  type KeyCounts,
+  type KeyScan,
+} from './duplicatePasses.js';
 import { FallBack, parallelPasses } from './parallelDuplicates.js';
 import { RepeatedHashFinder } from './repeatedHashes.js';
-import { type Comparison, DEFAULT_MEMORY_BUDGET_BYTES, type ScanControl } from './scanOptions.js';
-import { columnIndexes, type RecordCursor, type TabularSource } from './sources/tabularSource.js';
-
-export interface DuplicateGroup {
-  /** The key's values as compared (after trim / case folding); null for a null. */
-  values: (string | null)[];
-  count: number;
-  /** The first rows of the group (1-based data-record numbers), in file order. */
-  rows: number[];
-  /** The physical line where each of those rows starts (empty where the source has no lines). */
-  lines: number[];
-}
+import { DEFAULT_MEMORY_BUDGET_BYTES, type ScanControl } from './scanOptions.js';
+import { columnIndexes, type TabularSource } from './sources/tabularSource.js';
 
 export interface DuplicateAnalysis {
   rows: number;
@@ -41,15 +38,6 @@ export interface DuplicateAnalysis {
   ranges?: number;
 }
 
-export interface DuplicateQuery {
-  columns: readonly string[];
-  comparison: Comparison;
-  /** Groups to return at most. */
-  limit: number;
-  /** Rows to list per group at most. */
-  rowsPerGroup: number;
-}
-
 /** A source that answers the search itself (SQL databases), or undefined when it cannot for this query. */
 export interface DuplicateSearchPushdown {
   analyzeDuplicates(query: DuplicateQuery, control: ScanControl): Promise<DuplicateAnalysis | undefined>;
@@ -61,27 +49,6 @@ function hasPushdown(source: TabularSource): source is TabularSource & Duplicate
 
 /** Bytes a pass-2 group costs, roughly (object, arrays, key string). */
 const GROUP_BYTES = 256;
-
-/** Runs one pass: visits every record of the key's columns. */
-export type KeyScan = (visit: (cursor: RecordCursor) => void, pass: string) => Promise<void>;
-
-/** What pass 1 found. */
-export interface KeyCounts {
-  rows: number;
-  nulls: number;
-  /** The key hashes seen more than once. */
-  repeated: HashCounts;
-  spilled: boolean;
-  /** The byte ranges scanned on their own threads, when there were several. */
-  ranges?: number;
-}
-
-/** How a search's two passes run: on one thread here, or on all cores for large plain delimited text. */
-export interface DuplicatePasses {
-  countKeys(): Promise<KeyCounts>;
-  /** Pass 2 for the repeated hashes of one slice (h1 mod slices): their groups, rows in file order. */
-  collectGroups(repeated: HashCounts, slice: number, slices: number): Promise<Iterable<DuplicateGroup>>;
-}
 
 export async function analyzeDuplicates(
   source: TabularSource,
@@ -183,87 +150,6 @@ function sequentialPasses(
     },
   };
 }
-
-/** Hashes a row's key into `hash`, telling whether it has a null and whether that excludes the row. */
-function keyHasher(width: number, comparison: Comparison) {
-  const nullsEqual = comparison.nulls === 'equal';
-  const hash = new FieldHash();
-  const hashKey = (cursor: RecordCursor): KeyState => {
-    hash.reset();
-    let hasNull = false;
-    for (let k = 0; k < width; k++) {
-      if (!cursor.hash(k, hash)) {
-        if (!nullsEqual) return KeyState.Excluded;
-        hasNull = true;
-        hash.addNull();
-      }
-    }
-    hash.finish();
-    return hasNull ? KeyState.KeyedWithNull : KeyState.Keyed;
-  };
-  return { hash, hashKey };
-}
-
-/** Pass 1: hands every counted key's hash to `add`; returns the rows and the rows with a null in the key. */
-export async function countKeys(
-  scan: KeyScan,
-  width: number,
-  comparison: Comparison,
-  add: (h1: number, h2: number) => void,
-): Promise<{ rows: number; nulls: number }> {
-  const { hash, hashKey } = keyHasher(width, comparison);
-  let rows = 0;
-  let nulls = 0;
-  await scan((cursor) => {
-    rows++;
-    const state = hashKey(cursor);
-    if (state !== KeyState.Keyed) nulls++;
-    if (state !== KeyState.Excluded) add(hash.h1, hash.h2);
-  }, 'counting keys');
-  return { rows, nulls };
-}
-
-/** Pass 2: the rows whose key hash repeated (in this slice), grouped by their real values. */
-export async function collectGroups(
-  scan: KeyScan,
-  width: number,
-  query: DuplicateQuery,
-  repeated: HashCounts,
-  slice: number,
-  slices: number,
-): Promise<Map<string | null, DuplicateGroup>> {
-  const { hash, hashKey } = keyHasher(width, query.comparison);
-  const groups = new Map<string | null, DuplicateGroup>();
-  await scan(
-    (cursor) => {
-      if (hashKey(cursor) === KeyState.Excluded || !repeated.has(hash.h1, hash.h2)) return;
-      if (slices > 1 && (hash.h1 >>> 0) % slices !== slice) return;
-      const values: (string | null)[] = [];
-      for (let k = 0; k < width; k++) values.push(cursor.text(k));
-      const key = groupKey(values);
-      let group = groups.get(key);
-      if (group === undefined) {
-        group = { values, count: 0, rows: [], lines: [] };
-        groups.set(key, group);
-      }
-      group.count++;
-      if (group.rows.length < query.rowsPerGroup) {
-        group.rows.push(cursor.row);
-        if (cursor.line > 0) group.lines.push(cursor.line);
-      }
-    },
-    slices > 1 ? `comparing repeated keys (${slice + 1} of ${slices})` : 'comparing repeated keys',
-  );
-  return groups;
-}
-
-/** The map key of a group's values. */
-export function groupKey(values: (string | null)[]): string | null {
-  return values.length === 1 ? values[0]! : JSON.stringify(values);
-}
-
-const KeyState = { Excluded: 0, Keyed: 1, KeyedWithNull: 2 } as const;
-type KeyState = (typeof KeyState)[keyof typeof KeyState];
 
 function largestFirst(a: DuplicateGroup, b: DuplicateGroup): number {
   return b.count - a.count || (a.rows[0] ?? 0) - (b.rows[0] ?? 0);

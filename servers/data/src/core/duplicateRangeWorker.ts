@@ -2,7 +2,7 @@
 // duplicateAnalysis.ts over one byte range of a delimited-text file and posts the result.
 import { parentPort, workerData } from 'node:worker_threads';
 import { DataError } from './dataError.js';
-import { collectGroups, countKeys, type KeyScan } from './duplicateAnalysis.js';
+import { collectGroups, countKeys, type KeyScan } from './duplicatePasses.js';
 import { HashCounts } from './hashCounts.js';
 import type { RangeMessage, RangeTask } from './parallelDuplicates.js';
 import { reopenCsvSource } from './sources/csvSource.js';

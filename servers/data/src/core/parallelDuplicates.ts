@@ -11,8 +11,13 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { CancelledError, DataError } from './dataError.js';
-import type { DuplicateGroup, DuplicatePasses, DuplicateQuery, KeyCounts } from './duplicateAnalysis.js';
-import { groupKey } from './duplicateAnalysis.js';
+import {
+  type DuplicateGroup,
+  type DuplicatePasses,
+  type DuplicateQuery,
+  groupKey,
+  type KeyCounts,
+} from './duplicatePasses.js';
 import { HashCounts } from './hashCounts.js';
 import type { ScanControl } from './scanOptions.js';
 import { isGzip } from './sources/byteStream.js';

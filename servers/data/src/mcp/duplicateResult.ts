@@ -1,6 +1,7 @@
 // The wire shape of duplicate groups, shared by uniqueness_check and find_duplicates, and what their bounds cut.
 import { z } from 'zod';
-import type { DuplicateAnalysis, DuplicateGroup } from '../core/duplicateAnalysis.js';
+import type { DuplicateAnalysis } from '../core/duplicateAnalysis.js';
+import type { DuplicateGroup } from '../core/duplicatePasses.js';
 import {
   boundedValue,
   fitList,

@@ -4,12 +4,8 @@
 // for files — trimmed on request, an empty string is a null — except under case_insensitive, whose Unicode
 // lower-casing the databases do not share: the rows are then streamed and compared here.
 import { DataError } from '../dataError.js';
-import type {
-  DuplicateAnalysis,
-  DuplicateGroup,
-  DuplicateQuery,
-  DuplicateSearchPushdown,
-} from '../duplicateAnalysis.js';
+import type { DuplicateAnalysis, DuplicateSearchPushdown } from '../duplicateAnalysis.js';
+import type { DuplicateGroup, DuplicateQuery } from '../duplicatePasses.js';
 import type { Comparison, ScanControl } from '../scanOptions.js';
 import { canonicalText } from './canonicalText.js';
 import { parseTableName, quoteIdentifier, type SqlDatabase, type TableName } from './sqlDatabase.js';
