@@ -65,12 +65,12 @@ function keyHasher(width: number, comparison: Comparison) {
   return { hash, hashKey };
 }
 
-/** Pass 1: hands every counted key's hash to `add`; returns the rows and the rows with a null in the key. */
+/** Pass 1: hands every counted key's hash (and row) to `add`; returns the rows and the rows with a null in the key. */
 export async function countKeys(
   scan: KeyScan,
   width: number,
   comparison: Comparison,
-  add: (h1: number, h2: number) => void,
+  add: (h1: number, h2: number, row: number) => void,
 ): Promise<{ rows: number; nulls: number }> {
   const { hash, hashKey } = keyHasher(width, comparison);
   let rows = 0;
@@ -79,7 +79,7 @@ export async function countKeys(
     rows++;
     const state = hashKey(cursor);
     if (state !== KeyState.Keyed) nulls++;
-    if (state !== KeyState.Excluded) add(hash.h1, hash.h2);
+    if (state !== KeyState.Excluded) add(hash.h1, hash.h2, cursor.row);
   }, 'counting keys');
   return { rows, nulls };
 }

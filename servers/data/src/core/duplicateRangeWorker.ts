@@ -9,9 +9,12 @@ import { reopenCsvSource } from './sources/csvSource.js';
 
 class TooLarge extends Error {}
 
+/** Where every n-th record starts is noted, so pass 2 can read a few rows back without the whole range. */
+const CHECKPOINT_EVERY = 4096;
+
 async function main(task: RangeTask): Promise<RangeMessage> {
   const source = reopenCsvSource(task.settings);
-  const range = { start: task.start, stops: task.stops };
+  const range = { start: task.start, stops: task.stops, checkpointEvery: CHECKPOINT_EVERY };
   let end = { stop: -1, rows: 0, stopLine: 1 };
   const scan: KeyScan = async (visit, pass) => {
     end = await source.scanRange(
@@ -26,9 +29,26 @@ async function main(task: RangeTask): Promise<RangeMessage> {
   const width = task.columns.length;
   if (task.repeated === undefined) {
     const table = new HashCounts();
-    const counted = await countKeys(scan, width, task.query.comparison, (h1, h2) => {
+    // Every sighting after a key's first, so pass 2 can visit just those rows (and the firsts, kept in the
+    // table); given up beyond task.maxLater, when pass 2 reads the whole range again instead.
+    let later: Int32Array | undefined = new Int32Array(3 * 1024);
+    let laterCount = 0;
+    const counted = await countKeys(scan, width, task.query.comparison, (h1, h2, row) => {
       if (table.needsGrowth && table.bytesToGrow > task.budgetBytes) throw new TooLarge();
-      table.add(h1, h2);
+      if (table.add(h1, h2, 1, row) === 0 || later === undefined) return;
+      if (laterCount * 3 === later.length) {
+        if (laterCount >= task.maxLater) {
+          later = undefined;
+          return;
+        }
+        const grown = new Int32Array(later.length * 2);
+        grown.set(later);
+        later = grown;
+      }
+      later[laterCount * 3] = h1;
+      later[laterCount * 3 + 1] = h2;
+      later[laterCount * 3 + 2] = row;
+      laterCount++;
     });
     const invalid = source.invalidUtf8Line;
     return {
@@ -37,6 +57,7 @@ async function main(task: RangeTask): Promise<RangeMessage> {
       ...counted,
       slots: table.slotArray,
       size: table.size,
+      ...(later === undefined ? {} : { later: later.slice(0, laterCount * 3) }),
       ...(invalid === undefined ? {} : { invalidUtf8Line: invalid }),
     };
   }
@@ -55,7 +76,13 @@ function report(done: number): void {
 
 main(workerData as RangeTask).then(
   (message) => {
-    const transfer = message.kind === 'counted' ? [message.slots.buffer as ArrayBuffer] : [];
+    const transfer =
+      message.kind === 'counted'
+        ? [
+            message.slots.buffer as ArrayBuffer,
+            ...(message.later ? [message.later.buffer as ArrayBuffer] : []),
+          ]
+        : [];
     parentPort!.postMessage(message, transfer);
   },
   (error: unknown) => {

@@ -1,9 +1,10 @@
 // An open-addressing table of 64-bit hashes (two int32 lanes) that remembers whether each was seen once or
-// more. Each slot keeps both lanes and the count side by side (12 bytes, one cache line per probe), with no
-// per-entry objects, so tens of millions of keys stay cheap.
+// more, and a number given with its first sighting (the row, where a search wants to find it again). Each
+// slot keeps all four side by side (16 bytes, one cache line per probe), with no per-entry objects, so tens
+// of millions of keys stay cheap.
 
-/** Slot layout: hash lane 1, hash lane 2, count (0 = empty, 1 = seen once, 2 = seen twice or more). */
-const SLOT = 3;
+/** Slot layout: hash lane 1, hash lane 2, count (0 = empty, 1 = seen once, 2 = more), first tag. */
+const SLOT = 4;
 const MAX_LOAD = 0.6;
 
 export class HashCounts {
@@ -52,8 +53,11 @@ export class HashCounts {
     return this.size + 1 > this.capacity * MAX_LOAD;
   }
 
-  /** Counts one more sighting (`times` = 2 marks it as repeated at once). */
-  add(h1: number, h2: number, times = 1): void {
+  /**
+   * Counts one more sighting (`times` = 2 marks it as repeated at once); a first sighting keeps `tag`.
+   * Returns how often it was seen before (0, 1, or 2 for more).
+   */
+  add(h1: number, h2: number, times = 1, tag = 0): number {
     if (this.needsGrowth) this.grow();
     const at = this.find(h1, h2);
     const slots = this.slots;
@@ -62,22 +66,24 @@ export class HashCounts {
       slots[at] = h1;
       slots[at + 1] = h2;
       slots[at + 2] = times >= 2 ? 2 : 1;
+      slots[at + 3] = tag;
       this.size++;
     } else if (seen === 1) {
       slots[at + 2] = 2;
     }
+    return seen;
   }
 
   has(h1: number, h2: number): boolean {
     return this.slots[this.find(h1, h2) + 2] !== 0;
   }
 
-  /** Visits every hash with how often it was seen (1, or 2 for "more than once"). */
-  forEach(visit: (h1: number, h2: number, count: number) => void): void {
+  /** Visits every hash with how often it was seen (1, or 2 for "more than once") and its first tag. */
+  forEach(visit: (h1: number, h2: number, count: number, tag: number) => void): void {
     const slots = this.slots;
     for (let at = 0; at < slots.length; at += SLOT) {
       const count = slots[at + 2]!;
-      if (count !== 0) visit(slots[at]!, slots[at + 1]!, count);
+      if (count !== 0) visit(slots[at]!, slots[at + 1]!, count, slots[at + 3]!);
     }
   }
 
@@ -108,6 +114,7 @@ export class HashCounts {
       slots[to] = h1;
       slots[to + 1] = old[at + 1]!;
       slots[to + 2] = count;
+      slots[to + 3] = old[at + 3]!;
     }
     this.slots = slots;
     this.mask = mask;

@@ -5,27 +5,35 @@ import { DEFAULT_COMPARISON, type ScanControl } from './scanOptions.js';
 import { openCsvSource } from './sources/csvSource.js';
 
 /** The same search on one thread and on `threads`, both answers returned. */
-async function bothWays(content: string, columns: string[], threads: number) {
+async function bothWays(content: string, columns: string[], threads: number, parallel: ScanControl = {}) {
   const file = tempFile('parallel.csv', content);
   const query = { columns, comparison: DEFAULT_COMPARISON, limit: 1000, rowsPerGroup: 1000 };
   const answer = async (control: ScanControl): Promise<DuplicateAnalysis> =>
     analyzeDuplicates(await openCsvSource(file, {}), query, control);
   return {
     single: await answer({ threads: 1 }),
-    parallel: await answer({ threads, parallelMinBytes: 0 }),
+    parallel: await answer({ threads, parallelMinBytes: 0, ...parallel }),
   };
 }
 
 describe('the duplicate search on several threads', () => {
   it('gives the single-threaded answer, rows and lines included, across quoted line breaks', async () => {
     const lines = ['id,note,key'];
-    for (let i = 1; i <= 3000; i++) {
+    for (let i = 1; i <= 20_000; i++) {
       const note = i % 7 === 0 ? `"line one\nline ""two"", ${i}\r\nthree"` : `plain ${i}`;
       lines.push(`${i},${note},${i % 997}`);
     }
     const { single, parallel } = await bothWays(`${lines.join('\n')}\n`, ['key'], 3);
     expect(single.duplicateValues).toBe(997);
     expect(parallel).toEqual({ ...single, ranges: 3 });
+  });
+
+  it('gives the same answer when pass 2 reads the ranges again instead of the repeated rows alone', async () => {
+    const lines = ['id,key'];
+    for (let i = 1; i <= 5000; i++) lines.push(`${i},"k\n${i % 1000}"`);
+    const { single, parallel } = await bothWays(`${lines.join('\n')}\n`, ['key'], 2, { targetRows: 10 });
+    expect(single.duplicateRows).toBe(5000);
+    expect(parallel).toEqual({ ...single, ranges: 2 });
   });
 
   it('drops a range whose guessed start fell inside a quoted field, and still answers exactly', async () => {

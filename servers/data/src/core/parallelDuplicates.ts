@@ -39,6 +39,8 @@ export interface RangeTask {
   stops: number[];
   /** Pass 1: the bytes its hash table may take before it gives up (the search then runs on one thread). */
   budgetBytes: number;
+  /** Pass 1: later sightings of a key kept at most (then pass 2 reads the range again). */
+  maxLater: number;
   /** Pass 2: the repeated hashes (slots in shared memory) and the slice. */
   repeated?: { slots: Int32Array; size: number; slice: number; slices: number };
 }
@@ -55,6 +57,8 @@ export type RangeMessage =
       size: number;
       /** The range-relative line where the range stopped being valid UTF-8. */
       invalidUtf8Line?: number;
+      /** Hash lanes and row of every sighting of a key after its first (absent when there were too many). */
+      later?: Int32Array;
     }
   | { kind: 'grouped'; end: RangeEnd; groups: DuplicateGroup[] }
   | { kind: 'failed'; message: string; code?: string; tooLarge?: boolean };
@@ -77,6 +81,8 @@ export async function parallelPasses(
   if (starts.length < 2) return undefined;
 
   let chain: number[] = [];
+  /** After pass 1, when every range kept its later sightings: the rows pass 2 needs, and where to find them. */
+  let targeted: { rows: number[]; checkpoints: number[] } | undefined;
   const run = async <T extends RangeMessage>(
     ranges: number[],
     task: Omit<RangeTask, 'start' | 'stops'>,
@@ -103,7 +109,13 @@ export async function parallelPasses(
       const all = starts.map((_, r) => r);
       const results = await run<Extract<RangeMessage, { kind: 'counted' }>>(
         all,
-        { settings, columns, query, budgetBytes: Math.floor(budget / starts.length) },
+        {
+          settings,
+          columns,
+          query,
+          budgetBytes: Math.floor(budget / starts.length),
+          maxLater: control.targetRows ?? DEFAULT_TARGET_ROWS,
+        },
         'counting keys',
       );
       chain = chainOf(results.map((result) => (result.kind === 'failed' ? undefined : result.end)));
@@ -113,6 +125,8 @@ export async function parallelPasses(
       if (used.some((result) => result.kind === 'failed')) throw new FallBack();
       const counted = used as Extract<RangeMessage, { kind: 'counted' }>[];
       const tables = counted.map((result) => HashCounts.over(result.slots, result.size));
+      const repeated = repeatedAcross(tables);
+      targeted = targetRows(counted, tables, repeated, control.targetRows ?? DEFAULT_TARGET_ROWS);
       let linesBefore = 0;
       for (const result of counted) {
         if (result.invalidUtf8Line !== undefined) {
@@ -124,13 +138,15 @@ export async function parallelPasses(
       return {
         rows: counted.reduce((n, result) => n + result.rows, 0),
         nulls: counted.reduce((n, result) => n + result.nulls, 0),
-        repeated: repeatedAcross(tables),
+        repeated,
         spilled: false,
         ranges: chain.length,
       };
     },
 
     async collectGroups(repeated, slice, slices) {
+      if (targeted !== undefined && slices === 1)
+        return readTargets(source, columns, query, targeted, control);
       const shared = repeated.shared();
       const results = await run<Extract<RangeMessage, { kind: 'grouped' }>>(
         chain,
@@ -139,6 +155,7 @@ export async function parallelPasses(
           columns,
           query,
           budgetBytes: budget,
+          maxLater: 0,
           repeated: { slots: shared.slotArray, size: shared.size, slice, slices },
         },
         slices > 1 ? `comparing repeated keys (${slice + 1} of ${slices})` : 'comparing repeated keys',
@@ -168,6 +185,90 @@ export async function parallelPasses(
       return groups.values();
     },
   };
+}
+
+/** Rows pass 2 may read one by one (else it scans the ranges again). */
+const DEFAULT_TARGET_ROWS = 1 << 20;
+
+/**
+ * The rows whose key hash repeated — each range's first sighting (in its table) and later ones — in
+ * whole-file numbers, with the whole file's checkpoints; undefined when a range gave up its later sightings
+ * or there are too many rows to read one by one.
+ */
+function targetRows(
+  counted: Extract<RangeMessage, { kind: 'counted' }>[],
+  tables: HashCounts[],
+  repeated: HashCounts,
+  maxRows: number,
+): { rows: number[]; checkpoints: number[] } | undefined {
+  if (counted.some((result) => result.later === undefined || result.end.checkpoints === undefined))
+    return undefined;
+  const rows: number[] = [];
+  const checkpoints: number[] = [];
+  let rowsBefore = 0;
+  let linesBefore = 0;
+  for (let r = 0; r < counted.length; r++) {
+    const result = counted[r]!;
+    if (repeated.size > 0) {
+      tables[r]!.forEach((h1, h2, _count, row) => {
+        if (repeated.has(h1, h2)) rows.push(row + rowsBefore);
+      });
+      const later = result.later!;
+      for (let i = 2; i < later.length; i += 3) rows.push(later[i]! + rowsBefore);
+      if (rows.length > maxRows) return undefined;
+    }
+    const own = result.end.checkpoints!;
+    for (let i = 0; i < own.length; i += 3)
+      checkpoints.push(own[i]!, own[i + 1]! + rowsBefore, own[i + 2]! + linesBefore);
+    rowsBefore += result.end.rows;
+    linesBefore += result.end.stopLine - 1;
+  }
+  return { rows: rows.sort((a, b) => a - b), checkpoints };
+}
+
+/** Pass 2 over just the target rows: each stretch between two checkpoints that holds some is read once. */
+async function readTargets(
+  source: CsvSource,
+  columns: readonly number[],
+  query: DuplicateQuery,
+  { rows, checkpoints }: { rows: number[]; checkpoints: number[] },
+  control: ScanControl,
+): Promise<Iterable<DuplicateGroup>> {
+  const groups = new Map<string | null, DuplicateGroup>();
+  const width = columns.length;
+  let next = 0;
+  for (let c = 0; c < checkpoints.length && next < rows.length; c += 3) {
+    const [offset, firstRow, firstLine] = [checkpoints[c]!, checkpoints[c + 1]!, checkpoints[c + 2]!];
+    const following = checkpoints[c + 4];
+    if (following !== undefined && rows[next]! >= following) continue;
+    const stops = c + 3 < checkpoints.length ? [checkpoints[c + 3]!] : [];
+    await source.scanRange(
+      { start: offset, stops },
+      columns,
+      query.comparison,
+      (cursor) => {
+        const row = firstRow + cursor.row - 1;
+        if (rows[next] !== row) return;
+        next++;
+        const values: (string | null)[] = [];
+        for (let k = 0; k < width; k++) values.push(cursor.text(k));
+        const key = groupKey(values);
+        let group = groups.get(key);
+        if (group === undefined) {
+          group = { values, count: 0, rows: [], lines: [] };
+          groups.set(key, group);
+        }
+        group.count++;
+        if (group.rows.length < query.rowsPerGroup) {
+          group.rows.push(row);
+          group.lines.push(firstLine + cursor.line - 1);
+        }
+      },
+      { signal: control.signal },
+      'comparing repeated keys',
+    );
+  }
+  return groups.values();
 }
 
 /** Raised when the ranges' tables outgrow their share of the budget: the single-threaded search can spill. */

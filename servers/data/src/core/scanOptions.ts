@@ -25,6 +25,9 @@ export interface ScanControl {
   threads?: number;
   /** The smallest file scanned on several threads (default 64 MB; smaller ones are not worth a thread). */
   parallelMinBytes?: number;
+  /** At most this many rows with a repeated key are read one by one in pass 2 (default 2^20); beyond,
+   * pass 2 reads the file again. */
+  targetRows?: number;
 }
 
 export const DEFAULT_MEMORY_BUDGET_BYTES = 512 * 1024 * 1024;

@@ -15,6 +15,8 @@ import { type Decode, decoderFor, firstInvalidUtf8, type TextEncoding } from './
 export interface ByteRange {
   start: number;
   stops: readonly number[];
+  /** Note where every n-th record (1, n + 1, …) starts, to come back to it (RangeEnd.checkpoints). */
+  checkpointEvery?: number;
 }
 
 /** Where a range scan ended: at `stops[stop]` (-1: the end of the file), after `rows` rows; `stopLine` is
@@ -23,6 +25,8 @@ export interface RangeEnd {
   stop: number;
   rows: number;
   stopLine: number;
+  /** With checkpointEvery: byte offset, row and line of every n-th record, flat. */
+  checkpoints?: number[];
 }
 
 /** What opens the same delimited-text source again (in a worker thread). */
@@ -157,6 +161,8 @@ export class CsvSource implements TabularSource {
     /** The file offset of buffer[0]. */
     let base = range.start;
     let recordIndex = range.start === 0 ? 0 : headerRow + 1;
+    const every = range.checkpointEvery ?? 0;
+    const checkpoints: number[] = [];
     const onRecord = (record: CsvRecord): boolean | undefined => {
       if (nextStop < stops.length) {
         const at = base + record.start;
@@ -171,8 +177,16 @@ export class CsvSource implements TabularSource {
       cursor.row++;
       if (record.count !== width && !allowRagged)
         throw new RaggedRecordError(cursor.row, record.line, record.count, width);
+      if (every > 0 && (cursor.row - 1) % every === 0)
+        checkpoints.push(base + record.start, cursor.row, record.line);
       visit(cursor);
     };
+    const ended = (stop: number, line: number): RangeEnd => ({
+      stop,
+      rows: cursor.row,
+      stopLine: line,
+      ...(every > 0 ? { checkpoints } : {}),
+    });
     let buffer: Buffer = Buffer.allocUnsafe(READ_BYTES);
     let filled = 0;
     let first = range.start === 0;
@@ -193,7 +207,7 @@ export class CsvSource implements TabularSource {
         const lineAtStart = parser.nextLine;
         const used = start + parser.parse(buffer.subarray(start, filled), false, onRecord);
         if (checkUtf8) checkUtf8 = this.checkUtf8(buffer.subarray(start, used), lineAtStart);
-        if (stopped >= 0) return { stop: stopped, rows: cursor.row, stopLine };
+        if (stopped >= 0) return ended(stopped, stopLine);
         buffer.copyWithin(0, used, filled);
         filled -= used;
         base += used - start;
@@ -205,9 +219,9 @@ export class CsvSource implements TabularSource {
         const lineAtStart = parser.nextLine;
         parser.parse(rest, true, onRecord);
         if (checkUtf8) this.checkUtf8(rest, lineAtStart);
-        if (stopped >= 0) return { stop: stopped, rows: cursor.row, stopLine };
+        if (stopped >= 0) return ended(stopped, stopLine);
       }
-      return { stop: -1, rows: cursor.row, stopLine: parser.nextLine };
+      return ended(-1, parser.nextLine);
     } catch (error) {
       if (error instanceof DataError) throw error;
       if (control.signal?.aborted) throw new CancelledError();
