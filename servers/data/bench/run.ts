@@ -2,7 +2,7 @@
 // and peak memory, VmHWM). Sizes: BENCH_SIZE_MB (default 200) for the orders CSV, BENCH_KEYS_ROWS (default
 // 1,000,000) for the 24-column key discovery table. Data goes to bench-data/ (gitignored); results to stdout.
 import { spawnSync } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -12,6 +12,7 @@ import { writeOrdersCsv, writeWideCsv } from './generateData.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dataDir = path.join(root, 'bench-data');
+const buildDir = path.join(dataDir, 'build');
 const sizeMb = Number(process.env.BENCH_SIZE_MB ?? 200);
 const keyRows = Number(process.env.BENCH_KEYS_ROWS ?? 1_000_000);
 
@@ -23,8 +24,33 @@ interface Measurement {
   result: Record<string, unknown>;
 }
 
+/** measure.ts and the search's worker bundled as the server's build bundles them (dist/<name>.js). */
+async function bundleMeasure(): Promise<void> {
+  const { build } = await import('esbuild');
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    groundwork: { entries: string[] };
+  };
+  await build({
+    entryPoints: ['bench/measure.ts', ...pkg.groundwork.entries],
+    absWorkingDir: root,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outdir: buildDir,
+    entryNames: '[name]',
+    external: [...Object.keys(pkg.dependencies), '@duckdb/node-api', 'esbuild'],
+    banner: {
+      js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+}
+
 function measure(task: string, file: string, ...extra: string[]): Measurement {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', 'bench/measure.ts', task, file, ...extra], {
+  const child = spawnSync(process.execPath, [path.join(buildDir, 'measure.js'), task, file, ...extra], {
     cwd: root,
     encoding: 'utf8',
     maxBuffer: 1 << 24,
@@ -104,13 +130,21 @@ console.log(
     .join(' ')}`,
 );
 const files = await prepare();
+await bundleMeasure();
 const mb = (file: string) => `${(statSync(file).size / 1024 / 1024).toFixed(0)} MB`;
 const results: string[] = [];
 
-console.log(`\nuniqueness_check(user_id) on CSV (${mb(files.csv)})`);
-const csvOurs = measure('groundwork-csv', files.csv);
-const csvDuck = measure('duckdb-csv', files.csv);
-results.push(`CSV ${mb(files.csv)}: ${ratio(csvOurs, csvDuck)}`);
+// Side by side, in this one run: uniqueness_check against DuckDB doing the same work (the answer with the
+// duplicate groups' row numbers) and DuckDB's bare count(DISTINCT), on two key shapes — user_id, unique but
+// for a few planted duplicates, and city, eight values in huge groups.
+for (const column of ['user_id', 'city']) {
+  console.log(`\nuniqueness_check(${column}) on CSV (${mb(files.csv)}) — side by side with DuckDB`);
+  const ours = measure('groundwork-csv', files.csv, column);
+  const same = measure('duckdb-csv', files.csv, column);
+  const bare = measure('duckdb-csv-distinct', files.csv, column);
+  results.push(`CSV ${mb(files.csv)}, ${column}, vs DuckDB same work: ${ratio(ours, same)}`);
+  results.push(`CSV ${mb(files.csv)}, ${column}, vs DuckDB count(DISTINCT): ${ratio(ours, bare)}`);
+}
 
 console.log(`\nuniqueness_check(user_id) on gzip CSV (${mb(files.gz)})`);
 const gzOurs = measure('groundwork-csv', files.gz);

@@ -28,7 +28,7 @@ async function main(task: RangeTask): Promise<RangeMessage> {
   };
   const width = task.columns.length;
   if (task.repeated === undefined) {
-    const table = new HashCounts();
+    const table = HashCounts.sizedFor(task.expectedRows, task.budgetBytes);
     // Every sighting after a key's first, so pass 2 can visit just those rows (and the firsts, kept in the
     // table); given up beyond task.maxLater, when pass 2 reads the whole range again instead.
     let later: Int32Array | undefined = new Int32Array(3 * 1024);

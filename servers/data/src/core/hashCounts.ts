@@ -17,6 +17,13 @@ export class HashCounts {
     this.mask = capacity - 1;
   }
 
+  /** A table with room for `entries` without growing, if that fits `budgetBytes` (else a small one). */
+  static sizedFor(entries: number, budgetBytes: number): HashCounts {
+    let capacity = 1 << 16;
+    while (capacity * MAX_LOAD < entries && capacity * 2 * SLOT * 4 <= budgetBytes) capacity *= 2;
+    return new HashCounts(capacity);
+  }
+
   /** A table over the slots of another (e.g. one built in a worker thread, or shared with workers). */
   static over(slots: Int32Array, size: number): HashCounts {
     const table = new HashCounts(1);

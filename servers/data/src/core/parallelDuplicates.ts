@@ -41,6 +41,8 @@ export interface RangeTask {
   budgetBytes: number;
   /** Pass 1: later sightings of a key kept at most (then pass 2 reads the range again). */
   maxLater: number;
+  /** Pass 1: the rows the range is expected to hold, to size its hash table once instead of growing it. */
+  expectedRows: number;
   /** Pass 2: the repeated hashes (slots in shared memory) and the slice. */
   repeated?: { slots: Int32Array; size: number; slice: number; slices: number };
 }
@@ -79,27 +81,37 @@ export async function parallelPasses(
   if (size < (control.parallelMinBytes ?? DEFAULT_MIN_BYTES)) return undefined;
   const starts = await guessRangeStarts(source, size, threads);
   if (starts.length < 2) return undefined;
+  const bytesPerRecord = await averageRecordBytes(source);
 
   let chain: number[] = [];
   /** After pass 1, when every range kept its later sightings: the rows pass 2 needs, and where to find them. */
   let targeted: { rows: number[]; checkpoints: number[] } | undefined;
   const run = async <T extends RangeMessage>(
     ranges: number[],
-    task: Omit<RangeTask, 'start' | 'stops'>,
+    task: Omit<RangeTask, 'start' | 'stops' | 'expectedRows'>,
     pass: string,
   ): Promise<(T | Extract<RangeMessage, { kind: 'failed' }>)[]> => {
     const done = new Array<number>(starts.length).fill(0);
     return Promise.all(
       ranges.map((r) =>
-        runWorker<T>({ ...task, start: starts[r]!, stops: starts.slice(r + 1) }, control, (bytes) => {
-          done[r] = bytes;
-          control.onProgress?.(
-            done.reduce((a, b) => a + b, 0),
-            size,
-            'bytes',
-            pass,
-          );
-        }),
+        runWorker<T>(
+          {
+            ...task,
+            start: starts[r]!,
+            stops: starts.slice(r + 1),
+            expectedRows: Math.ceil(((starts[r + 1] ?? size) - starts[r]!) / bytesPerRecord),
+          },
+          control,
+          (bytes) => {
+            done[r] = bytes;
+            control.onProgress?.(
+              done.reduce((a, b) => a + b, 0),
+              size,
+              'bytes',
+              pass,
+            );
+          },
+        ),
       ),
     );
   };
@@ -295,6 +307,17 @@ function repeatedAcross(tables: HashCounts[]): HashCounts {
     });
   });
   return repeated;
+}
+
+/** The average size of the first records (at most a megabyte of them), at least 1. */
+async function averageRecordBytes(source: CsvSource): Promise<number> {
+  const head = await source.readBytes(0, WINDOW_BYTES);
+  let records = 0;
+  const used = new CsvRecordParser(source.settings.dialect).parse(head, false, () => {
+    records++;
+    return undefined;
+  });
+  return Math.max(1, used / Math.max(1, records));
 }
 
 /** Byte offsets where the ranges start: 0, then one guessed record start per further thread. */
