@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { analyzeDuplicates } from '../src/core/duplicateAnalysis.js';
 import { findKeys } from '../src/core/keyDiscovery.js';
 import { DEFAULT_COMPARISON } from '../src/core/scanOptions.js';
+import { openLocalFile } from '../src/core/sources/dataFile.js';
 import { openSource } from '../src/core/sources/openSource.js';
 
 const [task, file, column = 'user_id', table = 'orders'] = process.argv.slice(2);
@@ -71,16 +72,17 @@ async function duckdbDistinct(reader: string) {
 }
 
 const started = performance.now();
+const data = await openLocalFile(file!);
 let result: unknown;
 switch (task) {
   case 'groundwork-csv':
-    result = await groundworkUniqueness({ kind: 'file', path: file!, csv: {} });
+    result = await groundworkUniqueness({ kind: 'file', file: data, csv: {} });
     break;
   case 'groundwork-parquet':
-    result = await groundworkUniqueness({ kind: 'file', path: file!, csv: {} });
+    result = await groundworkUniqueness({ kind: 'file', file: data, csv: {} });
     break;
   case 'groundwork-sqlite':
-    result = await groundworkUniqueness({ kind: 'sqlite', path: file!, table });
+    result = await groundworkUniqueness({ kind: 'sqlite', file: data, table });
     break;
   case 'duckdb-csv':
     result = await duckdbUniqueness(`read_csv('$FILE', header = true, all_varchar = true)`);
@@ -92,7 +94,7 @@ switch (task) {
     result = await duckdbUniqueness(`read_parquet('$FILE')`);
     break;
   case 'groundwork-keys': {
-    const source = await openSource({ kind: 'file', path: file!, csv: {} });
+    const source = await openSource({ kind: 'file', file: data, csv: {} });
     const found = await findKeys(source, { maxColumns: 3, comparison: DEFAULT_COMPARISON, limit: 1000 });
     result = {
       rows: found.rows,

@@ -107,7 +107,8 @@ async function loadSqlite(csv: string, file: string): Promise<void> {
     'PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; CREATE TABLE orders (order_id INTEGER, user_id TEXT, email TEXT)',
   );
   const insert = db.prepare('INSERT INTO orders VALUES (?, ?, ?)');
-  const source = await openCsvSource(csv, {});
+  const { openLocalFile } = await import('../src/core/sources/dataFile.js');
+  const source = await openCsvSource(await openLocalFile(csv), {});
   db.exec('BEGIN');
   await source.scan(
     [0, 1, 2],

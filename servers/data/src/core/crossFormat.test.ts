@@ -11,6 +11,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileAt } from '../testSupport.js';
 import { profileColumns } from './columnProfile.js';
 import { analyzeDuplicates } from './duplicateAnalysis.js';
 import { findKeys } from './keyDiscovery.js';
@@ -54,10 +55,10 @@ beforeAll(async () => {
   await duck.run(`COPY (${AS_TEXT}) TO '${file('t.csv')}' (HEADER)`);
   await duck.run(`COPY (${AS_TEXT}) TO '${file('t.csv.gz')}' (HEADER, COMPRESSION gzip)`);
   await duck.run(`COPY (${AS_TEXT}) TO '${file('t.jsonl')}' (FORMAT json)`);
-  sources.parquet = { kind: 'file', path: file('t.parquet'), csv: {} };
-  sources.csv = { kind: 'file', path: file('t.csv'), csv: {} };
-  sources.gzip = { kind: 'file', path: file('t.csv.gz'), csv: {} };
-  sources.jsonl = { kind: 'file', path: file('t.jsonl'), csv: {} };
+  sources.parquet = { kind: 'file', file: fileAt(file('t.parquet')), csv: {} };
+  sources.csv = { kind: 'file', file: fileAt(file('t.csv')), csv: {} };
+  sources.gzip = { kind: 'file', file: fileAt(file('t.csv.gz')), csv: {} };
+  sources.jsonl = { kind: 'file', file: fileAt(file('t.jsonl')), csv: {} };
 
   // The rows as DuckDB prints them, to load the SQL databases with: integers exact, binary as bytes.
   const rows = await oracle(
@@ -79,7 +80,7 @@ beforeAll(async () => {
   const insert = sqlite.prepare(`INSERT INTO "Typed Values" VALUES (${COLUMNS.map(() => '?').join(', ')})`);
   for (const row of loaded) insert.run(...row);
   sqlite.close();
-  sources.sqlite = { kind: 'sqlite', path: file('t.db'), table: '"Typed Values"' };
+  sources.sqlite = { kind: 'sqlite', file: fileAt(file('t.db')), table: '"Typed Values"' };
 
   if (pgUrl !== undefined) {
     // PostgreSQL has no nanosecond timestamps: ts_ns is text there.

@@ -6,6 +6,7 @@ import { collectGroups, countKeys, type KeyScan } from './duplicatePasses.js';
 import { HashCounts } from './hashCounts.js';
 import type { RangeMessage, RangeTask } from './parallelDuplicates.js';
 import { reopenCsvSource } from './sources/csvSource.js';
+import { openLocalFile } from './sources/dataFile.js';
 
 class TooLarge extends Error {}
 
@@ -13,7 +14,16 @@ class TooLarge extends Error {}
 const CHECKPOINT_EVERY = 4096;
 
 async function main(task: RangeTask): Promise<RangeMessage> {
-  const source = reopenCsvSource(task.settings);
+  // The server's checked descriptor, opened again through /proc/self/fd (held open by the server meanwhile).
+  const file = await openLocalFile(task.settings.descriptorPath!, task.settings.given);
+  try {
+    return await run(task, reopenCsvSource(file, task.settings));
+  } finally {
+    await file.close();
+  }
+}
+
+async function run(task: RangeTask, source: ReturnType<typeof reopenCsvSource>): Promise<RangeMessage> {
   const range = { start: task.start, stops: task.stops, checkpointEvery: CHECKPOINT_EVERY };
   let end = { stop: -1, rows: 0, stopLine: 1 };
   const scan: KeyScan = async (visit, pass) => {

@@ -20,7 +20,6 @@ import {
 } from './duplicatePasses.js';
 import { HashCounts } from './hashCounts.js';
 import type { ScanControl } from './scanOptions.js';
-import { isGzip } from './sources/byteStream.js';
 import { CsvRecordParser } from './sources/csvRecordParser.js';
 import { type CsvSettings, CsvSource, type RangeEnd } from './sources/csvSource.js';
 import type { TabularSource } from './sources/tabularSource.js';
@@ -76,8 +75,9 @@ export async function parallelPasses(
   if (!(source instanceof CsvSource)) return undefined;
   const threads = control.threads ?? Math.min(availableParallelism(), 8);
   const settings = source.settings;
-  if (threads < 2 || (await isGzip(settings.path))) return undefined;
-  const size = await source.fileBytes();
+  // Workers read the file through the descriptor's /proc path (Linux); a gzip stream cannot be cut.
+  if (threads < 2 || settings.descriptorPath === undefined || (await source.isGzip())) return undefined;
+  const size = source.fileBytes;
   if (size < (control.parallelMinBytes ?? DEFAULT_MIN_BYTES)) return undefined;
   const starts = await guessRangeStarts(source, size, threads);
   if (starts.length < 2) return undefined;

@@ -7,10 +7,11 @@ import {
   type ToolContext,
   ToolError,
 } from '@groundwork/mcp-common';
+import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import { z } from 'zod';
 import { DataError } from '../core/dataError.js';
 import type { Comparison, ScanControl } from '../core/scanOptions.js';
-import { openSource } from '../core/sources/openSource.js';
+import { openSource, type SourceSpec } from '../core/sources/openSource.js';
 import type { TabularSource } from '../core/sources/tabularSource.js';
 import { TEXT_ENCODINGS, type TextEncoding } from '../core/sources/textEncoding.js';
 
@@ -113,18 +114,33 @@ export async function withSource<T>(
   work: (source: TabularSource) => Promise<T>,
 ): Promise<T> {
   let source: TabularSource | undefined;
+  let file: ConfinedFile | undefined;
   try {
-    source = await openSource(await sourceSpec(args, ctx));
+    const spec = await sourceSpec(args, ctx, (opened) => {
+      file = opened;
+    });
+    source = await openSource(spec);
     return await work(source);
   } catch (error) {
     if (error instanceof DataError) throw new ToolError(error.code, error.message);
     throw error;
   } finally {
     await source?.close();
+    await file?.close();
   }
 }
 
-async function sourceSpec(args: SourceArgs, ctx: ToolContext) {
+/** The source the arguments name; a file is opened (once, confined) here and handed to `opened` to close. */
+async function sourceSpec(
+  args: SourceArgs,
+  ctx: ToolContext,
+  opened: (file: ConfinedFile) => void,
+): Promise<SourceSpec> {
+  const openFile = async (given: string) => {
+    const file = await ctx.allowedPaths.openFile(given, { signal: ctx.signal });
+    opened(file);
+    return file;
+  };
   if (args.connection_env !== undefined) {
     if (args.file !== undefined) {
       throw new InvalidArgumentError('file', "give either 'file' or 'connection_env' (PostgreSQL), not both");
@@ -149,14 +165,14 @@ async function sourceSpec(args: SourceArgs, ctx: ToolContext) {
         `${variable} does not hold a postgres:// connection URL`,
       );
     }
-    return { kind: 'postgres' as const, connectionString, variable, table: requiredTable(args.table) };
+    return { kind: 'postgres', connectionString, variable, table: requiredTable(args.table) };
   }
   if (args.file === undefined) {
     throw new InvalidArgumentError('file', "is required (or 'connection_env' for a PostgreSQL table)");
   }
   if (args.file.startsWith(SQLITE_PREFIX)) {
-    const path = await ctx.allowedPaths.resolve(args.file.slice(SQLITE_PREFIX.length));
-    return { kind: 'sqlite' as const, path, table: requiredTable(args.table) };
+    const table = requiredTable(args.table);
+    return { kind: 'sqlite', file: await openFile(args.file.slice(SQLITE_PREFIX.length)), table };
   }
   if (args.table !== undefined) {
     throw new InvalidArgumentError(
@@ -164,7 +180,7 @@ async function sourceSpec(args: SourceArgs, ctx: ToolContext) {
       "applies only to SQL sources ('sqlite:<path>' or 'connection_env')",
     );
   }
-  const path = await ctx.allowedPaths.resolve(args.file);
+  const file = await openFile(args.file);
   const csv = {
     delimiter: args.delimiter,
     quote: args.quote,
@@ -172,7 +188,7 @@ async function sourceSpec(args: SourceArgs, ctx: ToolContext) {
     allowRagged: args.allow_ragged,
     encoding: args.encoding,
   };
-  return { kind: 'file' as const, path, format: args.format, csv };
+  return { kind: 'file', file, format: args.format, csv };
 }
 
 function requiredTable(table: string | undefined): string {

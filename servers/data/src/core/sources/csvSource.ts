@@ -1,13 +1,13 @@
 // Delimited text (CSV, TSV, PSV; plain or gzip): sniffs the dialect, reads the header, and scans records
 // with the byte-level parser, decoding or hashing only the fields an analysis asks for.
 
-import { open } from 'node:fs/promises';
 import { Checkpoint } from '../checkpoint.js';
 import { CancelledError, DataError } from '../dataError.js';
 import type { FieldHash } from '../fieldHash.js';
 import { type Comparison, isAsciiSpace, normalizeText, type ScanControl, trimAscii } from '../scanOptions.js';
-import { describeStreamError, openByteReader, openByteStream, statFile } from './byteStream.js';
+import { describeStreamError, isGzip, openByteReader, openByteStream } from './byteStream.js';
 import { type CsvDialect, type CsvRecord, CsvRecordParser } from './csvRecordParser.js';
+import type { DataFile } from './dataFile.js';
 import type { RecordCursor, TabularSource } from './tabularSource.js';
 import { type Decode, decoderFor, firstInvalidUtf8, type TextEncoding } from './textEncoding.js';
 
@@ -29,9 +29,10 @@ export interface RangeEnd {
   checkpoints?: number[];
 }
 
-/** What opens the same delimited-text source again (in a worker thread). */
+/** What opens the same delimited-text source again (in a worker thread, through the descriptor's path). */
 export interface CsvSettings {
-  path: string;
+  descriptorPath: string | undefined;
+  given: string;
   dialect: CsvDialect;
   columns: readonly string[];
   headerRow: number;
@@ -55,21 +56,21 @@ const HEAD_BYTES = 256 * 1024;
 const MAX_HEAD_BYTES = 64 * 1024 * 1024;
 const DELIMITER_CANDIDATES = [',', '\t', ';', '|'];
 
-export async function openCsvSource(path: string, options: CsvOptions): Promise<CsvSource> {
+export async function openCsvSource(file: DataFile, options: CsvOptions): Promise<CsvSource> {
   const headerRow = options.headerRow ?? 0;
   const quote = singleByte(options.quote ?? '"', 'quote');
   const encoding = options.encoding ?? 'utf-8';
   const decode = decoderFor(encoding);
-  let head = await readHead(path, HEAD_BYTES);
+  let head = await readHead(file, HEAD_BYTES);
   refuseBinary(head.bytes);
   const delimiter =
     options.delimiter === undefined
-      ? sniffDelimiter(head.bytes, quote, path)
+      ? sniffDelimiter(head.bytes, quote, file.given)
       : singleByte(options.delimiter, 'delimiter');
   const dialect = { delimiter, quote };
   let header = headerOf(head.bytes, head.complete, dialect, headerRow, decode);
   while (header === undefined && !head.complete && head.bytes.length < MAX_HEAD_BYTES) {
-    head = await readHead(path, head.bytes.length * 4);
+    head = await readHead(file, head.bytes.length * 4);
     header = headerOf(head.bytes, head.complete, dialect, headerRow, decode);
   }
   if (header === undefined) {
@@ -78,7 +79,7 @@ export async function openCsvSource(path: string, options: CsvOptions): Promise<
       `The file has no record at header_row ${headerRow}; it has fewer records (or is empty).`,
     );
   }
-  return new CsvSource(path, dialect, header, headerRow, options.allowRagged ?? false, encoding);
+  return new CsvSource(file, dialect, header, headerRow, options.allowRagged ?? false, encoding);
 }
 
 /** Delimited text never holds NUL bytes; binary files (and UTF-16 text) do, in their first bytes already. */
@@ -91,10 +92,10 @@ function refuseBinary(head: Buffer): void {
   }
 }
 
-/** A source over a delimited-text file whose dialect and header are already known (a worker's). */
-export function reopenCsvSource(settings: CsvSettings): CsvSource {
-  const { path, dialect, columns, headerRow, allowRagged, encoding } = settings;
-  return new CsvSource(path, dialect, columns, headerRow, allowRagged, encoding);
+/** A source over `file`, the same file as `settings` describe, whose dialect and header are known (a worker's). */
+export function reopenCsvSource(file: DataFile, settings: CsvSettings): CsvSource {
+  const { dialect, columns, headerRow, allowRagged, encoding } = settings;
+  return new CsvSource(file, dialect, columns, headerRow, allowRagged, encoding);
 }
 
 export class CsvSource implements TabularSource {
@@ -103,7 +104,7 @@ export class CsvSource implements TabularSource {
   private readonly decode: Decode;
 
   constructor(
-    private readonly path: string,
+    private readonly file: DataFile,
     private readonly dialect: CsvDialect,
     readonly columns: readonly string[],
     private readonly headerRow: number,
@@ -126,7 +127,8 @@ export class CsvSource implements TabularSource {
   /** The settings a worker needs to open this same source (see parallelDuplicates.ts). */
   get settings(): CsvSettings {
     return {
-      path: this.path,
+      descriptorPath: this.file.descriptorPath,
+      given: this.file.given,
       dialect: this.dialect,
       columns: this.columns,
       headerRow: this.headerRow,
@@ -148,7 +150,7 @@ export class CsvSource implements TabularSource {
     control: ScanControl,
     pass: string,
   ): Promise<RangeEnd> {
-    const reader = await openByteReader(this.path, range.start);
+    const reader = await openByteReader(this.file, range.start);
     const parser = new CsvRecordParser(this.dialect, this.decode);
     let checkUtf8 = this.encoding === 'utf-8' && this.invalidUtf8Line === undefined;
     const cursor = new CsvCursor(parser.record, columns, comparison, this.dialect.quote);
@@ -234,20 +236,18 @@ export class CsvSource implements TabularSource {
   async close(): Promise<void> {}
 
   /** The size of the file in bytes. */
-  async fileBytes(): Promise<number> {
-    return (await statFile(this.path)).size;
+  get fileBytes(): number {
+    return this.file.size;
+  }
+
+  /** Whether the file is gzip-compressed (then it can only be read from its start). */
+  isGzip(): Promise<boolean> {
+    return isGzip(this.file);
   }
 
   /** Up to `length` bytes of the file from `offset` (plain files). */
-  async readBytes(offset: number, length: number): Promise<Buffer> {
-    const handle = await open(this.path, 'r');
-    try {
-      const bytes = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(bytes, 0, length, offset);
-      return bytes.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
-    }
+  readBytes(offset: number, length: number): Promise<Buffer> {
+    return this.file.readAt(offset, length);
   }
 
   /** The (scan-relative) line where the file first stopped being valid UTF-8, if it did. */
@@ -369,8 +369,8 @@ function singleByte(value: string, argument: string): number {
   return bytes[0]!;
 }
 
-async function readHead(path: string, limit: number): Promise<{ bytes: Buffer; complete: boolean }> {
-  const stream = await openByteStream(path);
+async function readHead(file: DataFile, limit: number): Promise<{ bytes: Buffer; complete: boolean }> {
+  const stream = openByteStream(file, await isGzip(file));
   const parts: Buffer[] = [];
   let size = 0;
   let complete = true;
@@ -392,8 +392,8 @@ async function readHead(path: string, limit: number): Promise<{ bytes: Buffer; c
 }
 
 /** The delimiter that splits the sample's records into the most fields, consistently. */
-function sniffDelimiter(sample: Buffer, quote: number, path: string): number {
-  const byExtension = /\.tsv(\.gz)?$/i.test(path) ? '\t' : /\.psv(\.gz)?$/i.test(path) ? '|' : undefined;
+function sniffDelimiter(sample: Buffer, quote: number, name: string): number {
+  const byExtension = /\.tsv(\.gz)?$/i.test(name) ? '\t' : /\.psv(\.gz)?$/i.test(name) ? '|' : undefined;
   if (byExtension !== undefined) return byExtension.charCodeAt(0);
   let best = { delimiter: 44, score: -1 };
   for (const candidate of DELIMITER_CANDIDATES) {

@@ -4,28 +4,29 @@ import { isLosslessNumber, parse as parseLossless } from 'lossless-json';
 import { Checkpoint } from '../checkpoint.js';
 import { CancelledError, DataError } from '../dataError.js';
 import type { Comparison, ScanControl } from '../scanOptions.js';
-import { describeStreamError, openByteStream } from './byteStream.js';
+import { describeStreamError, isGzip, openByteStream } from './byteStream.js';
+import type { DataFile } from './dataFile.js';
 import type { RecordCursor, TabularSource } from './tabularSource.js';
 import { ValueCursor } from './valueCursor.js';
 
 const SAMPLE_LINES = 1000;
 
-export async function openJsonLinesSource(path: string): Promise<TabularSource> {
+export async function openJsonLinesSource(file: DataFile): Promise<TabularSource> {
   const names = new Set<string>();
-  await forEachLine(path, {}, 'reading columns', (text, line) => {
+  await forEachLine(file, {}, 'reading columns', (text, line) => {
     collectPaths(parseLine(text, line), '', names);
     return line < SAMPLE_LINES;
   });
   if (names.size === 0)
     throw new DataError('NO_COLUMNS', 'The JSON Lines file has no objects with keys (is it empty?).');
-  return new JsonLinesSource(path, [...names]);
+  return new JsonLinesSource(file, [...names]);
 }
 
 class JsonLinesSource implements TabularSource {
   readonly format = 'jsonl';
 
   constructor(
-    private readonly path: string,
+    private readonly file: DataFile,
     readonly columns: readonly string[],
   ) {}
 
@@ -39,7 +40,7 @@ class JsonLinesSource implements TabularSource {
     const paths = columns.map((index) => this.columns[index]!);
     const cursor = new ValueCursor(comparison);
     cursor.values = new Array(paths.length);
-    await forEachLine(this.path, control, pass, (text, line) => {
+    await forEachLine(this.file, control, pass, (text, line) => {
       const object = parseLine(text, line);
       cursor.row++;
       cursor.line = line;
@@ -91,12 +92,12 @@ function valueAt(object: Record<string, unknown>, path: string): unknown {
 
 /** Calls `visit` with each non-blank line's text and its 1-based line number until it returns false. */
 async function forEachLine(
-  path: string,
+  file: DataFile,
   control: ScanControl,
   pass: string,
   visit: (text: string, line: number) => boolean,
 ): Promise<void> {
-  const stream = await openByteStream(path);
+  const stream = openByteStream(file, await isGzip(file));
   let line = 0;
   let leftover: Buffer | undefined;
   const checkpoint = new Checkpoint(control.signal);

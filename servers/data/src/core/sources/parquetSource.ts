@@ -5,7 +5,7 @@
 import { Checkpoint } from '../checkpoint.js';
 import { CancelledError, DataError } from '../dataError.js';
 import type { Comparison, ScanControl } from '../scanOptions.js';
-import { statFile } from './byteStream.js';
+import type { DataFile } from './dataFile.js';
 import { exactReading, type ValueText } from './parquetValues.js';
 import type { RecordCursor, TabularSource } from './tabularSource.js';
 import { ValueCursor } from './valueCursor.js';
@@ -16,10 +16,16 @@ type Hyparquet = typeof import('hyparquet');
 type FileMetaData = Awaited<ReturnType<Hyparquet['parquetMetadataAsync']>>;
 type AsyncBuffer = Parameters<Hyparquet['parquetMetadataAsync']>[0];
 
-export async function openParquetSource(path: string): Promise<TabularSource> {
-  await statFile(path);
+export async function openParquetSource(source: DataFile): Promise<TabularSource> {
   const hyparquet = await import('hyparquet');
-  const file = await hyparquet.asyncBufferFromFile(path);
+  // hyparquet reads byte ranges through this, i.e. through the open descriptor.
+  const file: AsyncBuffer = {
+    byteLength: source.size,
+    async slice(start, end) {
+      const bytes = await source.readAt(start, (end ?? source.size) - start);
+      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    },
+  };
   let metadata: FileMetaData;
   try {
     metadata = await hyparquet.parquetMetadataAsync(file);
