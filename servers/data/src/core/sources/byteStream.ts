@@ -28,10 +28,12 @@ export async function openByteReader(file: DataFile, start = 0): Promise<ByteRea
   let position = start;
   return {
     async read(buffer, offset) {
-      const bytes = await file.readAt(position, buffer.length - offset);
-      bytes.copy(buffer, offset);
-      position += bytes.length;
-      return bytes.length;
+      let read: number;
+      if (file.readInto !== undefined)
+        read = await file.readInto(buffer, offset, buffer.length - offset, position);
+      else read = (await file.readAt(position, buffer.length - offset)).copy(buffer, offset);
+      position += read;
+      return read;
     },
     fileBytes: file.size,
     bytesRead: () => position,

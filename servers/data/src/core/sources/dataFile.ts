@@ -10,6 +10,8 @@ export interface DataFile {
   readonly size: number;
   /** Up to `length` bytes from `position`. */
   readAt(position: number, length: number): Promise<Buffer>;
+  /** Where available, the same into a caller's buffer (no copy); returns the bytes read. */
+  readInto?(buffer: Buffer, offset: number, length: number, position: number): Promise<number>;
   /** /proc/self/fd/N of the descriptor (Linux), for what must open it again (SQLite, worker threads). */
   readonly descriptorPath: string | undefined;
 }
@@ -30,6 +32,9 @@ export async function openLocalFile(
     async readAt(position, length) {
       const { bytesRead, buffer } = await handle.read(Buffer.allocUnsafe(length), 0, length, position);
       return buffer.subarray(0, bytesRead);
+    },
+    async readInto(buffer, offset, length, position) {
+      return (await handle.read(buffer, offset, length, position)).bytesRead;
     },
     descriptorPath: `/proc/self/fd/${handle.fd}`,
     close: () => handle.close(),
