@@ -1,10 +1,12 @@
 // A worker thread of the parallel duplicate search (parallelDuplicates.ts): runs pass 1 or pass 2 of
-// duplicateAnalysis.ts over one byte range of a delimited-text file and posts the result.
+// duplicatePasses.ts over one byte range of a delimited-text file, or resolves some of pass 1's hash
+// partitions (hashPartitions.ts), and posts the result.
 import { parentPort, workerData } from 'node:worker_threads';
 import { DataError } from './dataError.js';
 import { collectGroups, countKeys, type KeyScan } from './duplicatePasses.js';
 import { HashCounts } from './hashCounts.js';
-import type { RangeMessage, RangeTask } from './parallelDuplicates.js';
+import { HashPartitions, resolvePartitions } from './hashPartitions.js';
+import type { RangeMessage, RangeTask, WorkerTask } from './parallelDuplicates.js';
 import { reopenCsvSource } from './sources/csvSource.js';
 import { openLocalFile } from './sources/dataFile.js';
 
@@ -13,7 +15,11 @@ class TooLarge extends Error {}
 /** Where every n-th record starts is noted, so pass 2 can read a few rows back without the whole range. */
 const CHECKPOINT_EVERY = 4096;
 
-async function main(task: RangeTask): Promise<RangeMessage> {
+async function main(task: WorkerTask): Promise<RangeMessage> {
+  if (task.kind === 'resolve') {
+    const { repeated, rows } = resolvePartitions(task.ranges, task.rowsBefore, task.partitions, task.maxRows);
+    return { kind: 'resolved', repeated, rows };
+  }
   // The server's checked descriptor, opened again through /proc/self/fd (held open by the server meanwhile).
   const file = await openLocalFile(task.settings.descriptorPath!, task.settings.given);
   try {
@@ -38,36 +44,19 @@ async function run(task: RangeTask, source: ReturnType<typeof reopenCsvSource>):
   };
   const width = task.columns.length;
   if (task.repeated === undefined) {
-    const table = HashCounts.sizedFor(task.expectedRows, task.budgetBytes);
-    // Every sighting after a key's first, so pass 2 can visit just those rows (and the firsts, kept in the
-    // table); given up beyond task.maxLater, when pass 2 reads the whole range again instead.
-    let later: Int32Array | undefined = new Int32Array(3 * 1024);
-    let laterCount = 0;
+    const partitions = new HashPartitions();
     const counted = await countKeys(scan, width, task.query.comparison, (h1, h2, row) => {
-      if (table.needsGrowth && table.bytesToGrow > task.budgetBytes) throw new TooLarge();
-      if (table.add(h1, h2, 1, row) === 0 || later === undefined) return;
-      if (laterCount * 3 === later.length) {
-        if (laterCount >= task.maxLater) {
-          later = undefined;
-          return;
-        }
-        const grown = new Int32Array(later.length * 2);
-        grown.set(later);
-        later = grown;
-      }
-      later[laterCount * 3] = h1;
-      later[laterCount * 3 + 1] = h2;
-      later[laterCount * 3 + 2] = row;
-      laterCount++;
+      partitions.add(h1, h2, row);
+      // Packing copies the entries once more: past the budget, the one-thread search (which spills) takes over.
+      if ((partitions.entries & 0xffff) === 0 && partitions.bytes * 2 > task.budgetBytes)
+        throw new TooLarge();
     });
     const invalid = source.invalidUtf8Line;
     return {
       kind: 'counted',
       end,
       ...counted,
-      slots: table.slotArray,
-      size: table.size,
-      ...(later === undefined ? {} : { later: later.slice(0, laterCount * 3) }),
+      packed: partitions.pack(),
       ...(invalid === undefined ? {} : { invalidUtf8Line: invalid }),
     };
   }
@@ -84,16 +73,9 @@ function report(done: number): void {
   parentPort!.postMessage({ kind: 'progress', bytes: done - (workerData as RangeTask).start });
 }
 
-main(workerData as RangeTask).then(
+main(workerData as WorkerTask).then(
   (message) => {
-    const transfer =
-      message.kind === 'counted'
-        ? [
-            message.slots.buffer as ArrayBuffer,
-            ...(message.later ? [message.later.buffer as ArrayBuffer] : []),
-          ]
-        : [];
-    parentPort!.postMessage(message, transfer);
+    parentPort!.postMessage(message);
   },
   (error: unknown) => {
     const failed: RangeMessage =

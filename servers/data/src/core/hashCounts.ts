@@ -19,7 +19,7 @@ export class HashCounts {
 
   /** A table with room for `entries` without growing, if that fits `budgetBytes` (else a small one). */
   static sizedFor(entries: number, budgetBytes: number): HashCounts {
-    let capacity = 1 << 16;
+    let capacity = 1 << 10;
     while (capacity * MAX_LOAD < entries && capacity * 2 * SLOT * 4 <= budgetBytes) capacity *= 2;
     return new HashCounts(capacity);
   }
@@ -79,6 +79,18 @@ export class HashCounts {
       slots[at + 2] = 2;
     }
     return seen;
+  }
+
+  /**
+   * For a hash seen more than once: 1 the first time it is claimed, 2 after; 0 for a hash seen once (or never).
+   */
+  claim(h1: number, h2: number): number {
+    const at = this.find(h1, h2);
+    const slots = this.slots;
+    if (slots[at + 2] !== 2) return 0;
+    if (slots[at + 3] === -1) return 2;
+    slots[at + 3] = -1;
+    return 1;
   }
 
   has(h1: number, h2: number): boolean {

@@ -16,7 +16,8 @@ async function bothWays(content: string, columns: string[], threads: number, par
   };
 }
 
-describe('the duplicate search on several threads', () => {
+// Each search starts worker threads (from TypeScript, through tsx): slow on a busy machine, hence the time.
+describe('the duplicate search on several threads', { timeout: 120_000 }, () => {
   it('gives the single-threaded answer, rows and lines included, across quoted line breaks', async () => {
     const lines = ['id,note,key'];
     for (let i = 1; i <= 20_000; i++) {

@@ -19,6 +19,7 @@ import {
   type KeyCounts,
 } from './duplicatePasses.js';
 import { HashCounts } from './hashCounts.js';
+import { PARTITIONS, type PackedPartitions } from './hashPartitions.js';
 import type { ScanControl } from './scanOptions.js';
 import { CsvRecordParser } from './sources/csvRecordParser.js';
 import { type CsvSettings, CsvSource, type RangeEnd } from './sources/csvSource.js';
@@ -29,19 +30,26 @@ const WINDOW_BYTES = 1024 * 1024;
 /** Records that must parse cleanly after a guessed range start. */
 const PROBE_RECORDS = 32;
 
-/** What a worker is asked to do (its workerData). */
+/** What a worker is asked to do (its workerData): scan a range (pass 1 or 2), or resolve partitions. */
+export type WorkerTask = RangeTask | ResolveTask;
+
+export interface ResolveTask {
+  kind: 'resolve';
+  ranges: PackedPartitions[];
+  rowsBefore: number[];
+  partitions: number[];
+  maxRows: number;
+}
+
 export interface RangeTask {
+  kind: 'range';
   settings: CsvSettings;
   columns: readonly number[];
   query: DuplicateQuery;
   start: number;
   stops: number[];
-  /** Pass 1: the bytes its hash table may take before it gives up (the search then runs on one thread). */
+  /** Pass 1: the bytes its partitions may take before it gives up (the search then runs on one thread). */
   budgetBytes: number;
-  /** Pass 1: later sightings of a key kept at most (then pass 2 reads the range again). */
-  maxLater: number;
-  /** Pass 1: the rows the range is expected to hold, to size its hash table once instead of growing it. */
-  expectedRows: number;
   /** Pass 2: the repeated hashes (slots in shared memory) and the slice. */
   repeated?: { slots: Int32Array; size: number; slice: number; slices: number };
 }
@@ -54,13 +62,11 @@ export type RangeMessage =
       end: RangeEnd;
       rows: number;
       nulls: number;
-      slots: Int32Array;
-      size: number;
+      packed: PackedPartitions;
       /** The range-relative line where the range stopped being valid UTF-8. */
       invalidUtf8Line?: number;
-      /** Hash lanes and row of every sighting of a key after its first (absent when there were too many). */
-      later?: Int32Array;
     }
+  | { kind: 'resolved'; repeated: Int32Array; rows: Float64Array | undefined }
   | { kind: 'grouped'; end: RangeEnd; groups: DuplicateGroup[] }
   | { kind: 'failed'; message: string; code?: string; tooLarge?: boolean };
 
@@ -81,14 +87,13 @@ export async function parallelPasses(
   if (size < (control.parallelMinBytes ?? DEFAULT_MIN_BYTES)) return undefined;
   const starts = await guessRangeStarts(source, size, threads);
   if (starts.length < 2) return undefined;
-  const bytesPerRecord = await averageRecordBytes(source);
 
   let chain: number[] = [];
   /** After pass 1, when every range kept its later sightings: the rows pass 2 needs, and where to find them. */
   let targeted: { rows: number[]; checkpoints: number[] } | undefined;
   const run = async <T extends RangeMessage>(
     ranges: number[],
-    task: Omit<RangeTask, 'start' | 'stops' | 'expectedRows'>,
+    task: Omit<RangeTask, 'start' | 'stops'>,
     pass: string,
   ): Promise<(T | Extract<RangeMessage, { kind: 'failed' }>)[]> => {
     const done = new Array<number>(starts.length).fill(0);
@@ -99,7 +104,6 @@ export async function parallelPasses(
             ...task,
             start: starts[r]!,
             stops: starts.slice(r + 1),
-            expectedRows: Math.ceil(((starts[r + 1] ?? size) - starts[r]!) / bytesPerRecord),
           },
           control,
           (bytes) => {
@@ -121,13 +125,7 @@ export async function parallelPasses(
       const all = starts.map((_, r) => r);
       const results = await run<Extract<RangeMessage, { kind: 'counted' }>>(
         all,
-        {
-          settings,
-          columns,
-          query,
-          budgetBytes: Math.floor(budget / starts.length),
-          maxLater: control.targetRows ?? DEFAULT_TARGET_ROWS,
-        },
+        { kind: 'range', settings, columns, query, budgetBytes: Math.floor(budget / starts.length) },
         'counting keys',
       );
       chain = chainOf(results.map((result) => (result.kind === 'failed' ? undefined : result.end)));
@@ -136,9 +134,8 @@ export async function parallelPasses(
       const used = chain.map((r) => results[r]!);
       if (used.some((result) => result.kind === 'failed')) throw new FallBack();
       const counted = used as Extract<RangeMessage, { kind: 'counted' }>[];
-      const tables = counted.map((result) => HashCounts.over(result.slots, result.size));
-      const repeated = repeatedAcross(tables);
-      targeted = targetRows(counted, tables, repeated, control.targetRows ?? DEFAULT_TARGET_ROWS);
+      const { repeated, rows } = await resolve(counted, threads, control);
+      targeted = rows === undefined ? undefined : { rows, checkpoints: wholeFileCheckpoints(counted) };
       let linesBefore = 0;
       for (const result of counted) {
         if (result.invalidUtf8Line !== undefined) {
@@ -163,11 +160,11 @@ export async function parallelPasses(
       const results = await run<Extract<RangeMessage, { kind: 'grouped' }>>(
         chain,
         {
+          kind: 'range',
           settings,
           columns,
           query,
           budgetBytes: budget,
-          maxLater: 0,
           repeated: { slots: shared.slotArray, size: shared.size, slice, slices },
         },
         slices > 1 ? `comparing repeated keys (${slice + 1} of ${slices})` : 'comparing repeated keys',
@@ -203,39 +200,58 @@ export async function parallelPasses(
 const DEFAULT_TARGET_ROWS = 1 << 20;
 
 /**
- * The rows whose key hash repeated — each range's first sighting (in its table) and later ones — in
- * whole-file numbers, with the whole file's checkpoints; undefined when a range gave up its later sightings
- * or there are too many rows to read one by one.
+ * The repeated hashes across all ranges, and the whole-file rows that carry them (undefined when there are
+ * more than can be read one by one): the 256 partitions are shared out among `threads` workers.
  */
-function targetRows(
+async function resolve(
   counted: Extract<RangeMessage, { kind: 'counted' }>[],
-  tables: HashCounts[],
-  repeated: HashCounts,
-  maxRows: number,
-): { rows: number[]; checkpoints: number[] } | undefined {
-  if (counted.some((result) => result.later === undefined || result.end.checkpoints === undefined))
-    return undefined;
-  const rows: number[] = [];
+  threads: number,
+  control: ScanControl,
+): Promise<{ repeated: HashCounts; rows: number[] | undefined }> {
+  const maxRows = control.targetRows ?? DEFAULT_TARGET_ROWS;
+  const rowsBefore: number[] = [];
+  let before = 0;
+  for (const result of counted) {
+    rowsBefore.push(before);
+    before += result.end.rows;
+  }
+  const ranges = counted.map((result) => result.packed);
+  const results = await Promise.all(
+    Array.from({ length: threads }, (_, t) => {
+      const partitions = Array.from({ length: PARTITIONS }, (_, p) => p).filter((p) => p % threads === t);
+      return runWorker<Extract<RangeMessage, { kind: 'resolved' }>>(
+        { kind: 'resolve', ranges, rowsBefore, partitions, maxRows },
+        control,
+        () => undefined,
+      );
+    }),
+  );
+  const repeated = new HashCounts();
+  let rows: number[] | undefined = [];
+  for (const result of results) {
+    if (result.kind === 'failed') throw new DataError('SCAN_FAILED', result.message);
+    for (let i = 0; i < result.repeated.length; i += 2)
+      repeated.add(result.repeated[i]!, result.repeated[i + 1]!);
+    if (result.rows === undefined || rows === undefined || rows.length + result.rows.length > maxRows)
+      rows = undefined;
+    else for (const row of result.rows) rows.push(row);
+  }
+  return { repeated, rows: rows?.sort((a, b) => a - b) };
+}
+
+/** The ranges' checkpoints (offset, row, line) in whole-file numbers. */
+function wholeFileCheckpoints(counted: Extract<RangeMessage, { kind: 'counted' }>[]): number[] {
   const checkpoints: number[] = [];
   let rowsBefore = 0;
   let linesBefore = 0;
-  for (let r = 0; r < counted.length; r++) {
-    const result = counted[r]!;
-    if (repeated.size > 0) {
-      tables[r]!.forEach((h1, h2, _count, row) => {
-        if (repeated.has(h1, h2)) rows.push(row + rowsBefore);
-      });
-      const later = result.later!;
-      for (let i = 2; i < later.length; i += 3) rows.push(later[i]! + rowsBefore);
-      if (rows.length > maxRows) return undefined;
-    }
-    const own = result.end.checkpoints!;
+  for (const result of counted) {
+    const own = result.end.checkpoints ?? [];
     for (let i = 0; i < own.length; i += 3)
       checkpoints.push(own[i]!, own[i + 1]! + rowsBefore, own[i + 2]! + linesBefore);
     rowsBefore += result.end.rows;
     linesBefore += result.end.stopLine - 1;
   }
-  return { rows: rows.sort((a, b) => a - b), checkpoints };
+  return checkpoints;
 }
 
 /** Pass 2 over just the target rows: each stretch between two checkpoints that holds some is read once. */
@@ -298,28 +314,6 @@ function chainOf(ends: (RangeEnd | undefined)[]): number[] {
   return chain;
 }
 
-/** The hashes repeated within one range's table, or present in two of them. */
-function repeatedAcross(tables: HashCounts[]): HashCounts {
-  const repeated = new HashCounts();
-  tables.forEach((table, t) => {
-    table.forEach((h1, h2, count) => {
-      if (count > 1 || tables.some((other, o) => o > t && other.has(h1, h2))) repeated.add(h1, h2);
-    });
-  });
-  return repeated;
-}
-
-/** The average size of the first records (at most a megabyte of them), at least 1. */
-async function averageRecordBytes(source: CsvSource): Promise<number> {
-  const head = await source.readBytes(0, WINDOW_BYTES);
-  let records = 0;
-  const used = new CsvRecordParser(source.settings.dialect).parse(head, false, () => {
-    records++;
-    return undefined;
-  });
-  return Math.max(1, used / Math.max(1, records));
-}
-
 /** Byte offsets where the ranges start: 0, then one guessed record start per further thread. */
 async function guessRangeStarts(source: CsvSource, size: number, threads: number): Promise<number[]> {
   const starts = [0];
@@ -353,7 +347,7 @@ function parsesCleanly(bytes: Buffer, settings: CsvSettings, width: number): boo
   return clean && records > 0;
 }
 
-function startWorker(task: RangeTask): Worker {
+function startWorker(task: WorkerTask): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
   const url = new URL(`./duplicateRangeWorker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
   if (!fromSource) return new Worker(url, { workerData: task });
@@ -363,7 +357,7 @@ function startWorker(task: RangeTask): Worker {
 }
 
 function runWorker<T extends RangeMessage>(
-  task: RangeTask,
+  task: WorkerTask,
   control: ScanControl,
   onBytes: (bytes: number) => void,
 ): Promise<T | Extract<RangeMessage, { kind: 'failed' }>> {
