@@ -15,6 +15,8 @@ const dataDir = path.join(root, 'bench-data');
 const buildDir = path.join(dataDir, 'build');
 const sizeMb = Number(process.env.BENCH_SIZE_MB ?? 200);
 const keyRows = Number(process.env.BENCH_KEYS_ROWS ?? 1_000_000);
+/** BENCH_ONLY=csv: just the side-by-side CSV comparison with DuckDB. */
+const onlyCsv = process.env.BENCH_ONLY === 'csv';
 
 interface Measurement {
   task: string;
@@ -85,6 +87,7 @@ async function prepare() {
   const sqlite = path.join(dataDir, `orders-${sizeMb}mb.db`);
   const wide = path.join(dataDir, `wide-${keyRows}.csv`);
   if (!existsSync(csv)) await step('generate CSV', () => writeOrdersCsv(csv, sizeMb));
+  if (onlyCsv) return { csv, gz, parquet, sqlite, wide };
   if (!existsSync(gz))
     await step('gzip', () => pipeline(createReadStream(csv), createGzip(), createWriteStream(gz)));
   if (!existsSync(parquet)) {
@@ -147,25 +150,27 @@ for (const column of ['user_id', 'city']) {
   results.push(`CSV ${mb(files.csv)}, ${column}, vs DuckDB count(DISTINCT): ${ratio(ours, bare)}`);
 }
 
-console.log(`\nuniqueness_check(user_id) on gzip CSV (${mb(files.gz)})`);
-const gzOurs = measure('groundwork-csv', files.gz);
-const gzDuck = measure('duckdb-csv', files.gz);
-results.push(`gzip CSV ${mb(files.gz)}: ${ratio(gzOurs, gzDuck)}`);
+if (!onlyCsv) {
+  console.log(`\nuniqueness_check(user_id) on gzip CSV (${mb(files.gz)})`);
+  const gzOurs = measure('groundwork-csv', files.gz);
+  const gzDuck = measure('duckdb-csv', files.gz);
+  results.push(`gzip CSV ${mb(files.gz)}: ${ratio(gzOurs, gzDuck)}`);
 
-console.log(`\nuniqueness_check(user_id) on Parquet (${mb(files.parquet)})`);
-const pqOurs = measure('groundwork-parquet', files.parquet);
-const pqDuck = measure('duckdb-parquet', files.parquet);
-results.push(`Parquet ${mb(files.parquet)}: ${ratio(pqOurs, pqDuck)}`);
+  console.log(`\nuniqueness_check(user_id) on Parquet (${mb(files.parquet)})`);
+  const pqOurs = measure('groundwork-parquet', files.parquet);
+  const pqDuck = measure('duckdb-parquet', files.parquet);
+  results.push(`Parquet ${mb(files.parquet)}: ${ratio(pqOurs, pqDuck)}`);
 
-console.log(
-  `\nuniqueness_check(user_id) pushed down to SQLite (${mb(files.sqlite)}), against DuckDB on the Parquet copy`,
-);
-const sqliteOurs = measure('groundwork-sqlite', files.sqlite);
-results.push(`SQLite ${mb(files.sqlite)} vs DuckDB on Parquet: ${ratio(sqliteOurs, pqDuck)}`);
+  console.log(
+    `\nuniqueness_check(user_id) pushed down to SQLite (${mb(files.sqlite)}), against DuckDB on the Parquet copy`,
+  );
+  const sqliteOurs = measure('groundwork-sqlite', files.sqlite);
+  results.push(`SQLite ${mb(files.sqlite)} vs DuckDB on Parquet: ${ratio(sqliteOurs, pqDuck)}`);
 
-console.log(`\nfind_keys(max_columns 3) on ${keyRows} × 24 (${mb(files.wide)})`);
-const keys = measure('groundwork-keys', files.wide);
-results.push(`find_keys ${keyRows} × 24: ${keys.wallSeconds.toFixed(2)} s wall (target ≤ 10 s)`);
+  console.log(`\nfind_keys(max_columns 3) on ${keyRows} × 24 (${mb(files.wide)})`);
+  const keys = measure('groundwork-keys', files.wide);
+  results.push(`find_keys ${keyRows} × 24: ${keys.wallSeconds.toFixed(2)} s wall (target ≤ 10 s)`);
+}
 
 console.log('\nRatios (groundwork / DuckDB):');
 for (const line of results) console.log(`  ${line}`);

@@ -118,6 +118,56 @@ export async function collectGroups(
   return groups;
 }
 
+/**
+ * Pass 1 and 2 in one, for a key with few distinct values: every row grouped by its real values. Undefined
+ * (the scan abandoned) as soon as there are more than `maxKeys` distinct keys.
+ */
+export async function groupFewKeys(
+  scan: KeyScan,
+  width: number,
+  query: DuplicateQuery,
+  maxKeys: number,
+): Promise<{ rows: number; nulls: number; groups: DuplicateGroup[] } | undefined> {
+  const nullsEqual = query.comparison.nulls === 'equal';
+  const groups = new Map<string | null, DuplicateGroup>();
+  let rows = 0;
+  let nulls = 0;
+  try {
+    await scan((cursor) => {
+      rows++;
+      const values: (string | null)[] = [];
+      let hasNull = false;
+      for (let k = 0; k < width; k++) {
+        const value = cursor.text(k);
+        if (value === null) hasNull = true;
+        values.push(value);
+      }
+      if (hasNull) {
+        nulls++;
+        if (!nullsEqual) return;
+      }
+      const key = groupKey(values);
+      let group = groups.get(key);
+      if (group === undefined) {
+        if (groups.size === maxKeys) throw new TooManyKeys();
+        group = { values, count: 0, rows: [], lines: [] };
+        groups.set(key, group);
+      }
+      group.count++;
+      if (group.rows.length < query.rowsPerGroup) {
+        group.rows.push(cursor.row);
+        if (cursor.line > 0) group.lines.push(cursor.line);
+      }
+    }, 'counting keys');
+  } catch (error) {
+    if (error instanceof TooManyKeys) return undefined;
+    throw error;
+  }
+  return { rows, nulls, groups: [...groups.values()] };
+}
+
+class TooManyKeys extends Error {}
+
 /** The map key of a group's values. */
 export function groupKey(values: (string | null)[]): string | null {
   return values.length === 1 ? values[0]! : JSON.stringify(values);

@@ -3,7 +3,7 @@
 // partitions (hashPartitions.ts), and posts the result.
 import { parentPort, workerData } from 'node:worker_threads';
 import { DataError } from './dataError.js';
-import { collectGroups, countKeys, type KeyScan } from './duplicatePasses.js';
+import { collectGroups, countKeys, groupFewKeys, type KeyScan } from './duplicatePasses.js';
 import { HashCounts } from './hashCounts.js';
 import { HashPartitions, resolvePartitions } from './hashPartitions.js';
 import type { RangeMessage, RangeTask, WorkerTask } from './parallelDuplicates.js';
@@ -44,6 +44,21 @@ async function run(task: RangeTask, source: ReturnType<typeof reopenCsvSource>):
   };
   const width = task.columns.length;
   if (task.repeated === undefined) {
+    const invalidLine = () => source.invalidUtf8Line;
+    if (task.fewKeys > 0) {
+      const few = await groupFewKeys(scan, width, task.query, task.fewKeys);
+      if (few !== undefined) {
+        const invalid = invalidLine();
+        return {
+          kind: 'counted',
+          end,
+          rows: few.rows,
+          nulls: few.nulls,
+          groups: few.groups,
+          ...(invalid === undefined ? {} : { invalidUtf8Line: invalid }),
+        };
+      }
+    }
     const partitions = new HashPartitions();
     const counted = await countKeys(scan, width, task.query.comparison, (h1, h2, row) => {
       partitions.add(h1, h2, row);

@@ -50,6 +50,8 @@ export interface RangeTask {
   stops: number[];
   /** Pass 1: the bytes its partitions may take before it gives up (the search then runs on one thread). */
   budgetBytes: number;
+  /** Pass 1: group the rows by value at once while there are at most this many keys (0: never). */
+  fewKeys: number;
   /** Pass 2: the repeated hashes (slots in shared memory) and the slice. */
   repeated?: { slots: Int32Array; size: number; slice: number; slices: number };
 }
@@ -62,7 +64,9 @@ export type RangeMessage =
       end: RangeEnd;
       rows: number;
       nulls: number;
-      packed: PackedPartitions;
+      /** The key hashes and rows, by partition; or, for a key with few values, the groups themselves. */
+      packed?: PackedPartitions;
+      groups?: DuplicateGroup[];
       /** The range-relative line where the range stopped being valid UTF-8. */
       invalidUtf8Line?: number;
     }
@@ -91,6 +95,8 @@ export async function parallelPasses(
   let chain: number[] = [];
   /** After pass 1, when every range kept its later sightings: the rows pass 2 needs, and where to find them. */
   let targeted: { rows: number[]; checkpoints: number[] } | undefined;
+  /** After pass 1, when the key had few values: the groups, found without a pass 2. */
+  let grouped: Iterable<DuplicateGroup> | undefined;
   const run = async <T extends RangeMessage>(
     ranges: number[],
     task: Omit<RangeTask, 'start' | 'stops'>,
@@ -120,40 +126,62 @@ export async function parallelPasses(
     );
   };
 
+  type Counted = Extract<RangeMessage, { kind: 'counted' }>;
+  /** Pass 1 on every range; the chain of ranges that cover the file, in order. */
+  const countRanges = async (fewKeys: number): Promise<Counted[]> => {
+    const results = await run<Counted>(
+      starts.map((_, r) => r),
+      { kind: 'range', settings, columns, query, budgetBytes: Math.floor(budget / starts.length), fewKeys },
+      'counting keys',
+    );
+    chain = chainOf(results.map((result) => (result.kind === 'failed' ? undefined : result.end)));
+    // A range that failed (its entries over its share of the budget, or a malformed record whose row
+    // number only a scan from the start can give) sends the search back to one thread.
+    const used = chain.map((r) => results[r]!);
+    if (used.some((result) => result.kind === 'failed')) throw new FallBack();
+    return used as Counted[];
+  };
+  const totals = (counted: Counted[]) => ({
+    rows: counted.reduce((n, result) => n + result.rows, 0),
+    nulls: counted.reduce((n, result) => n + result.nulls, 0),
+  });
+  const noteInvalidUtf8 = (counted: Counted[]) => {
+    let linesBefore = 0;
+    for (const result of counted) {
+      if (result.invalidUtf8Line !== undefined) {
+        source.noteInvalidUtf8(result.invalidUtf8Line + linesBefore);
+        return;
+      }
+      linesBefore += result.end.stopLine - 1;
+    }
+  };
+
   return {
     async countKeys(): Promise<KeyCounts> {
-      const all = starts.map((_, r) => r);
-      const results = await run<Extract<RangeMessage, { kind: 'counted' }>>(
-        all,
-        { kind: 'range', settings, columns, query, budgetBytes: Math.floor(budget / starts.length) },
-        'counting keys',
-      );
-      chain = chainOf(results.map((result) => (result.kind === 'failed' ? undefined : result.end)));
-      // A range that failed (a table over its share of the budget, or a malformed record whose row number
-      // only a scan from the start can give) sends the search back to one thread.
-      const used = chain.map((r) => results[r]!);
-      if (used.some((result) => result.kind === 'failed')) throw new FallBack();
-      const counted = used as Extract<RangeMessage, { kind: 'counted' }>[];
-      const { repeated, rows } = await resolve(counted, threads, control);
-      targeted = rows === undefined ? undefined : { rows, checkpoints: wholeFileCheckpoints(counted) };
-      let linesBefore = 0;
-      for (const result of counted) {
-        if (result.invalidUtf8Line !== undefined) {
-          source.noteInvalidUtf8(result.invalidUtf8Line + linesBefore);
-          break;
-        }
-        linesBefore += result.end.stopLine - 1;
+      let counted = await countRanges(FEW_KEYS);
+      if (counted.every((result) => result.groups !== undefined)) {
+        grouped = joinGroups(
+          counted.map((result) => result.groups!),
+          counted,
+          query.rowsPerGroup,
+        );
+      } else {
+        // Some range had many keys: all of them hash (a range that grouped by value has no hashes).
+        if (counted.some((result) => result.packed === undefined)) counted = await countRanges(0);
+        const { repeated, rows } = await resolve(counted, threads, control);
+        targeted = rows === undefined ? undefined : { rows, checkpoints: wholeFileCheckpoints(counted) };
+        noteInvalidUtf8(counted);
+        return { ...totals(counted), repeated, spilled: false, ranges: chain.length };
       }
-      return {
-        rows: counted.reduce((n, result) => n + result.rows, 0),
-        nulls: counted.reduce((n, result) => n + result.nulls, 0),
-        repeated,
-        spilled: false,
-        ranges: chain.length,
-      };
+      noteInvalidUtf8(counted);
+      // Any non-empty table makes the search ask for the groups; they are already known.
+      const repeated = new HashCounts(1);
+      repeated.add(0, 0);
+      return { ...totals(counted), repeated, spilled: false, ranges: chain.length };
     },
 
     async collectGroups(repeated, slice, slices) {
+      if (grouped !== undefined) return grouped;
       if (targeted !== undefined && slices === 1)
         return readTargets(source, columns, query, targeted, control);
       const shared = repeated.shared();
@@ -165,33 +193,20 @@ export async function parallelPasses(
           columns,
           query,
           budgetBytes: budget,
+          fewKeys: 0,
           repeated: { slots: shared.slotArray, size: shared.size, slice, slices },
         },
         slices > 1 ? `comparing repeated keys (${slice + 1} of ${slices})` : 'comparing repeated keys',
       );
-      // Join the ranges' groups in file order, shifting row and line numbers by what came before.
-      const groups = new Map<string | null, DuplicateGroup>();
-      let rowsBefore = 0;
-      let linesBefore = 0;
       for (const result of results) {
         if (result.kind === 'failed') throw new DataError(result.code ?? 'SCAN_FAILED', result.message);
-        for (const part of result.groups) {
-          const key = groupKey(part.values);
-          let group = groups.get(key);
-          if (group === undefined) {
-            group = { values: part.values, count: 0, rows: [], lines: [] };
-            groups.set(key, group);
-          }
-          group.count += part.count;
-          for (let i = 0; i < part.rows.length && group.rows.length < query.rowsPerGroup; i++) {
-            group.rows.push(part.rows[i]! + rowsBefore);
-            if (part.lines.length > 0) group.lines.push(part.lines[i]! + linesBefore);
-          }
-        }
-        rowsBefore += result.end.rows;
-        linesBefore += result.end.stopLine - 1;
       }
-      return groups.values();
+      const done = results as Extract<RangeMessage, { kind: 'grouped' }>[];
+      return joinGroups(
+        done.map((result) => result.groups),
+        done,
+        query.rowsPerGroup,
+      );
     },
   };
 }
@@ -215,7 +230,7 @@ async function resolve(
     rowsBefore.push(before);
     before += result.end.rows;
   }
-  const ranges = counted.map((result) => result.packed);
+  const ranges = counted.map((result) => result.packed!);
   const results = await Promise.all(
     Array.from({ length: threads }, (_, t) => {
       const partitions = Array.from({ length: PARTITIONS }, (_, p) => p).filter((p) => p % threads === t);
@@ -296,6 +311,38 @@ async function readTargets(
       'comparing repeated keys',
     );
   }
+  return groups.values();
+}
+
+/** Distinct keys a range groups by value at once (one pass, no hashing); beyond, it hashes. */
+const FEW_KEYS = 4096;
+
+/** The ranges' groups joined in file order, row and line numbers shifted by the ranges before. */
+function joinGroups(
+  parts: DuplicateGroup[][],
+  ranges: { end: RangeEnd }[],
+  rowsPerGroup: number,
+): Iterable<DuplicateGroup> {
+  const groups = new Map<string | null, DuplicateGroup>();
+  let rowsBefore = 0;
+  let linesBefore = 0;
+  parts.forEach((range, r) => {
+    for (const part of range) {
+      const key = groupKey(part.values);
+      let group = groups.get(key);
+      if (group === undefined) {
+        group = { values: part.values, count: 0, rows: [], lines: [] };
+        groups.set(key, group);
+      }
+      group.count += part.count;
+      for (let i = 0; i < part.rows.length && group.rows.length < rowsPerGroup; i++) {
+        group.rows.push(part.rows[i]! + rowsBefore);
+        if (part.lines.length > 0) group.lines.push(part.lines[i]! + linesBefore);
+      }
+    }
+    rowsBefore += ranges[r]!.end.rows;
+    linesBefore += ranges[r]!.end.stopLine - 1;
+  });
   return groups.values();
 }
 
