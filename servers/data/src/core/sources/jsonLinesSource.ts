@@ -53,10 +53,18 @@ class JsonLinesSource implements TabularSource {
   async close(): Promise<void> {}
 }
 
+/**
+ * Lines where JSON.parse could change how a number is written (its double printing differently from the
+ * literal): 16 or more digits, an exponent, a trailing zero after the point, -0, or 6+ zeros after the point.
+ * Those go through the lossless parser (several times slower); the pattern may match inside strings too,
+ * which only costs time.
+ */
+const MAY_LOSE_A_NUMBER = /\d[\d.]{15,}|\d[eE]|\.\d*0(?!\d)|-0(?![.\d])|\.0{6,}/;
+
 function parseLine(text: string, line: number): Record<string, unknown> {
   let value: unknown;
   try {
-    value = parseLossless(text);
+    value = MAY_LOSE_A_NUMBER.test(text) ? parseLossless(text) : JSON.parse(text);
   } catch (error) {
     throw new DataError('MALFORMED_JSON', `Line ${line} is not valid JSON (${(error as Error).message}).`);
   }
