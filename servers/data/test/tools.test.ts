@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -170,6 +171,11 @@ describe('bad input', () => {
       columns: ['id'],
     });
     expect(message).toMatch(/'table' must be an identifier .* or a double-quoted name/);
+  });
+
+  it('refuses a FIFO without opening it (the call does not hang)', async () => {
+    execFileSync('mkfifo', [path.join(directory, 'pipe.csv')]);
+    expect(await server.fail('profile_columns', { file: 'pipe.csv' })).toMatch(/FIFO/);
   });
 
   it('explains a file that is not readable in its format', async () => {
