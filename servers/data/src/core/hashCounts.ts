@@ -1,9 +1,9 @@
 // An open-addressing table of 64-bit hashes (two int32 lanes) that remembers whether each was seen once or
-// more, and a number given with its first sighting (the row, where a search wants to find it again). Each
-// slot keeps all four side by side (16 bytes, one cache line per probe), with no per-entry objects, so tens
-// of millions of keys stay cheap.
+// more, plus a tag per entry (given with the first sighting; `claim` uses it to report a repeated hash once).
+// Each slot keeps all four side by side (16 bytes, one cache line per probe), with no per-entry objects, so
+// tens of millions of keys stay cheap.
 
-/** Slot layout: hash lane 1, hash lane 2, count (0 = empty, 1 = seen once, 2 = more), first tag. */
+/** Slot layout: hash lane 1, hash lane 2, count (0 = empty, 1 = seen once, 2 = more), tag. */
 const SLOT = 4;
 const MAX_LOAD = 0.6;
 
