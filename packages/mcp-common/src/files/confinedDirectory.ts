@@ -1,10 +1,10 @@
 // A directory inside the allowed directories, held open, and the one way anything below it (or below a root)
 // is opened: walk the path through descriptors, fstat what was opened, check where it really is.
 import type { Stats } from 'node:fs';
-import { open, opendir } from 'node:fs/promises';
+import { open, opendir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfinedFile } from './confinedFile.js';
-import type { Confinement } from './confinement.js';
+import { Confinement } from './confinement.js';
 import { type FileKind, kindOf } from './fileKind.js';
 import {
   InvalidPathError,
@@ -15,7 +15,7 @@ import {
 } from './pathErrors.js';
 import {
   checkPathArgument,
-  type OpenDirectory,
+  OpenDirectory,
   READ_FLAGS,
   realLocationOf,
   refusal,
@@ -24,6 +24,8 @@ import {
   WRITE_FLAGS,
   walk,
 } from './pathWalk.js';
+
+const CHANGED = 'changed while it was being opened; try again.';
 
 export interface OpenOptions {
   signal?: AbortSignal | undefined;
@@ -63,6 +65,45 @@ export class ConfinedDirectory implements AsyncDisposable {
     /** The path as the client gave it (for a child: its parent's `given`, `/`, the name). */
     readonly given: string,
   ) {}
+
+  /**
+   * A directory that is its own boundary: nothing opened or written below it may lead outside it, even to
+   * elsewhere in the allowed directories (a repository checkout, whose committed links are not trusted).
+   * `directory` is a path the server chose or already confined; refusals below it quote paths relative to it.
+   *
+   * @example
+   *   await using checkout = await ConfinedDirectory.confinedTo(checkoutPath);
+   *   const text = await (await checkout.openFile('AGENTS.md')).readText({ maxBytes: 1 << 20 });
+   */
+  static async confinedTo(directory: string, options: OpenOptions = {}): Promise<ConfinedDirectory> {
+    const real = await realpath(path.resolve(directory)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') throw new PathNotFoundError('.');
+      throw error;
+    });
+    const start = await OpenDirectory.open(real).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOTDIR') throw new WrongFileKindError('.', 'regular file', 'directory');
+      throw error;
+    });
+    return openDirectoryFrom(start, '.', '.', new Confinement([real]), {
+      ...options,
+      ownsStart: true,
+    });
+  }
+
+  /**
+   * This directory as its own boundary (see confinedTo), reopened through this descriptor — never by path, so
+   * a folder swapped in after this handle was opened changes nothing. For a tool whose client names a
+   * repository inside the allowed directories.
+   */
+  async asOwnBoundary(options: OpenOptions = {}): Promise<ConfinedDirectory> {
+    const reopened = await this.directory.reopen();
+    // Where the descriptor is now (it may have been moved since it was opened), as the kernel says.
+    const real = await verifiedLocation(reopened);
+    return openDirectoryFrom(new OpenDirectory(reopened.handle, real), '.', '.', new Confinement([real]), {
+      ...options,
+      ownsStart: true,
+    });
+  }
 
   /** The entries, read through the descriptor, one at a time (a huge directory is never held in memory). */
   async *entries(options: OpenOptions = {}): AsyncGenerator<DirectoryEntry> {
@@ -160,6 +201,8 @@ export async function openFileFrom(
       throw await kindRefusal(end, kindOf(end.entry), 'regular file', given, confinement);
     const handle = await open(end.parent.childPath(end.name), READ_FLAGS).catch(
       (error: NodeJS.ErrnoException) => {
+        // O_NOFOLLOW met a link renamed into place since the lstat.
+        if (error.code === 'ELOOP') throw new PathAccessError(given, CHANGED);
         throw refusal(error, path.join(end.parent.real, end.name as string), {
           confinement,
           given,
@@ -172,8 +215,7 @@ export async function openFileFrom(
       // Something else may have been renamed into place since the lstat: what was opened is what counts.
       if (!stats.isFile()) throw new WrongFileKindError(given, kindOf(stats), 'regular file');
       const real = await realLocationOf(handle, path.join(end.parent.real, end.name), stats);
-      if (real === undefined)
-        throw new PathAccessError(given, 'changed while it was being opened; try again.');
+      if (real === undefined) throw new PathAccessError(given, CHANGED);
       if (!confinement.contains(real)) throw new PathOutsideAllowedError(given);
       return new ConfinedFile(handle, stats, real, given);
     } catch (error) {
@@ -261,11 +303,7 @@ export async function writeFileFrom(
       (error: NodeJS.ErrnoException) => {
         // ENXIO: a FIFO nobody reads (opening it non-blocking for writing fails instead of waiting).
         if (error.code === 'ENXIO') return new WrongFileKindError(given, 'FIFO (named pipe)', 'regular file');
-        if (error.code === 'ELOOP')
-          return new PathAccessError(
-            given,
-            'was replaced by a symbolic link while being written; try again.',
-          );
+        if (error.code === 'ELOOP') return new PathAccessError(given, CHANGED);
         if (error.code === 'EISDIR') return new WrongFileKindError(given, 'directory', 'regular file');
         return refusal(error, where, { confinement, given, missing: 'refuse' });
       },
@@ -275,8 +313,7 @@ export async function writeFileFrom(
       const stats = await handle.stat();
       if (!stats.isFile()) throw new WrongFileKindError(given, kindOf(stats), 'regular file');
       const real = await realLocationOf(handle, where, stats);
-      if (real === undefined)
-        throw new PathAccessError(given, 'changed while it was being opened; try again.');
+      if (real === undefined) throw new PathAccessError(given, CHANGED);
       if (!confinement.contains(real)) throw new PathOutsideAllowedError(given);
       await handle.truncate(0);
       await handle.writeFile(data);
