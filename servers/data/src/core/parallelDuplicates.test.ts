@@ -59,4 +59,20 @@ describe('the duplicate search on several threads', { timeout: 120_000 }, () => 
     expect(ranges).toBeGreaterThan(1);
     expect(ranges).toBeLessThan(4);
   });
+
+  it('stops its threads when the search is cancelled', async () => {
+    const lines = ['id,key'];
+    for (let i = 1; i <= 200_000; i++) lines.push(`${i},${i}`);
+    const file = tempFile('cancelled.csv', `${lines.join('\n')}\n`);
+    const controller = new AbortController();
+    const query = { columns: ['key'], comparison: DEFAULT_COMPARISON, limit: 10, rowsPerGroup: 10 };
+    const search = analyzeDuplicates(await openCsvSource(file, {}), query, {
+      threads: 2,
+      parallelMinBytes: 0,
+      signal: controller.signal,
+      // The first report comes from a running worker: cancel then.
+      onProgress: () => controller.abort(),
+    });
+    await expect(search).rejects.toThrow(/cancelled/);
+  });
 });
