@@ -2,7 +2,7 @@
 // was checked, so nothing can swap what is read after the check.
 import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { addAbortSignal, type Readable } from 'node:stream';
+import { addAbortSignal, Readable } from 'node:stream';
 import { FileTooLargeError } from './pathErrors.js';
 import { descriptorPath } from './pathWalk.js';
 
@@ -92,14 +92,21 @@ export class ConfinedFile implements AsyncDisposable {
   stream(options: StreamOptions = {}): Readable {
     // An already cancelled call gets no stream (one destroyed before anyone listens reports its error nowhere).
     options.signal?.throwIfAborted();
-    const stream = this.handle.createReadStream({
-      autoClose: false,
-      emitClose: true,
-      ...(options.start === undefined ? {} : { start: options.start }),
-      ...(options.end === undefined ? {} : { end: options.end }),
-      ...(options.highWaterMark === undefined ? {} : { highWaterMark: options.highWaterMark }),
-    });
+    // Not FileHandle.createReadStream: destroying that stream closes the handle even with autoClose false, and
+    // the handle belongs to this object, not to one stream over it.
+    const stream = Readable.from(this.chunks(options), { objectMode: false });
     return options.signal === undefined ? stream : addAbortSignal(options.signal, stream);
+  }
+
+  private async *chunks({ start = 0, end = Number.POSITIVE_INFINITY, highWaterMark = CHUNK }: StreamOptions) {
+    let position = start;
+    while (position <= end) {
+      const buffer = Buffer.allocUnsafe(Math.min(highWaterMark, end - position + 1));
+      const { bytesRead } = await this.handle.read(buffer, 0, buffer.length, position);
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+    }
   }
 
   /** Closes the descriptor; safe to call more than once. */

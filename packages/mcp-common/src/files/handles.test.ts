@@ -87,6 +87,20 @@ describe('AllowedPaths.openFile', () => {
     }
   });
 
+  it('keeps the file open when a stream over it is destroyed early, and honours start, end and chunk size', async () => {
+    const file = await allowed.openFile('sub/b.txt');
+    try {
+      const chunks: string[] = [];
+      for await (const chunk of file.stream({ start: 1, end: 3, highWaterMark: 2 }))
+        chunks.push(String(chunk));
+      expect(chunks).toEqual(['ra', 'v']);
+      for await (const _chunk of file.stream({ highWaterMark: 1 })) break; // destroys the stream
+      expect(await file.readText({ maxBytes: 5 })).toBe('bravo');
+    } finally {
+      await file.close();
+    }
+  });
+
   it('works with await using, closing the descriptor at the end of the block', async () => {
     let descriptor: string | undefined;
     {
