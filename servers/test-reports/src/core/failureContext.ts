@@ -3,7 +3,7 @@
 import { splitExpectedActual } from './expectedActual.js';
 import { locateSources, type PathGuard, type SourceLocation } from './sourceContext.js';
 import { framesIn } from './stackFrames.js';
-import { type FoldedTest, testId } from './testRun.js';
+import { type FoldedTest, shownFile, testId } from './testRun.js';
 
 export interface FailureContext {
   id: string;
@@ -54,7 +54,7 @@ export async function buildFailureContext(
     root: options.root,
     guard: options.guard,
     contextLines: options.contextLines,
-    ...(test.file === undefined ? {} : { testFile: test.file }),
+    ...(shownFile(test) === undefined ? {} : { testFile: shownFile(test) as string }),
     ...(test.line === undefined ? {} : { testLine: test.line }),
     packageHint: test.classname,
   });
@@ -64,7 +64,7 @@ export async function buildFailureContext(
     classname: test.classname,
     name: test.name,
     status: test.status,
-    ...(test.file === undefined ? {} : { file: test.file }),
+    ...(shownFile(test) === undefined ? {} : { file: shownFile(test) as string }),
     ...(test.line === undefined ? {} : { line: test.line }),
     message,
     ...(first?.type === undefined ? {} : { type: first.type }),

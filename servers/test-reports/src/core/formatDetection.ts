@@ -26,14 +26,12 @@ export function detectFormatOf(start: string): ReportFormat | 'empty' | undefine
     if (withoutProlog.startsWith('<!DOCTYPE') && /<testsuites?[\s/>]/.test(withoutProlog)) return 'junit';
     return undefined;
   }
+  // go test -json, possibly after plain text (Go ≤ 1.23 prints `FAIL pkg [build failed]` that way).
+  const goEvent = (line: string) =>
+    /^\{.*"Action"\s*:\s*"/.test(line) && /"(Time|Package|Test|Output|ImportPath)"\s*:/.test(line);
+  if (text.split('\n', 40).some(goEvent)) return 'go-test-json';
+  if (/^FAIL\s+\S+\s+\[(build|setup) failed\]/.test(text)) return 'go-test-json';
   if (text.startsWith('{')) {
-    const lines = text.split('\n', 6).filter((line) => line.trim() !== '');
-    if (
-      lines.some(
-        (line) => /^\{.*"Action"\s*:\s*"/.test(line) && /"(Time|Package|Test|Output)"\s*:/.test(line),
-      )
-    )
-      return 'go-test-json';
     if (/"testResults"\s*:/.test(text) && /"(numTotalTests|assertionResults|numFailedTests)"\s*:/.test(text))
       return 'jest-json';
     return undefined;

@@ -80,7 +80,16 @@ export async function parseJestJsonFile(
 
 function toCase(testFile: string, assertion: AssertionResult, details: boolean): TestCaseResult {
   const status = statusOf(assertion.status);
-  const retries = Math.max(0, (assertion.invocations ?? 1) - 1, assertion.retryReasons?.length ?? 0);
+  const messages = assertion.failureMessages ?? [];
+  // Jest counts runs in `invocations`; Vitest keeps one failure message per failed attempt, also on a
+  // test that passed in the end.
+  const failedRetries = status === 'passed' ? messages.length : Math.max(0, messages.length - 1);
+  const retries = Math.max(
+    0,
+    (assertion.invocations ?? 1) - 1,
+    assertion.retryReasons?.length ?? 0,
+    status === 'skipped' ? 0 : failedRetries,
+  );
   const testCase: TestCaseResult = {
     suite: testFile,
     classname: (assertion.ancestorTitles ?? []).join(' > '),
@@ -94,10 +103,10 @@ function toCase(testFile: string, assertion: AssertionResult, details: boolean):
   if (assertion.location?.line !== undefined) testCase.line = assertion.location.line;
   if (typeof assertion.duration === 'number') testCase.durationMs = assertion.duration;
   if (status === 'failed') {
-    const messages = assertion.failureMessages ?? [];
-    testCase.failures = (messages.length > 0 ? messages : ['']).map((message, index) =>
-      failureOf(stripAnsi(message), assertion.failureDetails?.[index], details),
-    );
+    // The last attempt's failure first: it is the one that decided the outcome.
+    testCase.failures = (messages.length > 0 ? messages : [''])
+      .map((message, index) => failureOf(stripAnsi(message), assertion.failureDetails?.[index], details))
+      .reverse();
   }
   return testCase;
 }

@@ -159,13 +159,13 @@ describe('JUnit XML', () => {
     });
   });
 
-  it("reads gotestsum's junit: subtest parents fold into their subtests, generic messages are replaced", async () => {
+  it("reads gotestsum's junit: subtest parents fold into their subtests, generic messages are replaced, a panic errors as in go test -json", async () => {
     const run = await readFixture('go/reports/junit.xml');
     expect(statuses(run)).toEqual({
       TestSum: 'passed',
       'TestSumTable/empty': 'passed',
       'TestSumTable/negative': 'failed',
-      TestDiv: 'failed',
+      TestDiv: 'errored',
       TestSlow: 'skipped',
     });
     expect(byName(run).get('TestSumTable/negative')?.failures[0]?.message).toBe('Sum([-1 -2]) = -3, want -4');

@@ -2,6 +2,7 @@
 // vitest, gotestsum) through saxes in chunks, so memory stays bounded however large the file is.
 import { open } from 'node:fs/promises';
 import type { SaxesTagPlain } from 'saxes';
+import { reportedLines } from './goTestOutput.js';
 import { ReportParseError, throwIfAborted } from './reportErrors.js';
 import {
   type CaseSink,
@@ -268,6 +269,13 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
 function finishFailure(detail: FailureDetail, body: string): void {
   const text = cleanXmlText(body).trim();
   if (text !== '') detail.stack = head(text, MAX_STACK_CHARS);
+  // A Go panic (gotestsum writes it as a <failure>) is an error, as in go test -json.
+  if (/^panic: /m.test(text) && /^goroutine \d+ \[/m.test(text)) {
+    detail.kind = 'error';
+    detail.type = 'panic';
+    if (detail.message === undefined || GENERIC_MESSAGES.has(detail.message))
+      detail.message = head(/^panic: .*$/m.exec(text)?.[0] ?? '', MAX_MESSAGE_CHARS);
+  }
   if ((detail.message === undefined || GENERIC_MESSAGES.has(detail.message)) && text !== '') {
     // Some writers leave the message out (or write gotestsum's "Failed") and put it all in the text.
     detail.message = head(messageFromBody(text), MAX_MESSAGE_CHARS);
@@ -277,8 +285,8 @@ function finishFailure(detail: FailureDetail, body: string): void {
 const GENERIC_MESSAGES = new Set(['Failed', 'failed', '']);
 
 function messageFromBody(text: string): string {
-  const goReport = /^\s+\w[\w./-]*\.go:\d+: (.+)$/m.exec(text) ?? /^(panic: .+)$/m.exec(text);
-  if (goReport !== null) return (goReport[1] ?? '').trim();
+  const goReport = reportedLines(text).text;
+  if (goReport !== '') return goReport;
   const lines = text.split('\n').map((line) => line.trim());
   return lines.find((line) => line !== '' && !line.startsWith('=== RUN')) ?? '';
 }
@@ -292,7 +300,8 @@ function joinOutput(before: string, more: string): string {
 function finishCase(frame: CaseFrame, suite: SuiteFrame | undefined): TestCaseResult {
   const attributes = frame.attributes;
   const status = statusOf(frame);
-  const attempts = 1 + frame.flakyAttempts + frame.rerunAttempts;
+  // Vitest writes one <failure> per failed attempt of a retried test; Surefire one <rerunFailure> per rerun.
+  const attempts = Math.max(1 + frame.flakyAttempts + frame.rerunAttempts, frame.failures.length);
   const testCase: TestCaseResult = {
     suite: suite?.name ?? '',
     classname: interned(attributes.classname ?? attributes.class ?? ''),

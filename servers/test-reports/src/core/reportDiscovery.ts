@@ -24,6 +24,8 @@ const MAX_REPORTS = 2_000;
 
 export interface FoundReport {
   file: string;
+  /** Relative to the searched directory (the base name when a file was given): the same in every run. */
+  name: string;
   /** `empty` is a zero-byte (or blank) report; undefined: given directly but not a known format. */
   format: ReportFormat | 'empty' | undefined;
 }
@@ -39,7 +41,9 @@ export async function discoverReports(
 ): Promise<FoundReport[]> {
   const stats = await fs.stat(target).catch(() => undefined);
   if (stats === undefined) throw new NoReportsFoundError(display(target), ['(the path does not exist)']);
-  if (stats.isFile()) return [{ file: target, format: await detectFormat(target) }];
+  if (stats.isFile()) {
+    return [{ file: target, name: path.basename(target), format: await detectFormat(target) }];
+  }
   const candidates: string[] = [];
   const others: string[] = [];
   let entries = 0;
@@ -68,18 +72,23 @@ export async function discoverReports(
   };
   await walk(target, REPORT_DIRECTORIES.has(path.basename(target)));
   // Reports named freely (`nested.xml` in a folder of its own) are still found by their content.
-  const found = await confirmByContent([...candidates, ...others].slice(0, MAX_REPORTS), signal);
+  const found = await confirmByContent(target, [...candidates, ...others].slice(0, MAX_REPORTS), signal);
   if (found.length === 0) throw new NoReportsFoundError(display(target), REPORT_PATTERNS);
   return found;
 }
 
-async function confirmByContent(files: readonly string[], signal?: AbortSignal): Promise<FoundReport[]> {
+async function confirmByContent(
+  target: string,
+  files: readonly string[],
+  signal?: AbortSignal,
+): Promise<FoundReport[]> {
   const found: FoundReport[] = [];
   for (const file of files) {
     throwIfAborted(signal);
     const format = await detectFormat(file).catch(() => undefined);
-    if (format !== undefined && format !== 'empty') found.push({ file, format });
-    else if (format === 'empty' && /\.(xml|tap)$/i.test(file)) found.push({ file, format });
+    const name = path.relative(target, file).split(path.sep).join('/');
+    if (format !== undefined && format !== 'empty') found.push({ file, name, format });
+    else if (format === 'empty' && /\.(xml|tap)$/i.test(file)) found.push({ file, name, format });
   }
   return found;
 }

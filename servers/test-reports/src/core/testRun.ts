@@ -90,6 +90,7 @@ export async function readRun(found: readonly FoundReport[], options: ReadRunOpt
     try {
       read.tests = await PARSERS[report.format](report.file, sink, {
         details: options.details,
+        reportName: report.name,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         onBytes: (bytes) => options.onProgress?.(before + bytes, totalBytes),
       });
@@ -134,7 +135,11 @@ function isFileError(error: unknown): boolean {
   return typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string';
 }
 
-/** Merges one attempt into what is known of the test: any pass wins, earlier failures make it flaky. */
+/**
+ * Merges one attempt into what is known of the test. Attempts arrive in the order they ran and the last
+ * one that ran decides: a pass after failures is a flaky pass, but a failure is never undone by an earlier
+ * pass (a retry never follows a pass, so a failure after a pass is a failure). A skip changes nothing.
+ */
 function fold(tests: Map<string, FoldedTest>, attempt: TestCaseResult, options: ReadRunOptions): void {
   const key = testKey(attempt);
   const known = tests.get(key);
@@ -150,28 +155,27 @@ function fold(tests: Map<string, FoldedTest>, attempt: TestCaseResult, options: 
     return;
   }
   known.attempts += incoming.attempts;
-  if (incoming.durationMs !== undefined) known.durationMs = (known.durationMs ?? 0) + incoming.durationMs;
-  if (known.status === 'passed' && incoming.status !== 'passed') {
-    if (incoming.status !== 'skipped') known.failedAttempts += incoming.attempts;
-    return;
-  }
-  if (incoming.status === 'passed') {
-    known.failedAttempts += incoming.failedAttempts;
-    known.status = 'passed';
-    known.failures = [];
-    delete known.trimmedStack;
-    delete known.foldedFrames;
-    return;
-  }
-  if (incoming.status === 'skipped') return;
-  // Both failed (or the first was skipped): the latest failure is the one to show.
   known.failedAttempts += incoming.failedAttempts;
+  if (incoming.durationMs !== undefined) known.durationMs = (known.durationMs ?? 0) + incoming.durationMs;
+  if (incoming.status === 'skipped') return;
+  if (incoming.status === 'passed') {
+    known.status = 'passed';
+    // failure_context asked for this test: the failed attempt of a flaky test stays readable.
+    if (options.keepDetails?.(testId(known)) !== true) {
+      known.failures = [];
+      delete known.trimmedStack;
+      delete known.foldedFrames;
+    }
+    return;
+  }
+  // A failure: the latest one is the one to show.
   known.status = incoming.status;
   known.failures = incoming.failures;
   if (incoming.trimmedStack !== undefined) known.trimmedStack = incoming.trimmedStack;
   if (incoming.foldedFrames !== undefined) known.foldedFrames = incoming.foldedFrames;
   if (incoming.output !== undefined) known.output = incoming.output;
   if (incoming.line !== undefined) known.line = incoming.line;
+  if (incoming.sourceFile !== undefined) known.sourceFile = incoming.sourceFile;
 }
 
 /** Keeps only what the answer needs, so a huge run with many failures stays small in memory. */
@@ -194,6 +198,11 @@ function compact(testCase: TestCaseResult, keepDetails: boolean, keepRawStacks: 
   // Raw stacks are dropped once trimmed unless one test was asked for (failure_context reads its frames).
   if (!keepRawStacks) folded.failures = testCase.failures.map(({ stack: _stack, ...rest }) => rest);
   return folded;
+}
+
+/** The file to show and to read the source from: where it failed if known, else the test's own file. */
+export function shownFile(test: Pick<TestCaseResult, 'file' | 'sourceFile'>): string | undefined {
+  return test.sourceFile ?? test.file;
 }
 
 export function isFailing(test: TestCaseResult): boolean {

@@ -22,7 +22,11 @@ export function cleanXmlText(text: string): string {
   return cleaned;
 }
 
-/** Removes ANSI escapes from text read from non-XML reports (TAP, JSON, go test). */
+// An escape written out as text: node:test's TAP writes `'boom \x1B[31mred'` in single-quoted YAML.
+const TEXTUAL_ANSI = /\\(?:x1[bB]|u001[bB]|033|e)\[[0-?]*[ -/]*[@-~]/g;
+
+/** Removes ANSI escapes (real, or written out as `\x1B[31m`) from text read from non-XML reports. */
 export function stripAnsi(text: string): string {
-  return text.includes('\x1B') ? text.replace(ILLEGAL_RUN, '') : text;
+  const cleaned = text.includes('\x1B') ? text.replace(ILLEGAL_RUN, '') : text;
+  return cleaned.includes('\\') ? cleaned.replace(TEXTUAL_ANSI, '') : cleaned;
 }
