@@ -17,7 +17,7 @@ import {
   tail,
 } from './testResult.js';
 import { XmlBodySplitter } from './xmlBodySplitter.js';
-import { cleanXmlText } from './xmlTextCleaner.js';
+import { cleanXmlText, stripAnsi } from './xmlTextCleaner.js';
 
 /** Shared by every test without failures (most of them); frozen so that no one can add to it. */
 const NO_FAILURES = Object.freeze([]) as unknown as FailureDetail[];
@@ -154,7 +154,7 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
     const detail: FailureDetail = { kind };
     if (options.details) {
       if (attributes.message !== undefined && attributes.message !== '')
-        detail.message = head(attributes.message, MAX_MESSAGE_CHARS);
+        detail.message = head(stripAnsi(attributes.message), MAX_MESSAGE_CHARS);
       if (attributes.type !== undefined && attributes.type !== '') detail.type = attributes.type;
       capture = { into: 'failure', detail };
       captured = '';
@@ -267,7 +267,7 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
 }
 
 function finishFailure(detail: FailureDetail, body: string): void {
-  const text = cleanXmlText(body).trim();
+  const text = stripAnsi(cleanXmlText(body)).trim();
   if (text !== '') detail.stack = head(text, MAX_STACK_CHARS);
   // A Go panic (gotestsum writes it as a <failure>) is an error, as in go test -json.
   if (/^panic: /m.test(text) && /^goroutine \d+ \[/m.test(text)) {
@@ -292,7 +292,7 @@ function messageFromBody(text: string): string {
 }
 
 function joinOutput(before: string, more: string): string {
-  const added = cleanXmlText(more).trim();
+  const added = stripAnsi(cleanXmlText(more)).trim();
   if (added === '') return before;
   return before === '' ? added : `${before}\n${added}`;
 }

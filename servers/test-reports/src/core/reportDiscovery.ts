@@ -13,11 +13,13 @@ export const REPORT_PATTERNS = [
   '*junit*.xml',
   '.xml, .json, .jsonl or .ndjson files named like *test*, *result* or *report*',
   '*.tap',
+  'TAP archives (prove --archive, .t files holding TAP)',
   'and any other .xml, .json or .tap file whose content is a report',
 ] as const;
 
 const REPORT_DIRECTORIES = new Set(['surefire-reports', 'failsafe-reports', 'test-results', 'test-reports']);
-const REPORT_EXTENSIONS = new Set(['.xml', '.json', '.jsonl', '.ndjson', '.tap', '.txt', '.log']);
+// `.t`: `prove --archive` keeps each test script's TAP under the script's own name.
+const REPORT_EXTENSIONS = new Set(['.xml', '.json', '.jsonl', '.ndjson', '.tap', '.t', '.txt', '.log']);
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', '.hg', '.svn', '.venv', 'venv', '__pycache__']);
 const MAX_ENTRIES = 200_000;
 const MAX_REPORTS = 2_000;
@@ -88,7 +90,7 @@ async function confirmByContent(
     const format = await detectFormat(file).catch(() => undefined);
     const name = path.relative(target, file).split(path.sep).join('/');
     if (format !== undefined && format !== 'empty') found.push({ file, name, format });
-    else if (format === 'empty' && /\.(xml|tap)$/i.test(file)) found.push({ file, name, format });
+    else if (format === 'empty' && /\.(xml|tap|t)$/i.test(file)) found.push({ file, name, format });
   }
   return found;
 }

@@ -22,11 +22,12 @@ export function cleanXmlText(text: string): string {
   return cleaned;
 }
 
-// An escape written out as text: node:test's TAP writes `'boom \x1B[31mred'` in single-quoted YAML.
-const TEXTUAL_ANSI = /\\(?:x1[bB]|u001[bB]|033|e)\[[0-?]*[ -/]*[@-~]/g;
+// An escape written out as text: node:test's TAP writes `'boom \x1B[31mred'` in single-quoted YAML, pytest's
+// JUnit writes `#x1B[31m` (it replaces characters XML forbids that way).
+const TEXTUAL_ANSI = /(?:\\(?:x1[bB]|u001[bB]|033|e)|#x1[bB])\[[0-?]*[ -/]*[@-~]/g;
 
 /** Removes ANSI escapes (real, or written out as `\x1B[31m`) from text read from non-XML reports. */
 export function stripAnsi(text: string): string {
   const cleaned = text.includes('\x1B') ? text.replace(ILLEGAL_RUN, '') : text;
-  return cleaned.includes('\\') ? cleaned.replace(TEXTUAL_ANSI, '') : cleaned;
+  return cleaned.includes('\\') || cleaned.includes('#x1') ? cleaned.replace(TEXTUAL_ANSI, '') : cleaned;
 }

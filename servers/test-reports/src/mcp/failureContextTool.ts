@@ -68,13 +68,17 @@ export const failureContextTool = defineTool({
       keepDetails: (id) => id === args.id,
     });
     const test = [...run.tests.values()].find((candidate) => testId(candidate) === args.id);
-    if (test === undefined || !isFailing(test)) {
+    // A flaky test (an id from flaky_tests) is shown by its failed attempt when the report kept one.
+    const failedAttempt = test !== undefined && test.failedAttempts > 0 && test.failures.length > 0;
+    if (test === undefined || !(isFailing(test) || failedAttempt)) {
       const error = new FailureNotFoundError(args.id);
       throw new ToolError(
         error.code,
         test === undefined
           ? error.message
-          : `Test '${test.name}' (id '${args.id}') did not fail in these reports.`,
+          : test.failedAttempts > 0
+            ? `Test '${test.name}' (id '${args.id}') passed after ${test.failedAttempts} failed attempt(s); this report keeps no detail of the failed attempts.`
+            : `Test '${test.name}' (id '${args.id}') did not fail in these reports.`,
       );
     }
     const root =
