@@ -240,6 +240,7 @@ describe.skipIf(!present)('go test -json, against what go printed', () => {
         reported
           .map((m) => m[3])
           .join('\n')
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: the colour a test printed is not its message
           .replace(/\x1B\[[0-9;]*m/g, ''),
       );
       expect({ file: failure.file, line: failure.line }).toEqual({
