@@ -62,13 +62,15 @@ export async function parseJestJsonFile(
     throwIfAborted(options.signal);
     const testFile = fileResult.name ?? '';
     const assertions = fileResult.assertionResults ?? [];
+    const fileMessage =
+      fileResult.testExecError?.message ?? fileResult.failureMessage ?? fileResult.message ?? '';
     for (const assertion of assertions) {
       cases += 1;
       sink(toCase(testFile, assertion, options.details));
     }
-    const fileMessage =
-      fileResult.testExecError?.message ?? fileResult.failureMessage ?? fileResult.message ?? '';
-    if (fileResult.status === 'failed' && !assertions.some((assertion) => assertion.status === 'failed')) {
+    const failing = (assertion: AssertionResult) =>
+      assertion.status === 'failed' || assertion.status === 'error';
+    if (fileResult.status === 'failed' && !assertions.some(failing)) {
       // The file failed to run at all (a syntax error, a failing import): its tests never reported.
       cases += 1;
       const stack = fileResult.testExecError?.stack ?? fileMessage;
@@ -93,7 +95,8 @@ function toCase(testFile: string, assertion: AssertionResult, details: boolean):
   const testCase: TestCaseResult = {
     suite: testFile,
     classname: (assertion.ancestorTitles ?? []).join(' > '),
-    name: assertion.title ?? assertion.fullName ?? '',
+    // Jest 30 writes a test file that failed to run as one nameless result with status "error".
+    name: assertion.title ?? assertion.fullName ?? (status === 'errored' ? FILE_FAILED : ''),
     file: testFile,
     status,
     failures: [],
@@ -102,6 +105,15 @@ function toCase(testFile: string, assertion: AssertionResult, details: boolean):
   };
   if (assertion.location?.line !== undefined) testCase.line = assertion.location.line;
   if (typeof assertion.duration === 'number') testCase.durationMs = assertion.duration;
+  if (status === 'errored') {
+    const text = stripAnsi(messages.join('\n'));
+    testCase.failures = [
+      {
+        kind: 'error',
+        ...(details ? { message: firstMeaningfulLine(text), stack: head(text, MAX_STACK_CHARS) } : {}),
+      },
+    ];
+  }
   if (status === 'failed') {
     // The last attempt's failure first: it is the one that decided the outcome.
     testCase.failures = (messages.length > 0 ? messages : [''])
@@ -111,10 +123,15 @@ function toCase(testFile: string, assertion: AssertionResult, details: boolean):
   return testCase;
 }
 
+const SKIP_STATUSES = new Set(['pending', 'skipped', 'todo', 'disabled', 'focused']);
+const FILE_FAILED = '(test file failed to run)';
+
+/** Anything not known to be a pass or a skip is a failure: an unknown status never turns a run green. */
 function statusOf(status: string | undefined): TestStatus {
   if (status === 'passed') return 'passed';
   if (status === 'failed') return 'failed';
-  return 'skipped'; // pending, skipped, todo, disabled
+  if (status !== undefined && SKIP_STATUSES.has(status)) return 'skipped';
+  return 'errored';
 }
 
 function failureOf(text: string, detail: unknown, details: boolean): FailureDetail {
@@ -141,19 +158,28 @@ function failureOf(text: string, detail: unknown, details: boolean): FailureDeta
 function suiteFailure(testFile: string, message: string, stack: string, details: boolean): TestCaseResult {
   const failure: FailureDetail = { kind: 'error' };
   if (details) {
-    failure.message = head(message.trim().split('\n', 1)[0] ?? '', MAX_MESSAGE_CHARS);
+    failure.message = firstMeaningfulLine(message);
     failure.stack = head(stack, MAX_STACK_CHARS);
   }
   return {
     suite: testFile,
     classname: '',
-    name: '(test file failed to run)',
+    name: FILE_FAILED,
     file: testFile,
     status: 'errored',
     failures: [failure],
     attempts: 1,
     failedAttempts: 1,
   };
+}
+
+/** Jest heads a file's failure with `● Test suite failed to run`; the reason is the line after it. */
+function firstMeaningfulLine(text: string): string {
+  const line = text
+    .split('\n')
+    .map((candidate) => candidate.trim())
+    .find((candidate) => candidate !== '' && !candidate.startsWith('● '));
+  return head(line ?? '', MAX_MESSAGE_CHARS);
 }
 
 function show(value: unknown): string {
