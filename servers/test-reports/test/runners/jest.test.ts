@@ -148,9 +148,12 @@ describe('jest --json and jest-junit, against what Jest printed', () => {
     const printedNames = [...printed.matchAll(/^\s+● (?:calc › )?(.+)$/gm)]
       .map((match) => match[1] ?? '')
       .filter((name) => name !== 'Test suite failed to run');
-    expect(failures.filter((failure) => failure.status === 'failed').map((failure) => failure.name).sort()).toEqual(
-      [...new Set(printedNames)].sort(),
-    );
+    expect(
+      failures
+        .filter((failure) => failure.status === 'failed')
+        .map((failure) => failure.name)
+        .sort(),
+    ).toEqual([...new Set(printedNames)].sort());
     for (const failure of failures.filter((candidate) => candidate.status === 'failed')) {
       const firstLine = (failure.message ?? '').split('\n')[0]?.replace(/^Error: /, '') ?? '';
       expect(printed, failure.name).toContain(firstLine.trim());
@@ -165,7 +168,9 @@ describe('jest --json and jest-junit, against what Jest printed', () => {
       file: 'calc.test.js',
       line: pointed,
     });
-    expect(failureNamed(failures, '(test file failed to run)').message).toContain("Cannot find module './does-not-exist'");
+    expect(failureNamed(failures, '(test file failed to run)').message).toContain(
+      "Cannot find module './does-not-exist'",
+    );
   });
 
   it('sees the changes between the two runs', async () => {
