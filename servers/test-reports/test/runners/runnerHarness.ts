@@ -45,9 +45,13 @@ export function run(
   cwd: string,
   env: Record<string, string> = {},
 ): Ran {
+  // The runner under test must not think it runs inside this Vitest (workers, pools, reporters).
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_OPTIONS'),
+  );
   const result = spawnSync(command, args, {
     cwd,
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', COLUMNS: '400', ...env },
+    env: { ...inherited, NO_COLOR: '1', FORCE_COLOR: '0', COLUMNS: '400', ...env },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
