@@ -6,11 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findFlakyTests } from './flakyTests.js';
-import { discoverReports } from './reportDiscovery.js';
 import { compareRuns } from './runComparison.js';
 import { summarizeRun } from './runSummary.js';
-import { byName, statuses } from './testing/fixtureRun.js';
-import { readRun, testId } from './testRun.js';
+import { accessUnder, byName, readAt, statuses } from './testing/fixtureRun.js';
+import { testId } from './testRun.js';
 
 let work: string;
 beforeEach(async () => {
@@ -28,8 +27,7 @@ async function write(files: Record<string, string>): Promise<void> {
 }
 
 async function runOf(relative = '') {
-  const found = await discoverReports(path.join(work, relative), (absolute) => absolute);
-  return readRun(found, { details: true });
+  return readAt(await accessUnder(work), path.join(work, relative));
 }
 
 function counts(run: Awaited<ReturnType<typeof runOf>>) {

@@ -1,7 +1,8 @@
 // One failure made actionable: what was asserted, where it failed, and the source lines of the test
 // and of the code under test, kept within a token budget.
 import { splitExpectedActual } from './expectedActual.js';
-import { locateSources, type PathGuard, type SourceLocation } from './sourceContext.js';
+import type { FileAccess } from './fileAccess.js';
+import { locateSources, type SourceLocation } from './sourceContext.js';
 import { framesIn } from './stackFrames.js';
 import { type FoldedTest, shownFile, testId } from './testRun.js';
 
@@ -29,7 +30,7 @@ export interface FailureContext {
 
 export interface ContextOptions {
   root: string;
-  guard: PathGuard;
+  access: FileAccess;
   contextLines: number;
   maxTokens: number;
 }
@@ -52,7 +53,7 @@ export async function buildFailureContext(
       : splitExpectedActual(`${message}\n${first?.stack ?? ''}`);
   const sources = await locateSources(framesIn(rawText), {
     root: options.root,
-    guard: options.guard,
+    access: options.access,
     contextLines: options.contextLines,
     ...(shownFile(test) === undefined ? {} : { testFile: shownFile(test) as string }),
     ...(test.line === undefined ? {} : { testLine: test.line }),

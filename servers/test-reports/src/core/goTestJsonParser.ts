@@ -3,8 +3,8 @@
 // as plain text, the compiler's errors on stderr), panics outside a test, and a `-timeout` that killed the
 // test binary while tests were running (each of them errored, with the panic as its message).
 // A test is identified by its package and name; where it failed (`x_test.go:12`) is its location only.
-import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import { reportedLines } from './goTestOutput.js';
 import { ReportParseError, throwIfAborted } from './reportErrors.js';
 import {
@@ -40,11 +40,11 @@ interface RunningTest {
 const PLAIN_PACKAGE_FAILURE = /^FAIL\s+(\S+)\s+\[(build failed|setup failed)\]/;
 
 export async function parseGoTestJsonFile(
-  file: string,
+  file: ConfinedFile,
   sink: CaseSink,
   options: ParseOptions,
 ): Promise<number> {
-  const stream = createReadStream(file, { encoding: 'utf8' });
+  const stream = file.stream().setEncoding('utf8');
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   const running = new Map<string, RunningTest>();
   const packageOutput = new Map<string, string>();

@@ -1,5 +1,5 @@
 // Reads the JSON report of Jest (`--json`) and Vitest (`--reporter=json`), which share Jest's shape.
-import { readFile, stat } from 'node:fs/promises';
+import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import { ReportParseError, throwIfAborted } from './reportErrors.js';
 import {
   type CaseSink,
@@ -39,11 +39,11 @@ interface FileResult {
 }
 
 export async function parseJestJsonFile(
-  file: string,
+  file: ConfinedFile,
   sink: CaseSink,
   options: ParseOptions,
 ): Promise<number> {
-  const size = (await stat(file)).size;
+  const size = file.size;
   if (size > MAX_JSON_BYTES) {
     throw new ReportParseError(
       `the JSON report is ${Math.round(size / 1e6)} MB; JSON reports over 256 MB are not read`,
@@ -51,8 +51,10 @@ export async function parseJestJsonFile(
   }
   let report: { testResults?: FileResult[] };
   try {
-    report = JSON.parse(await readFile(file, 'utf8')) as { testResults?: FileResult[] };
+    const text = await file.readText({ maxBytes: MAX_JSON_BYTES, signal: options.signal });
+    report = JSON.parse(text) as { testResults?: FileResult[] };
   } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     throw new ReportParseError(`the JSON is malformed (${(error as Error).message})`);
   }
   options.onBytes?.(size);

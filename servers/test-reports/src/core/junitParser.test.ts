@@ -77,14 +77,14 @@ describe('JUnit XML', () => {
     expect(test?.trimmedStack).toBe('Traceback');
   });
 
-  it('reads an empty file and an empty <testsuites/> as reports without tests', async () => {
+  it('reads an empty <testsuites/> as a report without tests, and a zero-byte file as one the runner never wrote', async () => {
     const run = await readFixture('junit-variants');
     const empty = run.reports
       .filter((report) => report.tests === 0)
       .map((report) => [report.file.split('/').pop(), report.format, report.error]);
     expect(empty).toEqual([
       ['empty-testsuites.xml', 'junit', undefined],
-      ['empty.xml', 'empty', undefined],
+      ['empty.xml', 'empty', 'the report is empty: the runner wrote nothing (did it crash or get killed?)'],
     ]);
   });
 

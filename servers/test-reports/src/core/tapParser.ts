@@ -4,8 +4,8 @@
 // TAP names no file per test and has no retries: a test is identified by its report (one stream per test
 // file, as `prove --archive` and per-file redirection write them), its suite and its name, and a name
 // that repeats within one suite is a second test, never a retry.
-import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import { ReportParseError, throwIfAborted } from './reportErrors.js';
 import {
   type CaseSink,
@@ -40,9 +40,13 @@ interface Level {
   sawFailure: boolean;
 }
 
-export async function parseTapFile(file: string, sink: CaseSink, options: ParseOptions): Promise<number> {
+export async function parseTapFile(
+  file: ConfinedFile,
+  sink: CaseSink,
+  options: ParseOptions,
+): Promise<number> {
   const { parse: parseYaml } = await import('yaml');
-  const stream = createReadStream(file, { encoding: 'utf8' });
+  const stream = file.stream().setEncoding('utf8');
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   const levels = new Map<number, Level>();
   let pending: PendingPoint | undefined;

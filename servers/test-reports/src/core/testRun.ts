@@ -1,7 +1,7 @@
 // A run is every report found under one path, read and folded: a test appears once, its retries and
 // reruns merged into one outcome, however many attempts and report files mention it.
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import { parseGoTestJsonFile } from './goTestJsonParser.js';
 import { parseJestJsonFile } from './jestJsonParser.js';
 import { parseJUnitFile } from './junitParser.js';
@@ -49,7 +49,7 @@ export interface ReadRunOptions {
 
 const PARSERS: Record<
   ReportFormat,
-  (file: string, sink: CaseSink, options: ParseOptions) => Promise<number>
+  (file: ConfinedFile, sink: CaseSink, options: ParseOptions) => Promise<number>
 > = {
   junit: parseJUnitFile,
   tap: parseTapFile,
@@ -65,44 +65,52 @@ export function testId(test: Pick<TestCaseResult, 'suite' | 'classname' | 'name'
 export async function readRun(found: readonly FoundReport[], options: ReadRunOptions): Promise<TestRun> {
   const tests = new Map<string, FoldedTest>();
   const reports: ReportRead[] = [];
-  const sizes = await Promise.all(
-    found.map((report) =>
-      stat(report.file).then(
-        (s) => s,
-        () => undefined,
-      ),
-    ),
-  );
-  const totalBytes = sizes.reduce((sum, size) => sum + (size?.size ?? 0), 0);
+  const totalBytes = found.reduce((sum, report) => sum + report.size, 0);
   let doneBytes = 0;
-  const sink: CaseSink = (testCase) => fold(tests, testCase, options);
-  for (const [index, report] of found.entries()) {
-    const modifiedMs = sizes[index]?.mtimeMs ?? 0;
-    const read: ReportRead = { file: report.file, format: report.format ?? 'unknown', tests: 0, modifiedMs };
+  let cases = 0;
+  const sink: CaseSink = (testCase) => {
+    cases += 1;
+    fold(tests, testCase, options);
+  };
+  for (const report of found) {
+    const read: ReportRead = {
+      file: report.file,
+      format: report.format ?? 'unknown',
+      tests: 0,
+      modifiedMs: report.modifiedMs,
+    };
     reports.push(read);
-    if (report.format === undefined) {
-      read.error = 'not a test report this server reads (JUnit XML, TAP, Jest/Vitest JSON, go test -json)';
-      continue;
-    }
-    if (report.format === 'empty') continue;
     const before = doneBytes;
-    const testsBefore = tests.size;
+    const casesBefore = cases;
+    let handle: ConfinedFile | undefined;
     try {
-      read.tests = await PARSERS[report.format](report.file, sink, {
-        details: options.details,
-        reportName: report.name,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        onBytes: (bytes) => options.onProgress?.(before + bytes, totalBytes),
-      });
+      // Every report is opened (and closed), so the searched directory's handle is let go of at the end.
+      handle = await report.open();
+      if (report.format === undefined) {
+        read.error = 'not a test report this server reads (JUnit XML, TAP, Jest/Vitest JSON, go test -json)';
+      } else if (report.format === 'empty') {
+        read.error = 'the report is empty: the runner wrote nothing (did it crash or get killed?)';
+      } else {
+        read.tests = await PARSERS[report.format](handle, sink, {
+          details: options.details,
+          reportName: report.name,
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+          onBytes: (bytes) => options.onProgress?.(before + bytes, totalBytes),
+        });
+      }
     } catch (error) {
       if (error instanceof OperationCancelledError || options.signal?.aborted)
         throw new OperationCancelledError();
       if (!(error instanceof ReportError) && !isFileError(error)) throw error;
       const reason = error instanceof ReportError ? error.message : 'the file could not be read';
-      const partial = tests.size > testsBefore ? '; the tests read before that point are included' : '';
+      // Cut off mid-write: what was read counts (and is said to), never as "tests: 0".
+      read.tests = cases - casesBefore;
+      const partial = read.tests > 0 ? '; the tests read before that point are included' : '';
       read.error = `${reason}${partial}`;
+    } finally {
+      await handle?.close();
     }
-    doneBytes = before + (sizes[index]?.size ?? 0);
+    doneBytes = before + report.size;
     options.onProgress?.(doneBytes, totalBytes);
   }
   dropGoSubtestParents(tests);
@@ -131,8 +139,9 @@ function dropGoSubtestParents(tests: Map<string, FoldedTest>): void {
   }
 }
 
+/** A file system error, or a refusal of the handle (the file vanished, was swapped for a FIFO, …). */
 function isFileError(error: unknown): boolean {
-  return typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string';
+  return typeof (error as { code?: unknown } | undefined)?.code === 'string';
 }
 
 /**

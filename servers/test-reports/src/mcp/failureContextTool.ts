@@ -83,14 +83,12 @@ export const failureContextTool = defineTool({
     }
     const root =
       args.root === undefined
-        ? await findProjectRoot(path.dirname(run.reports[0]?.file ?? target), (directory) =>
-            ctx.allowedPaths.contains(directory),
-          )
+        ? await findProjectRoot(path.dirname(run.reports[0]?.file ?? target), ctx.allowedPaths)
         : await ctx.allowedPaths.resolve(args.root);
     return ToolResult.success(
       await buildFailureContext(test, {
         root,
-        guard: ctx.allowedPaths,
+        access: ctx.allowedPaths,
         contextLines: args.context_lines,
         maxTokens: args.max_tokens,
       }),
