@@ -24,7 +24,7 @@ module.exports = {
         'servers/*/src/core stays free of the MCP scaffolding and SDK. Why: the core must run and be tested ' +
         'without a protocol. Instead: throw a domain error (a class with a stable `code`) and translate it ' +
         'into a ToolError in src/mcp/. Only the pure `@groundwork/mcp-common/masking` and `/files` subpaths are ' +
-        'allowed (a core may take the ConfinedFile/ConfinedDirectory handles its adapter opened). A core\'s tests ' +
+        "allowed (a core may take the ConfinedFile/ConfinedDirectory handles its adapter opened). A core's tests " +
         '(and their helpers in core/testing/) may build those handles with AllowedPaths, as the adapter does.',
       from: { path: '^servers/[^/]+/src/core/', pathNot: '(\\.test\\.ts$|/src/core/testing/)' },
       to: {
