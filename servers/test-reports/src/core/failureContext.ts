@@ -108,6 +108,12 @@ function fitToBudget(context: FailureContext, maxTokens: number): FailureContext
         snippet: aroundMarker(source.snippet, 0),
       }));
     },
+    // Lines can be long (a minified stack, a one-line dump): halve the longest text until the answer fits.
+    (value) => {
+      for (let round = 0; round < 64 && estimateTokens(value) > maxTokens; round += 1) {
+        if (!halveLongestText(value)) break;
+      }
+    },
   ];
   for (const step of steps) {
     if (estimateTokens(context) <= maxTokens) break;
@@ -116,6 +122,32 @@ function fitToBudget(context: FailureContext, maxTokens: number): FailureContext
   }
   context.estimated_tokens = estimateTokens(context);
   return context;
+}
+
+type TextField = 'message' | 'stack' | 'expected' | 'actual' | 'output';
+const TEXT_FIELDS: readonly TextField[] = ['message', 'stack', 'expected', 'actual', 'output'];
+
+/** Cuts the longest text field (or snippet) to half its length; false when nothing is left to cut. */
+function halveLongestText(value: FailureContext): boolean {
+  let longest: { length: number; cut: () => void } | undefined;
+  const consider = (text: string | undefined, set: (cut: string) => void) => {
+    if (text === undefined || text.length <= 40 || (longest !== undefined && text.length <= longest.length))
+      return;
+    longest = { length: text.length, cut: () => set(`${text.slice(0, Math.floor(text.length / 2))}…`) };
+  };
+  for (const field of TEXT_FIELDS) {
+    consider(value[field], (cut) => {
+      value[field] = cut;
+    });
+  }
+  for (const source of value.sources) {
+    consider(source.snippet, (cut) => {
+      source.snippet = cut;
+    });
+  }
+  if (longest === undefined) return false;
+  (longest as { cut: () => void }).cut();
+  return true;
 }
 
 function aroundMarker(snippet: string, radius: number): string {
