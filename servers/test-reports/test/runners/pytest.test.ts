@@ -92,6 +92,8 @@ ${changed.skippedLater}def test_skipped_later():
 ${version === 1 ? '\n\ndef test_removed_later():\n    pass\n' : '\n\ndef test_added_later():\n    pass\n'}`,
     // The same test name in a second module is a second test.
     'test_other.py': 'def test_passes():\n    assert True\n',
+    // A module that cannot be imported: pytest reports a collection error (an error, never a pass).
+    'test_broken.py': 'import does_not_exist\n\n\ndef test_never_runs():\n    pass\n',
   };
 }
 
@@ -104,7 +106,13 @@ beforeAll(async () => {
   root = await scratch('pytest');
   for (const version of [1, 2] as const) {
     await writeProject(root, project(version));
-    ran.push(run(PYTEST, [`--junitxml=reports-v${version}/junit.xml`, '-rfE', '--tb=short'], root));
+    ran.push(
+      run(
+        PYTEST,
+        [`--junitxml=reports-v${version}/junit.xml`, '-rfE', '--tb=short', '--continue-on-collection-errors'],
+        root,
+      ),
+    );
   }
   server = await startServer(root);
 }, 120_000);
@@ -133,9 +141,10 @@ function printedCounts(printed: string) {
 
 /** pytest's short summary: `FAILED test_calc.py::test_fails - AssertionError: sum is wrong`. */
 function printedFailures(printed: string): { name: string; message: string }[] {
-  return [...printed.matchAll(/^(?:FAILED|ERROR) [\w.]+::(\S+) - (.*)$/gm)].map((match) => ({
-    name: match[1] ?? '',
-    message: match[2] ?? '',
+  // A module that failed to import is named by its file alone: `ERROR test_broken.py`.
+  return [...printed.matchAll(/^(?:FAILED|ERROR) (\w+)\.py(?:::(\S+))?(?: - (.*))?$/gm)].map((match) => ({
+    name: match[2] ?? match[1] ?? '',
+    message: match[3] ?? '',
   }));
 }
 
