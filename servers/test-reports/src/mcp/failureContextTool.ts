@@ -5,6 +5,7 @@ import {
   optionalString,
   pathArg,
   requiredString,
+  type ToolContext,
   ToolError,
   ToolResult,
 } from '@groundwork/mcp-common';
@@ -24,6 +25,13 @@ const sourceLocation = z.object({
   mapped_from: z.string().optional().describe('The generated file the stack named; a source map led here.'),
   snippet: z.string().describe('Numbered source lines; the failing line is marked with ">".'),
 });
+
+/** The real path of the directory `given` names, checked by opening it through the confinement. */
+async function realDirectory(given: string, ctx: ToolContext): Promise<string> {
+  const directory = await ctx.allowedPaths.openDirectory(given, { signal: ctx.signal });
+  await directory.close();
+  return directory.realPath;
+}
 
 export const failureContextTool = defineTool({
   definition: {
@@ -84,7 +92,7 @@ export const failureContextTool = defineTool({
     const root =
       args.root === undefined
         ? await findProjectRoot(path.dirname(run.reports[0]?.file ?? target), ctx.allowedPaths)
-        : await ctx.allowedPaths.resolve(args.root);
+        : await realDirectory(args.root, ctx);
     return ToolResult.success(
       await buildFailureContext(test, {
         root,
