@@ -13,6 +13,7 @@ import {
   failuresOf,
   type Ran,
   run,
+  runInBackground,
   type Server,
   scratch,
   startServer,
@@ -22,7 +23,7 @@ import {
 const present = available('go', ['version']);
 const gotestsum = available('gotestsum');
 
-function project(version: 1 | 2): Record<string, string> {
+function projectFiles(version: 1 | 2): Record<string, string> {
   return {
     'go.mod': 'module example.com/demo\n\ngo 1.19\n',
     'calc/calc.go': 'package calc\n\nfunc Add(a, b int) int { return a + b }\n',
@@ -134,35 +135,38 @@ beforeAll(async () => {
     GOPROXY: 'off',
     GOTOOLCHAIN: 'local',
   };
-  for (const version of [1, 2] as const) {
-    await writeProject(root, project(version));
-    // A shell redirect, as CI jobs write it: stdout (events and Go ≤ 1.23's plain FAIL lines) and stderr.
-    const reports = `reports-v${version}`;
-    ran.push(
-      run(
+  // The two versions live in folders of their own and run at once (go's build cache is shared safely);
+  // a Go test's identity is its package and name, so the folders do not matter to compare_runs.
+  const versions = await Promise.all(
+    ([1, 2] as const).map(async (version) => {
+      const project = `v${version}`;
+      await writeProject(path.join(root, project), projectFiles(version));
+      // A shell redirect, as CI jobs write it: stdout (events and Go ≤ 1.23's plain FAIL lines) and stderr.
+      return runInBackground(
         'sh',
         [
           '-c',
-          `mkdir -p ${reports} && go test -json -timeout 10s ./calc/... ./panicky/... ./broken/... ./hang/... > ${reports}/go-test.json 2>&1`,
+          'mkdir -p reports && go test -json -timeout 10s ./calc/... ./panicky/... ./broken/... ./hang/... > reports/go-test.json 2>&1',
         ],
-        root,
+        path.join(root, project),
         goEnv,
-      ),
-    );
-  }
+      );
+    }),
+  );
+  ran.push(...versions);
   if (gotestsum) {
     rerun = run(
       'gotestsum',
       [
         '--junitfile',
-        'gotestsum/junit.xml',
+        '../gotestsum/junit.xml',
         '--jsonfile',
-        'gotestsum/go-test.json',
+        '../gotestsum/go-test.json',
         '--rerun-fails=2',
         '--packages',
         './flaky/...',
       ],
-      root,
+      path.join(root, 'v1'),
       goEnv,
     );
   }
@@ -216,16 +220,16 @@ describe.skipIf(!present)('go test -json, against what go printed', () => {
   it('counts what go counted, with the build failure, the panic and the timeout as errors', async () => {
     for (const version of [1, 2]) {
       expect((ran[version - 1] as Ran).code).not.toBe(0);
-      const printed = await printedBy(`reports-v${version}`);
+      const printed = await printedBy(`v${version}/reports`);
       const { failedNames: _, ...counts } = goCounts(printed);
       expect(counts.errored).toBe(3);
-      await expectSummary(server, `reports-v${version}`, counts);
+      await expectSummary(server, `v${version}/reports`, counts);
     }
   });
 
   it("takes each failure's message and location from what the test reported", async () => {
-    const printed = await printedBy('reports-v1');
-    const failures = await failuresOf(server, 'reports-v1');
+    const printed = await printedBy('v1/reports');
+    const failures = await failuresOf(server, 'v1/reports');
     for (const name of goCounts(printed).failedNames) {
       // `    calc_test.go:13: Add(2, 2) = 4, want 5` under `=== RUN   name` is where and what go reported.
       const short = name.split('/').pop() ?? name;
@@ -263,7 +267,7 @@ describe.skipIf(!present)('go test -json, against what go printed', () => {
   });
 
   it('sees the changes between the two runs', async () => {
-    await expectChanges(server, 'reports-v1', 'reports-v2', {
+    await expectChanges(server, 'v1/reports', 'v2/reports', {
       new_failures: ['TestBrokenLater'],
       fixed: ['TestFixedLater'],
       newly_skipped: ['TestSkippedLater'],

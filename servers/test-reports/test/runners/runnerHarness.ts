@@ -1,7 +1,7 @@
 // The differential suite's common ground: a scratch directory per runner, the real runner run in it (twice:
 // before and after a change), and the built server over stdio reading what the runner wrote. The oracle is
 // always what the runner itself printed; `structuredContent` is what the server answered.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -39,26 +39,55 @@ export function available(command: string, args: readonly string[] = ['--version
   return found;
 }
 
+/** The runner under test must not think it runs inside this Vitest (workers, pools, reporters). */
+function runnerEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_OPTIONS'),
+  );
+  return { ...inherited, NO_COLOR: '1', FORCE_COLOR: '0', COLUMNS: '400', ...env };
+}
+
+function printedText(stdout: string, stderr: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the runners' colour codes are removed
+  return `${stdout}\n${stderr}`.replace(/\x1B\[[0-9;]*m/g, '');
+}
+
 export function run(
   command: string,
   args: readonly string[],
   cwd: string,
   env: Record<string, string> = {},
 ): Ran {
-  // The runner under test must not think it runs inside this Vitest (workers, pools, reporters).
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_OPTIONS'),
-  );
   const result = spawnSync(command, args, {
     cwd,
-    env: { ...inherited, NO_COLOR: '1', FORCE_COLOR: '0', COLUMNS: '400', ...env },
+    env: runnerEnv(env),
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
   if (result.error !== undefined) throw result.error;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the runners' colour codes are removed
-  const printed = `${result.stdout}\n${result.stderr}`.replace(/\x1B\[[0-9;]*m/g, '');
-  return { code: result.status, printed };
+  return { code: result.status, printed: printedText(result.stdout, result.stderr) };
+}
+
+/** `run` without blocking, so two independent runs (before and after a change) overlap. */
+export function runInBackground(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: runnerEnv(env) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, printed: printedText(stdout, stderr) }));
+  });
 }
 
 /** A scratch directory that the server is allowed to read. */

@@ -3,6 +3,7 @@
 // The oracle is Surefire's printed `Tests run: …, Flakes: …` and its failure lines.
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectChanges } from './runChanges.js';
 import {
@@ -11,7 +12,7 @@ import {
   failureNamed,
   failuresOf,
   type Ran,
-  run,
+  runInBackground,
   type Server,
   scratch,
   startServer,
@@ -91,14 +92,19 @@ const ran: Ran[] = [];
 beforeAll(async () => {
   if (!present) return;
   root = await scratch('surefire');
-  for (const version of [1, 2] as const) {
-    await writeProject(root, project(version));
-    await rm(`${root}/target/surefire-reports`, { recursive: true, force: true });
-    ran.push(
-      run('mvn', ['-o', '-B', '-s', SETTINGS, '-Dmaven.repo.local=/usr/share/maven-repo', 'test'], root),
-    );
-    run('cp', ['-r', 'target/surefire-reports', `reports-v${version}`], root);
-  }
+  // Each version in a folder of its own, both built at once (Surefire's ids hold no folder).
+  const versions = await Promise.all(
+    ([1, 2] as const).map(async (version) => {
+      const folder = path.join(root, `v${version}`);
+      await writeProject(folder, project(version));
+      return runInBackground(
+        'mvn',
+        ['-o', '-B', '-s', SETTINGS, '-Dmaven.repo.local=/usr/share/maven-repo', 'test'],
+        folder,
+      );
+    }),
+  );
+  ran.push(...versions);
   server = await startServer(root);
 }, 240_000);
 afterAll(async () => {
@@ -127,7 +133,7 @@ describe.skipIf(!present)('Maven Surefire offline, against what Surefire printed
       const printed = (ran[version - 1] as Ran).printed;
       expect(printed).toMatch(/BUILD FAILURE/);
       const { counts, flaky } = printedCounts(printed);
-      const summary = await expectSummary(server, `reports-v${version}`, counts);
+      const summary = await expectSummary(server, `v${version}/target/surefire-reports`, counts);
       expect(summary.flaky).toBe(flaky);
       expect(flaky).toBe(1);
     }
@@ -135,15 +141,18 @@ describe.skipIf(!present)('Maven Surefire offline, against what Surefire printed
 
   it("shows Surefire's message and the line it printed for every failure", async () => {
     const printed = (ran[0] as Ran).printed;
-    const failures = await failuresOf(server, 'reports-v1');
+    const failures = await failuresOf(server, 'v1/target/surefire-reports');
     for (const failure of failures) {
       // `Run 1: CalcTest.fails:14 sum expected:<5> but was:<4>`
       const pointed = new RegExp(`CalcTest\\.${failure.name}:(\\d+)`).exec(printed)?.[1];
       expect(pointed, failure.name).toBeDefined();
       expect(printed, failure.name).toContain(failure.message ?? '');
-      const context = await server.call('failure_context', { path: 'reports-v1', id: failure.id });
+      const context = await server.call('failure_context', {
+        path: 'v1/target/surefire-reports',
+        id: failure.id,
+      });
       expect((context.sources as { file: string; line: number }[])[0], failure.name).toMatchObject({
-        file: 'src/test/java/demo/CalcTest.java',
+        file: 'v1/src/test/java/demo/CalcTest.java',
         line: Number(pointed),
       });
       expect(context.attempts, failure.name).toBe(3);
@@ -152,7 +161,7 @@ describe.skipIf(!present)('Maven Surefire offline, against what Surefire printed
   });
 
   it('sees the changes between the two runs', async () => {
-    await expectChanges(server, 'reports-v1', 'reports-v2', {
+    await expectChanges(server, 'v1/target/surefire-reports', 'v2/target/surefire-reports', {
       new_failures: ['brokenLater'],
       fixed: ['fixedLater'],
       newly_skipped: ['skippedLater'],
