@@ -1,10 +1,10 @@
 // A directory inside the allowed directories, held open, and the one way anything below it (or below a root)
 // is opened: walk the path through descriptors, fstat what was opened, check where it really is.
 import type { Stats } from 'node:fs';
-import { open, opendir } from 'node:fs/promises';
+import { open, opendir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfinedFile } from './confinedFile.js';
-import type { Confinement } from './confinement.js';
+import { Confinement } from './confinement.js';
 import { type FileKind, kindOf } from './fileKind.js';
 import {
   InvalidPathError,
@@ -15,7 +15,7 @@ import {
 } from './pathErrors.js';
 import {
   checkPathArgument,
-  type OpenDirectory,
+  OpenDirectory,
   READ_FLAGS,
   realLocationOf,
   refusal,
@@ -65,6 +65,45 @@ export class ConfinedDirectory implements AsyncDisposable {
     /** The path as the client gave it (for a child: its parent's `given`, `/`, the name). */
     readonly given: string,
   ) {}
+
+  /**
+   * A directory that is its own boundary: nothing opened or written below it may lead outside it, even to
+   * elsewhere in the allowed directories (a repository checkout, whose committed links are not trusted).
+   * `directory` is a path the server chose or already confined; refusals below it quote paths relative to it.
+   *
+   * @example
+   *   await using checkout = await ConfinedDirectory.confinedTo(checkoutPath);
+   *   const text = await (await checkout.openFile('AGENTS.md')).readText({ maxBytes: 1 << 20 });
+   */
+  static async confinedTo(directory: string, options: OpenOptions = {}): Promise<ConfinedDirectory> {
+    const real = await realpath(path.resolve(directory)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') throw new PathNotFoundError('.');
+      throw error;
+    });
+    const start = await OpenDirectory.open(real).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOTDIR') throw new WrongFileKindError('.', 'regular file', 'directory');
+      throw error;
+    });
+    return openDirectoryFrom(start, '.', '.', new Confinement([real]), {
+      ...options,
+      ownsStart: true,
+    });
+  }
+
+  /**
+   * This directory as its own boundary (see confinedTo), reopened through this descriptor — never by path, so
+   * a folder swapped in after this handle was opened changes nothing. For a tool whose client names a
+   * repository inside the allowed directories.
+   */
+  async asOwnBoundary(options: OpenOptions = {}): Promise<ConfinedDirectory> {
+    const reopened = await this.directory.reopen();
+    // Where the descriptor is now (it may have been moved since it was opened), as the kernel says.
+    const real = await verifiedLocation(reopened);
+    return openDirectoryFrom(new OpenDirectory(reopened.handle, real), '.', '.', new Confinement([real]), {
+      ...options,
+      ownsStart: true,
+    });
+  }
 
   /** The entries, read through the descriptor, one at a time (a huge directory is never held in memory). */
   async *entries(options: OpenOptions = {}): AsyncGenerator<DirectoryEntry> {

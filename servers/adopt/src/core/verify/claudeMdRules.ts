@@ -54,7 +54,9 @@ export async function checkClaudeMd(
     });
   }
   const loaded = await walkImports(files, root, sink);
-  if (agentsMdExists && !loaded.some((markdown) => mentionsAgentsMd(markdown.document))) {
+  // A CLAUDE.md that is a symlink to AGENTS.md is AGENTS.md itself (a common layout).
+  const sameAsAgentsMd = agentsMdExists && (await files.sameFile(file, 'AGENTS.md'));
+  if (agentsMdExists && !sameAsAgentsMd && !loaded.some((markdown) => mentionsAgentsMd(markdown.document))) {
     sink.error(
       'claude-md/refers-to-agents',
       file,

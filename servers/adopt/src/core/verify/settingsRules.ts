@@ -1,6 +1,5 @@
 // .claude/settings.json: permission entries well-formed and not contradictory, hooks in the documented
 // shape with their project-local scripts present and runnable, and settings.local.json kept out of git.
-import { open, stat } from 'node:fs/promises';
 import type { FindingSink } from './finding.js';
 import { isIgnored, parseGitignore } from './gitignore.js';
 import type { RepoFiles } from './repoFiles.js';
@@ -208,35 +207,28 @@ async function checkHookScript(files: RepoFiles, command: string, sink: FindingS
   const local = projectScriptOf(command);
   if (local === undefined) return;
   const { script, direct } = local;
-  const absolute = files.absolute(script);
-  const found = await stat(absolute).catch(() => undefined);
-  if (found === undefined || !found.isFile()) {
+  const found = await files.script(script);
+  if (found === undefined) {
     sink.error('settings/hook-script', SETTINGS_FILE, `Hook script '${script}' does not exist.`, {
       fix: 'Add the script or fix the hook command (paths are relative to the project root).',
     });
     return;
   }
   if (!direct) return;
-  if ((found.mode & 0o111) === 0) {
+  if (!found.executable) {
     sink.error('settings/hook-script', SETTINGS_FILE, `Hook script '${script}' is not executable.`, {
       fix: `Run \`chmod +x ${script}\` and commit the mode.`,
     });
   }
-  const handle = await open(absolute, 'r');
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
-    if (bytesRead < 2 || buffer.toString('latin1') !== '#!') {
-      sink.error(
-        'settings/hook-script',
-        SETTINGS_FILE,
-        `Hook script '${script}' does not start with a shebang.`,
-        {
-          fix: 'Start it with a line like `#!/usr/bin/env bash`.',
-        },
-      );
-    }
-  } finally {
-    await handle.close();
+  if (found.start !== '#!') {
+    sink.error(
+      'settings/hook-script',
+      SETTINGS_FILE,
+      `Hook script '${script}' does not start with a shebang.`,
+      {
+        fix: 'Start it with a line like `#!/usr/bin/env bash`.',
+      },
+    );
   }
 }
 

@@ -1,6 +1,8 @@
 // verify_repo: runs every convention rule whose input exists in the repository and applies the repository's
 // own rule settings. Read-only; files are read concurrently.
-import { stat } from 'node:fs/promises';
+
+import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import { MAX_FILE_BYTES } from '../files/checkoutFiles.js';
 import { checkAgentsMd } from './agentsMdRules.js';
 import { checkClaudeMd, findClaudeMd } from './claudeMdRules.js';
 import { checkDefinitions, collectDefinitions } from './definitionRules.js';
@@ -8,7 +10,7 @@ import { type Finding, FindingSink, type VerifyReport } from './finding.js';
 import { checkLocalLinks } from './linkRules.js';
 import { parseMarkdown } from './markdownDocument.js';
 import { checkMcpJson, MCP_JSON_FILE } from './mcpJsonRules.js';
-import { RepoFiles } from './repoFiles.js';
+import { type RefusedFile, RepoFiles } from './repoFiles.js';
 import { checkSecrets } from './secretRules.js';
 import { checkLocalSettingsIgnored, checkSettings, SETTINGS_FILE } from './settingsRules.js';
 import { applyRuleSettings, loadVerifyConfig } from './verifyConfig.js';
@@ -20,11 +22,24 @@ export class NotARepositoryError extends Error {
   }
 }
 
-/** Checks the repository at `root` (an absolute directory). `shownAs` is what error messages may call it. */
-export async function verifyRepo(root: string, shownAs = root): Promise<VerifyReport> {
-  const rootStat = await stat(root).catch(() => undefined);
-  if (rootStat === undefined || !rootStat.isDirectory()) throw new NotARepositoryError(shownAs);
-  const files = new RepoFiles(root);
+/**
+ * Checks the repository at `root`: an absolute directory, or one the caller already opened (the MCP tool opens
+ * it through the allowed directories). `shownAs` is what error messages may call it.
+ */
+export async function verifyRepo(
+  root: string | ConfinedDirectory,
+  shownAs = typeof root === 'string' ? root : '.',
+): Promise<VerifyReport> {
+  const files = await RepoFiles.at(root);
+  if (files === undefined) throw new NotARepositoryError(shownAs);
+  try {
+    return await checkRepository(files);
+  } finally {
+    await files.close();
+  }
+}
+
+async function checkRepository(files: RepoFiles): Promise<VerifyReport> {
   const sink = new FindingSink();
   const [configResult, claudeMd, agentsText, definitions, settingsText, mcpText, claudeDir] =
     await Promise.all([
@@ -62,6 +77,7 @@ export async function verifyRepo(root: string, shownAs = root): Promise<VerifyRe
     ...(mcpText === undefined ? [] : [{ file: MCP_JSON_FILE, text: mcpText }]),
   ];
   for (const { file, text } of scanned) checkSecrets(file, text, sink);
+  reportRefusedFiles(files, sink);
   const findings = applyRuleSettings([...configResult.findings, ...sink.findings], config).sort(byLocation);
   const errors = findings.filter((finding) => finding.severity === 'error').length;
   return {
@@ -73,6 +89,21 @@ export async function verifyRepo(root: string, shownAs = root): Promise<VerifyRe
     },
     findings,
   };
+}
+
+const REFUSAL_FIX: Record<RefusedFile['reason'], string> = {
+  unsafe: 'Make it a regular file inside the repository (a symlink may point only inside it).',
+  'too-large': `Keep agent docs and settings under ${MAX_FILE_BYTES} bytes.`,
+  budget: 'Check fewer or smaller files, or run verify on a smaller folder.',
+};
+
+/** Files that were not read (symlinks out, FIFOs, devices, oversized files) are findings, never hangs. */
+function reportRefusedFiles(files: RepoFiles, sink: FindingSink): void {
+  for (const refused of files.refused) {
+    sink.error(`files/${refused.reason}`, refused.file, refused.message, {
+      fix: REFUSAL_FIX[refused.reason],
+    });
+  }
 }
 
 function byLocation(a: Finding, b: Finding): number {
