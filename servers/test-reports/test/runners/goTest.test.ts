@@ -174,18 +174,27 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => {
   await server?.close();
-  if (root !== undefined) await rm(root, { recursive: true, force: true });
+  if (root !== undefined && !process.env.KEEP_RUNNER_DIRS) await rm(root, { recursive: true, force: true });
 });
 
-/** What go printed, out of the event stream: every Output, and the plain lines between events. */
+/**
+ * What go printed, out of the event stream: each package's Output in order (packages run at once, so
+ * their events interleave in the stream), then the plain lines between events.
+ */
 async function printedBy(reports: string): Promise<string> {
   const text = await readFile(path.join(root, reports, 'go-test.json'), 'utf8');
-  return text
-    .split('\n')
-    .map((line) =>
-      line.startsWith('{') ? ((JSON.parse(line) as { Output?: string }).Output ?? '') : `${line}\n`,
-    )
-    .join('');
+  const byPackage = new Map<string, string>();
+  let plain = '';
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{')) {
+      plain += `${line}\n`;
+      continue;
+    }
+    const event = JSON.parse(line) as { Package?: string; Output?: string };
+    const pkg = event.Package ?? '';
+    byPackage.set(pkg, (byPackage.get(pkg) ?? '') + (event.Output ?? ''));
+  }
+  return [...byPackage.values(), plain].join('\n');
 }
 
 /**
