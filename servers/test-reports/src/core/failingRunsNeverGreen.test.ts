@@ -174,6 +174,27 @@ describe('attempts', () => {
     });
   });
 
+  it('keeps two Jest tests of one name in one file apart (a later pass does not hide the failure)', async () => {
+    await write({
+      'jest.json': JSON.stringify({
+        numTotalTests: 2,
+        testResults: [
+          {
+            name: '/repo/a.test.js',
+            status: 'failed',
+            assertionResults: [
+              { ancestorTitles: ['cart'], title: 'adds', status: 'failed', failureMessages: ['Error: no'] },
+              { ancestorTitles: ['cart'], title: 'adds', status: 'passed', failureMessages: [] },
+            ],
+          },
+        ],
+      }),
+    });
+    const run = await runOf('jest.json');
+    expect(statuses(run)).toEqual({ adds: 'failed', 'adds [2]': 'passed' });
+    expect(counts(run)).toMatchObject({ failed: 1, flaky: 0 });
+  });
+
   it('reads Jest retries (invocations) and Surefire reruns', async () => {
     await write({
       'jest.json': JSON.stringify({

@@ -66,9 +66,17 @@ export async function parseJestJsonFile(
     const assertions = fileResult.assertionResults ?? [];
     const fileMessage =
       fileResult.testExecError?.message ?? fileResult.failureMessage ?? fileResult.message ?? '';
+    // Jest and Vitest allow two tests of one name in one file, and write retries inside one result, never
+    // as a repeated one: a repeated name is a test of its own (`name [2]`), so a pass never hides a failure.
+    const seen = new Map<string, number>();
     for (const assertion of assertions) {
+      const testCase = toCase(testFile, assertion, options.details);
+      const key = `${testCase.classname}\u0000${testCase.name}`;
+      const occurrence = (seen.get(key) ?? 0) + 1;
+      seen.set(key, occurrence);
+      if (occurrence > 1) testCase.name = `${testCase.name} [${occurrence}]`;
       cases += 1;
-      sink(toCase(testFile, assertion, options.details));
+      sink(testCase);
     }
     const failing = (assertion: AssertionResult) =>
       assertion.status === 'failed' || assertion.status === 'error';
