@@ -1,7 +1,18 @@
 // `groundwork-adopt verify` as CI runs it: the built bin, its exit code and its three output formats.
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import ajvDraft04 from 'ajv-draft-04';
+import ajvFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+
+// The official SARIF 2.1.0 schema (OASIS, rtm.5), as Microsoft's SARIF SDK ships it on npm.
+const sarifSchema = createRequire(import.meta.url)(
+  '@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json',
+);
+// Both packages are CommonJS with a `default` export; Node hands the whole module.exports to an ESM import.
+const Ajv04 = ajvDraft04.default;
+const addFormats = ajvFormats.default;
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
@@ -15,14 +26,16 @@ describe('groundwork-adopt verify', () => {
   it('exits 0 and says passed for a conforming repository', () => {
     const { code, stdout } = verify('conventional-repo');
     expect(code).toBe(0);
-    expect(stdout).toContain('passed: 0 error(s), 0 warning(s)');
+    expect(stdout).toContain('passed: 0 error(s), 0 warning(s), 0 note(s)');
   });
 
   it('exits 1 and lists each finding with file, line and rule when there are errors', () => {
     const { code, stdout } = verify('broken-repo');
     expect(code).toBe(1);
-    expect(stdout).toContain('CLAUDE.md:3: error [claude-md/import-unresolved]');
-    expect(stdout).toContain('.claude/skills/Bad_Skill/SKILL.md:3: error [skill/duplicate-key]');
+    expect(stdout).toContain('CLAUDE.md:3: warning [claude-md/import-unresolved]');
+    expect(stdout).toContain('.claude/skills/my skill/SKILL.md:3: error [skill/front-matter]');
+    expect(stdout).toContain('why: When the front matter does not parse');
+    expect(stdout).toContain('(https://code.claude.com/docs/en/skills#troubleshooting)');
     expect(stdout).toMatch(/^failed: \d+ error\(s\)/m);
   });
 
@@ -34,31 +47,44 @@ describe('groundwork-adopt verify', () => {
     expect(report.findings.map((finding) => finding.rule)).toContain('settings/allow-deny-conflict');
   });
 
-  it('prints SARIF 2.1.0 that code scanning can annotate from', () => {
+  it('prints SARIF 2.1.0 that validates against the official schema and code scanning can annotate from', () => {
     const { stdout } = verify('--format=sarif', 'broken-repo');
-    const sarif = JSON.parse(stdout) as {
-      version: string;
-      runs: Array<{
-        tool: { driver: { name: string; rules: Array<{ id: string }> } };
-        results: Array<Record<string, unknown>>;
-      }>;
-    };
-    expect(sarif.version).toBe('2.1.0');
+    const sarif = JSON.parse(stdout);
+    // The schema's own patterns predate the `u` flag; formats (uri, uri-reference, date-time) are checked.
+    const ajv = new Ajv04({ allErrors: true, strict: false, unicodeRegExp: false });
+    addFormats(ajv);
+    const validate = ajv.compile(sarifSchema);
+    const valid = validate(sarif);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
     const run = sarif.runs[0];
-    expect(run?.tool.driver.name).toBe('groundwork-adopt');
-    const duplicate = run?.results.find((result) => result.ruleId === 'skill/duplicate-key');
-    expect(duplicate).toMatchObject({
+    expect(run.tool.driver.name).toBe('groundwork-adopt');
+    for (const rule of run.tool.driver.rules) {
+      expect(rule).toMatchObject({
+        fullDescription: { text: expect.any(String) },
+        help: { text: expect.stringContaining('https://') },
+        helpUri: expect.stringMatching(/^https:\/\//),
+      });
+    }
+    for (const result of run.results) {
+      expect(result.locations[0].physicalLocation.region.startLine).toBeGreaterThanOrEqual(1);
+      expect(result.partialFingerprints['groundworkFinding/v1']).toMatch(/^[0-9a-f]{32}$/);
+      expect(run.tool.driver.rules[result.ruleIndex].id).toBe(result.ruleId);
+    }
+    const frontMatter = run.results.find(
+      (result: { ruleId: string }) => result.ruleId === 'skill/front-matter',
+    );
+    expect(frontMatter).toMatchObject({
       level: 'error',
       locations: [
         {
           physicalLocation: {
-            artifactLocation: { uri: '.claude/skills/Bad_Skill/SKILL.md' },
+            artifactLocation: { uri: '.claude/skills/my%20skill/SKILL.md', uriBaseId: '%SRCROOT%' },
             region: { startLine: 3 },
           },
         },
       ],
     });
-    expect(run?.tool.driver.rules[duplicate?.ruleIndex as number]?.id).toBe('skill/duplicate-key');
   });
 
   it('exits 2 with a usage message for a bad format or a missing directory', () => {

@@ -4,16 +4,22 @@ import { z } from 'zod';
 
 const finding = z.object({
   rule: z.string(),
-  severity: z.enum(['error', 'warning']),
+  severity: z.enum(['error', 'warning', 'note']),
   file: z.string(),
-  line: z.number().int().optional(),
+  line: z.number().int(),
   message: z.string(),
   fix: z.string().optional(),
+  docs: z.string().optional(),
 });
 
 const verifyReportSchema = z.object({
   passed: z.boolean(),
-  totals: z.object({ errors: z.number().int(), warnings: z.number().int(), files_checked: z.number().int() }),
+  totals: z.object({
+    errors: z.number().int(),
+    warnings: z.number().int(),
+    notes: z.number().int(),
+    files_checked: z.number().int(),
+  }),
   findings: z.array(finding),
 });
 

@@ -1,9 +1,9 @@
 // Writes small repositories for tests into a temporary directory: a map of path → content (or file spec).
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export type FixtureFile = string | { content: string; mode: number };
+export type FixtureFile = string | { content: string; mode: number } | { symlink: string };
 export type FixtureFiles = Record<string, FixtureFile | null>;
 
 /** Creates a directory holding `files`; a `null` entry leaves that path out (for overlays). */
@@ -21,6 +21,11 @@ export async function writeFixtureFiles(root: string, files: FixtureFiles): Prom
       continue;
     }
     await mkdir(path.dirname(target), { recursive: true });
+    if (typeof file === 'object' && 'symlink' in file) {
+      await rm(target, { recursive: true, force: true });
+      await symlink(file.symlink, target);
+      continue;
+    }
     const spec = typeof file === 'string' ? { content: file, mode: 0o644 } : file;
     await writeFile(target, spec.content);
     await chmod(target, spec.mode);

@@ -23,7 +23,7 @@ export async function checkLocalLinks(
         const target = files.resolveFrom(file, safeDecode(link.url.split(/[?#]/)[0] ?? ''));
         const exists = target !== undefined && (await files.kind(target)) !== undefined;
         if (!exists) {
-          sink.error(
+          sink.report(
             'links/unresolved',
             file,
             `Link '${link.url}' does not resolve to a file in the repository.`,
