@@ -50,6 +50,9 @@ export async function checkInstructionFiles(
     const agentsText = byFile.get(agentsFile) ?? '';
     if (!loaded.has(agentsFile))
       loaded.set(agentsFile, { file: agentsFile, text: agentsText, document: parseMarkdown(agentsText) });
+    // A nested AGENTS.md that loaded instructions link to is one Claude is pointed at.
+    if (claudeFile === undefined && folder !== '' && referencedFrom(files, loaded.values(), agentsFile))
+      continue;
     if (claudeFile === undefined) {
       sink.report(
         'claude-md/missing',
@@ -122,6 +125,18 @@ export function mentionsAgentsMd(document: MarkdownDocument): boolean {
     document.links.some((link) => link.url.split('#')[0]?.endsWith('AGENTS.md')) ||
     document.prose.includes('AGENTS.md')
   );
+}
+
+function referencedFrom(files: RepoFiles, documents: Iterable<LoadedMarkdown>, target: string): boolean {
+  for (const { file, document } of documents) {
+    if (file === target) continue;
+    const urls = [
+      ...document.links.map((link) => link.url.split('#')[0] ?? ''),
+      ...document.imports.map((entry) => entry.path),
+    ];
+    if (urls.some((url) => files.resolveFrom(file, url) === target)) return true;
+  }
+  return false;
 }
 
 async function sameFile(files: RepoFiles, a: string, b: string): Promise<boolean> {

@@ -38,6 +38,9 @@ const SKILL_KEYS = [
   'compatibility',
   // Older releases documented `version`; Claude Code still accepts it.
   'version',
+  // Undocumented, but Anthropic's own plugins (ralph-loop in claude-plugins-official) still set it: this rule
+  // follows observed use here, not the documentation.
+  'hide-from-slash-command-tool',
 ];
 const KNOWN_KEYS: Record<Definition['kind'], ReadonlySet<string>> = {
   skill: new Set(SKILL_KEYS),

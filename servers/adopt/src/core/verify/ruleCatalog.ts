@@ -132,13 +132,13 @@ export const RULES = {
     severity: 'warning',
     rationale:
       'Claude Code reads CLAUDE.md, not AGENTS.md: without a CLAUDE.md it never sees these instructions.',
-    docs: `${MEMORY}#agents-md`,
+    docs: `${MEMORY}#agentsmd`,
   },
   'claude-md/refers-to-agents': {
     severity: 'warning',
     rationale:
       'Claude Code reads CLAUDE.md, not AGENTS.md: import it (`@AGENTS.md`) or symlink one to the other so both tools read the same text.',
-    docs: `${MEMORY}#agents-md`,
+    docs: `${MEMORY}#agentsmd`,
   },
   'claude-md/import-unresolved': {
     severity: 'warning',
@@ -185,7 +185,7 @@ export const RULES = {
   'secrets/found': {
     severity: 'error',
     rationale: 'A credential committed into agent configuration is readable by everyone with the repository.',
-    docs: `${MCP}#environment-variable-expansion-in-mcp-json`,
+    docs: `${MCP}#environment-variable-expansion-in-mcpjson`,
   },
   'settings/json': {
     severity: 'error',
@@ -256,7 +256,7 @@ export const RULES = {
     severity: 'warning',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the expansion syntax of .mcp.json, not a template
     rationale: 'Only `${VAR}` and `${VAR:-default}` expand; anything else is passed on literally.',
-    docs: `${MCP}#environment-variable-expansion-in-mcp-json`,
+    docs: `${MCP}#environment-variable-expansion-in-mcpjson`,
   },
   'plugin/manifest': {
     severity: 'error',

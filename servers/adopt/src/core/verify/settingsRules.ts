@@ -3,7 +3,7 @@
 // skips the whole file (error); an unknown key, a malformed permission rule or an unknown hook event is
 // ignored on its own (warning). Hook commands that run project scripts are checked on disk.
 import { open, stat } from 'node:fs/promises';
-import { Ajv, type ErrorObject } from 'ajv';
+import { type OutputUnit, Validator } from '@cfworker/json-schema';
 import { didYouMean, type FindingSink } from './finding.js';
 import { isIgnored, parseGitignore } from './gitignore.js';
 import { isObject, type JsonPath, jsonLines, parseJson, pointerPath } from './jsonLocator.js';
@@ -53,10 +53,12 @@ const INTERPRETERS = new Set([
   'pwsh',
 ]);
 
-let validator: ReturnType<Ajv['compile']> | undefined;
-function validateSettings(value: unknown): ErrorObject[] {
-  validator ??= new Ajv({ allErrors: true, strict: false, validateFormats: false }).compile(relaxedSchema());
-  return validator(value) ? [] : [...(validator.errors ?? [])];
+// An interpreting validator: SchemaStore's schema is large, and compiling it (as Ajv does) costs more than a
+// whole verify run.
+let validator: Validator | undefined;
+function validateSettings(value: unknown): OutputUnit[] {
+  validator ??= new Validator(relaxedSchema() as never, '7', false);
+  return validator.validate(value).errors;
 }
 
 /**
@@ -163,6 +165,19 @@ export async function checkSettings(
     await checkHookScripts(files, file, settings.hooks, projectRoot, lineOf, sink, ['hooks']);
 }
 
+/** Keywords that only say "something below failed"; the failure below is reported instead. */
+const CONTAINER_KEYWORDS = new Set([
+  'properties',
+  'items',
+  '$ref',
+  'false',
+  'additionalItems',
+  'allOf',
+  'if',
+  'then',
+  'else',
+]);
+
 function reportSchemaErrors(
   file: string,
   settings: unknown,
@@ -172,15 +187,17 @@ function reportSchemaErrors(
   const reported = new Set<string>();
   for (const error of validateSettings(settings)) {
     // Branch-by-branch errors of an `anyOf` are summed up by the `anyOf` error itself.
-    if (error.schemaPath.includes('/anyOf/')) continue;
-    const path = pointerPath(error.instancePath);
-    const where = error.instancePath === '' ? 'settings' : `\`${path.join('.')}\``;
-    if (/^\/permissions\/(allow|ask|deny)\/\d+$/.test(error.instancePath) && error.keyword === 'pattern')
-      continue;
+    if (CONTAINER_KEYWORDS.has(error.keyword) || /\/anyOf\/\d+/.test(error.keywordLocation)) continue;
+    const pointer = error.instanceLocation.replace(/^#/, '');
+    const path = pointerPath(pointer);
+    const where = pointer === '' ? 'settings' : `\`${path.join('.')}\``;
+    if (/^\/permissions\/(allow|ask|deny)\/\d+$/.test(pointer) && error.keyword === 'pattern') continue;
     if (error.keyword === 'additionalProperties') {
-      const key = String(error.params.additionalProperty);
-      const known = Object.keys((error.parentSchema as SchemaNode | undefined)?.properties ?? {});
-      if (error.instancePath === '/hooks') {
+      const key = /Property "(.*)" does not match additional properties schema/.exec(error.error)?.[1] ?? '';
+      const known = Object.keys(
+        schemaAt(error.keywordLocation.replace(/\/additionalProperties$/, ''))?.properties ?? {},
+      );
+      if (pointer === '/hooks') {
         sink.report(
           'settings/hook-event',
           file,
@@ -203,7 +220,7 @@ function reportSchemaErrors(
       }
       continue;
     }
-    const identity = `${error.instancePath}\u0000${error.keyword}`;
+    const identity = `${pointer}\u0000${error.keyword}`;
     if (reported.has(identity)) continue;
     reported.add(identity);
     sink.report('settings/schema', file, `${where}: ${describe(error, settings, path)}`, {
@@ -213,20 +230,32 @@ function reportSchemaErrors(
   }
 }
 
-function describe(error: ErrorObject, settings: unknown, path: JsonPath): string {
+/** The schema node a keyword location (`#/properties/hooks/properties/Stop/items/$ref/...`) points at. */
+function schemaAt(location: string): SchemaNode | undefined {
+  let node: unknown = schema;
+  for (const segment of pointerPath(location.replace(/^#/, ''))) {
+    if (segment === '$ref') {
+      const ref = (node as { $ref?: string } | undefined)?.$ref ?? '';
+      node = ref.startsWith('#/') ? schemaAt(ref) : undefined;
+    } else node = (node as Record<string | number, unknown> | undefined)?.[segment];
+  }
+  return node as SchemaNode | undefined;
+}
+
+function describe(error: OutputUnit, settings: unknown, path: JsonPath): string {
+  const value = valueAt(settings, path);
   if (error.keyword === 'enum') {
-    const allowed = (error.params.allowedValues as unknown[]).map(String);
-    const value = String(valueAt(settings, path));
-    return `${JSON.stringify(valueAt(settings, path))} is not one of ${allowed.join(', ')}${didYouMean(value, allowed)}.`;
+    const listed = /any of (\[.*\])\.?$/.exec(error.error)?.[1];
+    const allowed = listed === undefined ? [] : (JSON.parse(listed) as unknown[]).map(String);
+    return `${JSON.stringify(value)} is not one of ${allowed.join(', ')}${didYouMean(String(value), allowed)}.`;
   }
   if (error.keyword === 'anyOf') {
-    const value = valueAt(settings, path);
     if (isObject(value) && 'type' in value && !HOOK_TYPES.includes(String(value.type))) {
       return `hook type ${JSON.stringify(value.type)} is not one of ${HOOK_TYPES.join(', ')}${didYouMean(String(value.type), HOOK_TYPES)}.`;
     }
     return 'does not match any allowed shape (check required fields and their types).';
   }
-  return `${error.message ?? 'is not valid'}.`;
+  return error.error.replace(/^Instance/, 'the value');
 }
 
 function valueAt(root: unknown, path: JsonPath): unknown {
