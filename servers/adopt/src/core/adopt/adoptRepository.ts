@@ -1,10 +1,10 @@
 // adopt_repo's pipeline for one repository: toolchain → clone → detect → branch → agent-docs →
 // commit:agent-docs → guard → commit:guard → assets → commit:assets → verify → push → pull-request.
 // It writes only to its own branch, never forces, and never stores credentials in .git/config.
-import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { verifyRepo } from '../verify/verifyRepo.js';
-import { writeAgentDocs } from './agentDocs.js';
+import { completeAgentDocFiles } from './agentDocs.js';
 import { installAssets } from './assets.js';
 import { CommandRunner } from './commandRunner.js';
 import { detectProject, type ProjectProfile } from './detectProject.js';
@@ -345,24 +345,7 @@ class Adoption {
       );
       this.note('the claude CLI wrote the agent docs; the templates then completed anything it left out');
     }
-    const read = (relative: string) =>
-      readFile(path.join(this.checkout, relative), 'utf8').catch(() => undefined);
-    const [agentsMd, rootClaude, nestedClaude] = await Promise.all([
-      read('AGENTS.md'),
-      read('CLAUDE.md'),
-      read('.claude/CLAUDE.md'),
-    ]);
-    // An existing .claude/CLAUDE.md is completed in place; it imports AGENTS.md from one level up.
-    const nested = rootClaude === undefined && nestedClaude !== undefined;
-    const claudeMd = nested ? nestedClaude : rootClaude;
-    const docs = writeAgentDocs(
-      this.projectName(),
-      this.profile as ProjectProfile,
-      { ...(agentsMd === undefined ? {} : { agentsMd }), ...(claudeMd === undefined ? {} : { claudeMd }) },
-      nested ? '@../AGENTS.md' : '@AGENTS.md',
-    );
-    await writeFile(path.join(this.checkout, 'AGENTS.md'), docs.agentsMd);
-    await writeFile(path.join(this.checkout, nested ? '.claude/CLAUDE.md' : 'CLAUDE.md'), docs.claudeMd);
+    await completeAgentDocFiles(this.checkout, this.projectName(), this.profile as ProjectProfile);
   }
 
   private projectName(): string {
