@@ -28,9 +28,11 @@ export const verifyRepoTool = defineTool({
     name: 'verify_repo',
     title: 'Verify AI-agent conventions',
     description:
-      "Checks a repository's conventions for coding agents: CLAUDE.md (title, reference to AGENTS.md, @imports, token budget), " +
-      'AGENTS.md sections, skills/subagents/commands front matter, .claude/settings.json (permissions, hooks, scripts), .mcp.json, ' +
-      'committed secrets (reported masked) and local Markdown links. Returns findings with rule, severity, file, line and a fix; ' +
+      "Checks a repository's conventions for coding agents against Claude Code's documentation and the Agent Skills and AGENTS.md formats: " +
+      'CLAUDE.md/AGENTS.md at every level (imports, symlinked pairs), skills, subagents, commands and rules (front matter), ' +
+      '.claude/settings.json (schema of the documented keys, permissions, hooks and their scripts), plugins and marketplaces, .mcp.json, ' +
+      'committed secrets (reported masked) and local Markdown links. Returns findings with rule, severity (error: Claude Code would not load it ' +
+      'or would misbehave; warning: ignored or not portable; note: house style), file, line, a fix and a documentation link; ' +
       '`passed` is false when any error is found. Read-only and fast (well under a second). Call it before and after editing these files.',
     input: z.object({ path: pathArg('The repository root folder.') }),
     output: verifyReportSchema,

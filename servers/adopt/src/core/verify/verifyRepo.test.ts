@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentFile, commandFile, conventionalRepo, skillFile } from '../../testing/conventionalRepo.js';
 import { type FixtureFiles, removeFixtureRepo, writeFixtureRepo } from '../../testing/fixtureRepo.js';
@@ -318,6 +319,12 @@ describe('verify_repo', () => {
 
   it('has a passing and a failing case for every rule in the catalog', () => {
     expect(corpus.map((entry) => entry.rule).sort()).toEqual(Object.keys(RULES).sort());
+  });
+
+  it('documents every rule in MCP_USAGE.md', () => {
+    const usage = readFileSync(new URL('../../../MCP_USAGE.md', import.meta.url), 'utf8');
+    for (const rule of Object.keys(RULES))
+      expect(usage).toContain(`| \`${rule}\` | ${RULES[rule as RuleId].severity} |`);
   });
 
   describe.each(corpus)('rule $rule', ({ rule, pass, fail }) => {
