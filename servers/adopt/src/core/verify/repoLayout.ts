@@ -1,6 +1,6 @@
 // Where the convention files of a repository are: one bounded walk of the tree (symlinked folders followed
 // while they stay inside the repository), then every layout Claude Code discovers, classified by path.
-import { realpath } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RepoFiles } from './repoFiles.js';
 
@@ -152,12 +152,15 @@ async function walk(
       else if (entry.directory) {
         if (!SKIPPED.has(entry.name)) subdirectories.push(relative);
       } else {
-        // A symlink (or something stranger): followed only when it resolves inside the repository.
+        // A symlink is followed when it resolves inside the repository; FIFOs, sockets and devices are skipped
+        // (reading one could block).
+        const link = await lstat(files.absolute(relative)).catch(() => undefined);
+        if (link === undefined || !link.isSymbolicLink()) continue;
         const target = await realpath(files.absolute(relative)).catch(() => undefined);
         if (target === undefined || !isInside(rootReal, target)) continue;
-        const kind = await files.kind(relative);
-        if (kind === 'file') found.add(relative);
-        else if (kind === 'directory' && !seenReal.has(target) && !SKIPPED.has(entry.name)) {
+        const resolved = await stat(target).catch(() => undefined);
+        if (resolved?.isFile()) found.add(relative);
+        else if (resolved?.isDirectory() && !seenReal.has(target) && !SKIPPED.has(entry.name)) {
           seenReal.add(target);
           subdirectories.push(relative);
         }

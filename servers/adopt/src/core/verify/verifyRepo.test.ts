@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentFile, commandFile, conventionalRepo, skillFile } from '../../testing/conventionalRepo.js';
 import { type FixtureFiles, removeFixtureRepo, writeFixtureRepo } from '../../testing/fixtureRepo.js';
@@ -430,6 +432,14 @@ describe('verify_repo', () => {
       expect(report.findings.map((finding) => [finding.rule, finding.file])).toEqual([
         ['skill/front-matter-strict', '.claude/skills/shared/SKILL.md'],
       ]);
+    });
+
+    it('skips a FIFO where a convention file would be, instead of blocking on it', async () => {
+      const root = await writeFixtureRepo(conventionalRepo());
+      created.push(root);
+      execFileSync('mkfifo', [path.join(root, '.claude/agents/blocking.md')]);
+      const report = await verifyRepo(root);
+      expect(report.passed).toBe(true);
     });
 
     it('accepts CLAUDE.md as a symlink to AGENTS.md', async () => {
