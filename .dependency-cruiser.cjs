@@ -23,11 +23,14 @@ module.exports = {
       comment:
         'servers/*/src/core stays free of the MCP scaffolding and SDK. Why: the core must run and be tested ' +
         'without a protocol. Instead: throw a domain error (a class with a stable `code`) and translate it ' +
-        'into a ToolError in src/mcp/. Only the pure `@groundwork/mcp-common/masking` subpath is allowed.',
+        'into a ToolError in src/mcp/. Only the pure subpaths are allowed: `@groundwork/mcp-common/masking`, ' +
+        '`/files` (a core may take the ConfinedFile/ConfinedDirectory handles its adapter opened) and ' +
+        '`/childProcess` (the one way to start a child process).',
       from: { path: '^servers/[^/]+/src/core/' },
       to: {
         path: [`^(packages/mcp-common/|@groundwork/mcp-common)`, SDK],
-        pathNot: '^(packages/mcp-common/(dist|src)/masking(\\.d)?\\.[jt]s|@groundwork/mcp-common/masking)$',
+        pathNot:
+          '^(packages/mcp-common/(dist|src)/(masking|files/index|childProcess)(\\.d)?\\.[jt]s|@groundwork/mcp-common/(masking|files|childProcess))$',
       },
     },
     {

@@ -33,7 +33,8 @@ export const verifyRepoTool = defineTool({
       '.claude/settings.json (schema of the documented keys, permissions, hooks and their scripts), plugins and marketplaces, .mcp.json, ' +
       'committed secrets (reported masked) and local Markdown links. Returns findings with rule, severity (error: Claude Code would not load it ' +
       'or would misbehave; warning: ignored or not portable; note: house style), file, line, a fix and a documentation link; ' +
-      '`passed` is false when any error is found. Read-only and fast (well under a second). Call it before and after editing these files.',
+      '`passed` is false when any error is found. Reads only regular files inside the repository (a symlink out, a FIFO or device, or a file ' +
+      'over 1 MiB is a finding, never read). Read-only and fast (well under a second). Call it before and after editing these files.',
     input: z.object({ path: pathArg('The repository root folder.') }),
     output: verifyReportSchema,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -3,6 +3,7 @@ import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+/** Content, content with a mode, or a symbolic link to `symlink` (committed as a link, as git stores it). */
 export type FixtureFile = string | { content: string; mode: number } | { symlink: string };
 export type FixtureFiles = Record<string, FixtureFile | null>;
 
@@ -21,8 +22,7 @@ export async function writeFixtureFiles(root: string, files: FixtureFiles): Prom
       continue;
     }
     await mkdir(path.dirname(target), { recursive: true });
-    if (typeof file === 'object' && 'symlink' in file) {
-      await rm(target, { recursive: true, force: true });
+    if (typeof file !== 'string' && 'symlink' in file) {
       await symlink(file.symlink, target);
       continue;
     }

@@ -6,11 +6,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CheckoutFiles } from '../files/checkoutFiles.js';
 import type { Finding } from '../verify/finding.js';
 import { verifyRepo } from '../verify/verifyRepo.js';
-import { completeAgentDocFiles } from './agentDocs.js';
-import { installAssets } from './assets.js';
-import { detectProject } from './detectProject.js';
+import type { Adoption } from './adoption.js';
+import { detect } from './checkoutSteps.js';
+import { installAssetsStep, writeAgentDocs } from './writeSteps.js';
 
 const corpus = fileURLToPath(new URL('../../../test/fixtures/real/', import.meta.url));
 const repositories = (await readdir(corpus)).filter((name) => name.includes('__')).sort();
@@ -28,15 +29,36 @@ const ROOT_DOC_RULES = new Set([
   'claude-md/refers-to-agents',
 ]);
 
+/** adopt_repo's own detect, agent-docs and assets steps on a checkout (the git steps around them are not needed). */
+async function adoptInPlace(root: string, name: string): Promise<void> {
+  const files = (await CheckoutFiles.at(root)) as CheckoutFiles;
+  // Only the fields these three steps read; the rest of an Adoption belongs to the git and publish steps.
+  const run = {
+    target: { kind: 'path', path: path.join(root, '..', name), shownAs: name },
+    options: { useClaude: false, assets: true },
+    report: { notes: [] },
+    redact: (text: string) => text,
+    checkout: path.join(path.dirname(root), name),
+    files,
+    profile: undefined,
+    assetFiles: [],
+  } as unknown as Adoption;
+  try {
+    await detect(run);
+    await writeAgentDocs(run);
+    await installAssetsStep(run);
+  } finally {
+    await files.close();
+  }
+}
+
 describe('adopt on the precision corpus', () => {
   it.each(repositories)('writes agent docs and assets that verify_repo passes on %s', async (repository) => {
     const root = await mkdtemp(path.join(tmpdir(), 'adopt-real-'));
     created.push(root);
     await cp(path.join(corpus, repository), root, { recursive: true, verbatimSymlinks: true });
     const before = new Set((await verifyRepo(root)).findings.map(key));
-    const profile = await detectProject(root);
-    await completeAgentDocFiles(root, repository.split('__')[1] ?? repository, profile);
-    await installAssets(root, profile);
+    await adoptInPlace(root, repository.split('__')[1] ?? repository);
     const after = await verifyRepo(root);
     expect(after.findings.filter((finding) => !before.has(key(finding)))).toEqual([]);
     const rootFiles = new Set(['AGENTS.md', 'CLAUDE.md', '.claude/CLAUDE.md']);

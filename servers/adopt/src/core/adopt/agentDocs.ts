@@ -1,8 +1,5 @@
 // AGENTS.md and CLAUDE.md written from what `detect` found. Existing files are completed — missing sections
-// appended, a missing title or AGENTS.md reference added — and never overwritten. When the two are one file
-// (a symlink, a common layout), only that file is completed: it must not import itself.
-import { readFile, realpath, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+// appended, a missing title or AGENTS.md reference added — and never overwritten.
 import { EXPECTED_SECTIONS } from '../verify/agentsMdRules.js';
 import { mentionsAgentsMd } from '../verify/claudeMdRules.js';
 import { parseMarkdown } from '../verify/markdownDocument.js';
@@ -105,44 +102,4 @@ function completeClaudeMd(existing: string, projectName: string, agentsImport: s
   if (!mentionsAgentsMd(document)) text = `${text}${text.endsWith('\n') ? '' : '\n'}\n${agentsImport}\n`;
   if (!document.headings.some((heading) => heading.depth === 1)) text = `# ${projectName}\n\n${text}`;
   return text;
-}
-
-/**
- * Reads AGENTS.md and CLAUDE.md (or .claude/CLAUDE.md) in `root`, completes them and writes them back.
- * Returns the files written.
- */
-export async function completeAgentDocFiles(
-  root: string,
-  projectName: string,
-  profile: ProjectProfile,
-): Promise<string[]> {
-  const read = (relative: string) => readFile(path.join(root, relative), 'utf8').catch(() => undefined);
-  const [agentsMd, rootClaude, nestedClaude] = await Promise.all([
-    read('AGENTS.md'),
-    read('CLAUDE.md'),
-    read('.claude/CLAUDE.md'),
-  ]);
-  // An existing .claude/CLAUDE.md is completed in place; it imports AGENTS.md from one level up.
-  const nested = rootClaude === undefined && nestedClaude !== undefined;
-  const claudeFile = nested ? '.claude/CLAUDE.md' : 'CLAUDE.md';
-  const claudeMd = nested ? nestedClaude : rootClaude;
-  if (agentsMd !== undefined && claudeMd !== undefined && (await sameFile(root, 'AGENTS.md', claudeFile))) {
-    const completed = writeAgentDocs(projectName, profile, { agentsMd }).agentsMd;
-    if (completed !== agentsMd) await writeFile(path.join(root, 'AGENTS.md'), completed);
-    return ['AGENTS.md'];
-  }
-  const docs = writeAgentDocs(
-    projectName,
-    profile,
-    { ...(agentsMd === undefined ? {} : { agentsMd }), ...(claudeMd === undefined ? {} : { claudeMd }) },
-    nested ? '@../AGENTS.md' : '@AGENTS.md',
-  );
-  await writeFile(path.join(root, 'AGENTS.md'), docs.agentsMd);
-  await writeFile(path.join(root, claudeFile), docs.claudeMd);
-  return ['AGENTS.md', claudeFile];
-}
-
-async function sameFile(root: string, a: string, b: string): Promise<boolean> {
-  const [realA, realB] = await Promise.all([realpath(path.join(root, a)), realpath(path.join(root, b))]);
-  return realA === realB;
 }

@@ -1,6 +1,7 @@
 // The dependency-free check the guard runs: POSIX sh and awk (plus node for JSON, when present), so a build
 // or CI job of any language can call it without installing anything. One awk pass covers every skill, so
-// the check stays fast with hundreds of them.
+// the check stays fast with hundreds of them. guardCheck.ts is the same check in TypeScript, which the
+// server runs instead of this script (no code from the repository runs unless the caller asks).
 
 export const GUARD_SCRIPT_PATH = 'scripts/check-agent-docs.sh';
 
@@ -14,7 +15,8 @@ fail() { echo "check-agent-docs: $1" >&2; status=1; }
 for file in AGENTS.md CLAUDE.md; do
   if [ ! -s "$file" ] && [ ! -s ".claude/$file" ]; then fail "$file is missing or empty"; fi
 done
-if [ -s CLAUDE.md ] && ! grep -q 'AGENTS[.]md' CLAUDE.md; then fail "CLAUDE.md does not refer to AGENTS.md (add the line @AGENTS.md)"; fi
+# A CLAUDE.md that is a symlink to AGENTS.md is AGENTS.md itself.
+if [ -s CLAUDE.md ] && ! [ CLAUDE.md -ef AGENTS.md ] && ! grep -q 'AGENTS[.]md' CLAUDE.md; then fail "CLAUDE.md does not refer to AGENTS.md (add the line @AGENTS.md)"; fi
 
 set -- .claude/skills/*/SKILL.md
 if [ -e "$1" ]; then

@@ -1,6 +1,5 @@
 // CLAUDE.md and AGENTS.md at every level: Claude Code reads CLAUDE.md (and what it imports, four hops deep),
 // not AGENTS.md, so each AGENTS.md needs a CLAUDE.md beside it that imports it or is the same file (a symlink).
-import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { type FindingSink, withoutBom } from './finding.js';
 import { type MarkdownDocument, parseMarkdown } from './markdownDocument.js';
@@ -64,7 +63,7 @@ export async function checkInstructionFiles(
       );
       continue;
     }
-    if (await sameFile(files, claudeFile, agentsFile)) continue;
+    if (await files.sameFile(claudeFile, agentsFile)) continue;
     if (claudeLoads.some((markdown) => markdown.file === agentsFile || mentionsAgentsMd(markdown.document)))
       continue;
     sink.report(
@@ -137,14 +136,6 @@ function referencedFrom(files: RepoFiles, documents: Iterable<LoadedMarkdown>, t
     if (urls.some((url) => files.resolveFrom(file, url) === target)) return true;
   }
   return false;
-}
-
-async function sameFile(files: RepoFiles, a: string, b: string): Promise<boolean> {
-  const [realA, realB] = await Promise.all([
-    realpath(files.absolute(a)).catch(() => a),
-    realpath(files.absolute(b)).catch(() => b),
-  ]);
-  return realA === realB;
 }
 
 /** Follows `@path` imports the way Claude Code does (relative to the importing file, four hops at most). */

@@ -1,6 +1,6 @@
 // Where the convention files of a repository are: one bounded walk of the tree (symlinked folders followed
 // while they stay inside the repository), then every layout Claude Code discovers, classified by path.
-import { lstat, realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { RepoFiles } from './repoFiles.js';
 
@@ -17,6 +17,8 @@ const SKIPPED = new Set([
   'vendor',
 ]);
 const MAX_DEPTH = 12;
+/** Where a convention file may be: a refused entry there (a symlink out, a FIFO) is worth a finding. */
+const CONVENTION_PATH = /(^|\/)(CLAUDE\.md|AGENTS\.md|SKILL\.md|\.mcp\.json)$|(^|\/)\.claude(-plugin)?\//;
 const MAX_ENTRIES = 50_000;
 
 export type DefinitionKind = 'skill' | 'agent' | 'command' | 'rule';
@@ -135,11 +137,14 @@ async function walk(
 ): Promise<{ found: Set<string>; directories: Set<string>; truncated: boolean }> {
   const found = new Set<string>();
   const directories = new Set<string>();
-  const rootReal = await realpath(files.root);
-  const seenReal = new Set<string>([rootReal]);
   let entries = 0;
   let truncated = false;
-  const visit = async (dir: string, depth: number): Promise<void> => {
+  // RepoFiles lists a symlink inside the repository as what it points to, and one leading out of it (or a
+  // FIFO, a socket, a device) as neither a file nor a directory, so those are never followed. Real paths
+  // only break cycles (a link to a folder above it).
+  const realOf = (relative: string) =>
+    realpath(path.join(files.root, ...relative.split('/'))).catch(() => undefined);
+  const visit = async (dir: string, depth: number, ancestors: ReadonlySet<string>): Promise<void> => {
     const listed = await files.list(dir);
     const subdirectories: string[] = [];
     for (const entry of listed) {
@@ -151,32 +156,18 @@ async function walk(
       if (entry.file) found.add(relative);
       else if (entry.directory) {
         if (!SKIPPED.has(entry.name)) subdirectories.push(relative);
-      } else {
-        // A symlink is followed when it resolves inside the repository; FIFOs, sockets and devices are skipped
-        // (reading one could block).
-        const link = await lstat(files.absolute(relative)).catch(() => undefined);
-        if (link === undefined || !link.isSymbolicLink()) continue;
-        const target = await realpath(files.absolute(relative)).catch(() => undefined);
-        if (target === undefined || !isInside(rootReal, target)) continue;
-        const resolved = await stat(target).catch(() => undefined);
-        if (resolved?.isFile()) found.add(relative);
-        else if (resolved?.isDirectory() && !seenReal.has(target) && !SKIPPED.has(entry.name)) {
-          seenReal.add(target);
-          subdirectories.push(relative);
-        }
       }
+      // Asking about it records why it may not be read, so verify_repo reports it instead of skipping it.
+      else if (CONVENTION_PATH.test(relative)) await files.kind(relative);
     }
     if (depth >= MAX_DEPTH) return;
     for (const subdirectory of subdirectories) {
+      const real = await realOf(subdirectory);
+      if (real === undefined || ancestors.has(real)) continue;
       directories.add(subdirectory);
-      await visit(subdirectory, depth + 1);
+      await visit(subdirectory, depth + 1, new Set([...ancestors, real]));
     }
   };
-  await visit('', 0);
+  await visit('', 0, new Set([files.root]));
   return { found, directories, truncated };
-}
-
-function isInside(root: string, target: string): boolean {
-  const relative = path.relative(root, target);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

@@ -292,6 +292,24 @@ export const RULES = {
       'A relative plugin source must be a directory in the marketplace; otherwise the plugin fails to install.',
     docs: `${MARKETPLACES}#relative-paths`,
   },
+  'files/unsafe': {
+    severity: 'error',
+    rationale:
+      'verify_repo reads only regular files inside the repository: a symlink leading out of it, a FIFO or a device is not read.',
+    docs: 'https://www.npmjs.com/package/@groundwork/adopt',
+  },
+  'files/too-large': {
+    severity: 'error',
+    rationale:
+      'verify_repo reads files up to 1 MiB; agent docs and settings are far smaller, and a larger one was not checked.',
+    docs: `${MEMORY}#write-effective-instructions`,
+  },
+  'files/budget': {
+    severity: 'error',
+    rationale:
+      'verify_repo reads a bounded number of bytes per call; files past that bound were not checked.',
+    docs: 'https://www.npmjs.com/package/@groundwork/adopt',
+  },
   'config/invalid': {
     severity: 'error',
     rationale:

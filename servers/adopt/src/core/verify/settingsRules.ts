@@ -2,7 +2,6 @@
 // Code's documented settings, with Claude Code's own split of consequences — a value the schema rejects
 // skips the whole file (error); an unknown key, a malformed permission rule or an unknown hook event is
 // ignored on its own (warning). Hook commands that run project scripts are checked on disk.
-import { open, stat } from 'node:fs/promises';
 import { type OutputUnit, Validator } from '@cfworker/json-schema';
 import { didYouMean, type FindingSink } from './finding.js';
 import { isIgnored, parseGitignore } from './gitignore.js';
@@ -416,9 +415,8 @@ async function checkHookScript(
   const local = projectScriptOf(command);
   if (local === undefined) return;
   const script = projectRoot === '' ? local.script : `${projectRoot}/${local.script}`;
-  const absolute = files.absolute(script);
-  const found = await stat(absolute).catch(() => undefined);
-  if (found === undefined || !found.isFile()) {
+  const found = await files.script(script);
+  if (found === undefined) {
     sink.report('settings/hook-script', file, `Hook script '${script}' does not exist.`, {
       line,
       fix: 'Add the script or fix the hook command (paths are relative to the project root).',
@@ -426,7 +424,7 @@ async function checkHookScript(
     return;
   }
   if (!local.direct) return;
-  if ((found.mode & 0o111) === 0) {
+  if (!found.executable) {
     sink.report('settings/hook-script', file, `Hook script '${script}' is not executable.`, {
       line,
       fix: `Run \`chmod +x ${script}\` and commit the mode.`,
@@ -434,18 +432,11 @@ async function checkHookScript(
   }
   // A shell runs an executable without a shebang as a shell script (observed behaviour, not documentation),
   // so only scripts in other languages need one.
-  if (!SCRIPT_NEEDS_SHEBANG.test(script)) return;
-  const handle = await open(absolute, 'r');
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
-    if (bytesRead < 2 || buffer.toString('latin1') !== '#!') {
-      sink.report('settings/hook-script', file, `Hook script '${script}' does not start with a shebang.`, {
-        line,
-        fix: 'Start it with a line like `#!/usr/bin/env bash`.',
-      });
-    }
-  } finally {
-    await handle.close();
+  if (SCRIPT_NEEDS_SHEBANG.test(script) && found.start !== '#!') {
+    sink.report('settings/hook-script', file, `Hook script '${script}' does not start with a shebang.`, {
+      line,
+      fix: 'Start it with a line like `#!/usr/bin/env bash`.',
+    });
   }
 }
 

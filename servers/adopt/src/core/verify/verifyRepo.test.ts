@@ -277,6 +277,16 @@ const corpus: Array<{ rule: RuleId; pass: FixtureFiles; fail: FixtureFiles }> = 
     fail: marketplace([{ name: 'gone', source: './plugins/gone' }]),
   },
   {
+    rule: 'files/unsafe',
+    pass: { '.claude/agents/shared.md': { symlink: 'code-reviewer.md' } },
+    fail: { '.claude/agents/passwords.md': { symlink: '/etc/passwd' } },
+  },
+  {
+    rule: 'files/too-large',
+    pass: {},
+    fail: { 'docs/big.md': 'x'.repeat(1_100_000), 'CLAUDE.md': '# Demo\n\n@AGENTS.md @docs/big.md\n' },
+  },
+  {
     rule: 'config/invalid',
     pass: { '.groundwork/adopt.json': '{ "rules": { "agents-md/section": "off" } }' },
     fail: { '.groundwork/adopt.json': '{ "rules": { "agents-md/section": "maybe" } }' },
@@ -320,13 +330,22 @@ describe('verify_repo', () => {
   });
 
   it('has a passing and a failing case for every rule in the catalog', () => {
-    expect(corpus.map((entry) => entry.rule).sort()).toEqual(Object.keys(RULES).sort());
+    // files/budget needs a smaller budget than verify_repo's own: repoFiles.test.ts covers it.
+    const uncovered = new Set(['files/budget']);
+    expect(corpus.map((entry) => entry.rule).sort()).toEqual(
+      Object.keys(RULES)
+        .filter((rule) => !uncovered.has(rule))
+        .sort(),
+    );
   });
 
   it('documents every rule in MCP_USAGE.md', () => {
     const usage = readFileSync(new URL('../../../MCP_USAGE.md', import.meta.url), 'utf8');
-    for (const rule of Object.keys(RULES))
-      expect(usage).toContain(`| \`${rule}\` | ${RULES[rule as RuleId].severity} |`);
+    for (const rule of Object.keys(RULES)) {
+      const cells = `| \`${rule}\``;
+      const row = usage.split('\n').find((line) => line.startsWith(cells));
+      expect(row?.split('|')[2]?.trim(), rule).toBe(RULES[rule as RuleId].severity);
+    }
   });
 
   describe.each(corpus)('rule $rule', ({ rule, pass, fail }) => {
@@ -430,16 +449,19 @@ describe('verify_repo', () => {
         '.claude/skills/outside': { symlink: '/etc' },
       });
       expect(report.findings.map((finding) => [finding.rule, finding.file])).toEqual([
+        ['files/unsafe', '.claude/skills/outside'],
         ['skill/front-matter-strict', '.claude/skills/shared/SKILL.md'],
       ]);
     });
 
-    it('skips a FIFO where a convention file would be, instead of blocking on it', async () => {
+    it('reports a FIFO where a convention file would be, instead of blocking on it', async () => {
       const root = await writeFixtureRepo(conventionalRepo());
       created.push(root);
       execFileSync('mkfifo', [path.join(root, '.claude/agents/blocking.md')]);
       const report = await verifyRepo(root);
-      expect(report.passed).toBe(true);
+      expect(report.findings.map((finding) => [finding.rule, finding.file])).toEqual([
+        ['files/unsafe', '.claude/agents/blocking.md'],
+      ]);
     });
 
     it('accepts CLAUDE.md as a symlink to AGENTS.md', async () => {

@@ -1,7 +1,8 @@
 // verify_repo: discovers every convention layout in the repository, runs the rules whose input exists and
 // applies the repository's own rule settings. Read-only.
-import { stat } from 'node:fs/promises';
+
 import path from 'node:path';
+import { MAX_FILE_BYTES } from '../files/checkoutFiles.js';
 import { checkAgentsMd } from './agentsMdRules.js';
 import { checkInstructionFiles } from './claudeMdRules.js';
 import { checkDefinitions, type Definition, reportEmptySkillFolders } from './definitionRules.js';
@@ -15,7 +16,7 @@ import {
   checkPluginManifest,
   marketplaceSources,
 } from './pluginRules.js';
-import { RepoFiles } from './repoFiles.js';
+import { type RefusedFile, RepoFiles } from './repoFiles.js';
 import { discoverLayout } from './repoLayout.js';
 import { checkSecrets } from './secretRules.js';
 import { checkLocalSettingsCommitted, checkSettings } from './settingsRules.js';
@@ -30,9 +31,16 @@ export class NotARepositoryError extends Error {
 
 /** Checks the repository at `root` (an absolute directory). `shownAs` is what error messages may call it. */
 export async function verifyRepo(root: string, shownAs = root): Promise<VerifyReport> {
-  const rootStat = await stat(root).catch(() => undefined);
-  if (rootStat === undefined || !rootStat.isDirectory()) throw new NotARepositoryError(shownAs);
-  const files = new RepoFiles(root);
+  const files = await RepoFiles.at(root);
+  if (files === undefined) throw new NotARepositoryError(shownAs);
+  try {
+    return await checkRepository(files);
+  } finally {
+    await files.close();
+  }
+}
+
+async function checkRepository(files: RepoFiles): Promise<VerifyReport> {
   const sink = new FindingSink();
   const read = async (file: string) => ({ file, text: (await files.read(file)) ?? '' });
   const layout = await discoverLayout(files, async (marketplace) =>
@@ -96,6 +104,7 @@ export async function verifyRepo(root: string, shownAs = root): Promise<VerifyRe
     ...marketplaces,
   ];
   for (const { file, text } of scanned) checkSecrets(file, text, sink);
+  reportRefusedFiles(files, sink);
   const findings = applyRuleSettings([...configResult.findings, ...sink.findings], config).sort(byLocation);
   const count = (severity: Finding['severity']) =>
     findings.filter((finding) => finding.severity === severity).length;
@@ -110,6 +119,21 @@ export async function verifyRepo(root: string, shownAs = root): Promise<VerifyRe
     },
     findings,
   };
+}
+
+const REFUSAL_FIX: Record<RefusedFile['reason'], string> = {
+  unsafe: 'Make it a regular file inside the repository (a symlink may point only inside it).',
+  'too-large': `Keep agent docs and settings under ${MAX_FILE_BYTES} bytes.`,
+  budget: 'Check fewer or smaller files, or run verify on a smaller folder.',
+};
+
+/** Files that were not read (symlinks out, FIFOs, devices, oversized files) are findings, never hangs. */
+function reportRefusedFiles(files: RepoFiles, sink: FindingSink): void {
+  for (const refused of files.refused) {
+    sink.report(`files/${refused.reason}`, refused.file, refused.message, {
+      fix: REFUSAL_FIX[refused.reason],
+    });
+  }
 }
 
 function byLocation(a: Finding, b: Finding): number {
