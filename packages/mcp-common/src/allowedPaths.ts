@@ -67,7 +67,8 @@ export class AllowedPaths {
   /**
    * Creates or replaces the regular file at `given`. A symbolic link on the way (the final one included) is
    * followed when its target lies inside the roots and refused otherwise; nothing is truncated before the
-   * opened file has been checked. An existing file keeps its mode unless `mode` is given.
+   * opened file has been checked. An existing file is rewritten in place (truncated, then written) and keeps its
+   * mode unless `mode` is given.
    */
   async writeFile(
     given: string,

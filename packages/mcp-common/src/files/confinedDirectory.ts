@@ -25,6 +25,8 @@ import {
   walk,
 } from './pathWalk.js';
 
+const CHANGED = 'changed while it was being opened; try again.';
+
 export interface OpenOptions {
   signal?: AbortSignal | undefined;
 }
@@ -184,6 +186,8 @@ export async function openFileFrom(
       throw await kindRefusal(end, kindOf(end.entry), 'regular file', given, confinement);
     const handle = await open(end.parent.childPath(end.name), READ_FLAGS).catch(
       (error: NodeJS.ErrnoException) => {
+        // O_NOFOLLOW met a link renamed into place since the lstat.
+        if (error.code === 'ELOOP') throw new PathAccessError(given, CHANGED);
         throw refusal(error, path.join(end.parent.real, end.name as string), {
           confinement,
           given,
@@ -196,8 +200,7 @@ export async function openFileFrom(
       // Something else may have been renamed into place since the lstat: what was opened is what counts.
       if (!stats.isFile()) throw new WrongFileKindError(given, kindOf(stats), 'regular file');
       const real = await realLocationOf(handle, path.join(end.parent.real, end.name), stats);
-      if (real === undefined)
-        throw new PathAccessError(given, 'changed while it was being opened; try again.');
+      if (real === undefined) throw new PathAccessError(given, CHANGED);
       if (!confinement.contains(real)) throw new PathOutsideAllowedError(given);
       return new ConfinedFile(handle, stats, real, given);
     } catch (error) {
@@ -285,11 +288,7 @@ export async function writeFileFrom(
       (error: NodeJS.ErrnoException) => {
         // ENXIO: a FIFO nobody reads (opening it non-blocking for writing fails instead of waiting).
         if (error.code === 'ENXIO') return new WrongFileKindError(given, 'FIFO (named pipe)', 'regular file');
-        if (error.code === 'ELOOP')
-          return new PathAccessError(
-            given,
-            'was replaced by a symbolic link while being written; try again.',
-          );
+        if (error.code === 'ELOOP') return new PathAccessError(given, CHANGED);
         if (error.code === 'EISDIR') return new WrongFileKindError(given, 'directory', 'regular file');
         return refusal(error, where, { confinement, given, missing: 'refuse' });
       },
@@ -299,8 +298,7 @@ export async function writeFileFrom(
       const stats = await handle.stat();
       if (!stats.isFile()) throw new WrongFileKindError(given, kindOf(stats), 'regular file');
       const real = await realLocationOf(handle, where, stats);
-      if (real === undefined)
-        throw new PathAccessError(given, 'changed while it was being opened; try again.');
+      if (real === undefined) throw new PathAccessError(given, CHANGED);
       if (!confinement.contains(real)) throw new PathOutsideAllowedError(given);
       await handle.truncate(0);
       await handle.writeFile(data);

@@ -83,7 +83,10 @@ export class ConfinedFile implements AsyncDisposable {
     return buffer.subarray(0, bytesRead);
   }
 
-  /** A stream of the file's bytes through the descriptor; it does not close the file when it ends. */
+  /**
+   * A stream of the file's bytes through the descriptor. It does not close the file when it ends, and it fails
+   * if the file is closed first: keep the handle open until the stream is consumed.
+   */
   stream(options: StreamOptions = {}): Readable {
     const stream = this.handle.createReadStream({
       autoClose: false,

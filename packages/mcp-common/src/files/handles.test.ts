@@ -190,6 +190,22 @@ describe('path argument caps', () => {
     expect(await allowed.resolve(longest)).toBe(path.join(project, longest));
   });
 
+  it('checks the abort signal at every step, and stops at the step it fires', async () => {
+    let checks = 0;
+    // Only throwIfAborted is used by the walk; this one fires at the tenth step of a 256-segment walk.
+    const signal = {
+      throwIfAborted() {
+        checks += 1;
+        if (checks === 10) throw new Error('cancelled mid-walk');
+      },
+    } as unknown as AbortSignal;
+    const longest = Array(PATH_LIMITS.maxSegments / 2)
+      .fill('sub/..')
+      .join('/');
+    await expect(allowed.resolve(longest, { signal })).rejects.toThrow('cancelled mid-walk');
+    expect(checks).toBe(10);
+  });
+
   it('stops when the call is cancelled', async () => {
     const cancelled = new AbortController();
     cancelled.abort(new Error('client went away'));

@@ -170,11 +170,18 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
     };
   };
   let hops = 0;
-  const follow = async (link: string) => {
+  const follow = async (link: string, name: string) => {
+    const target = await readlink(link).catch((error: NodeJS.ErrnoException) => error);
+    if (target instanceof Error) {
+      // No longer a link (EINVAL) or gone since the lstat: look at the entry again; the step cap bounds this.
+      if (target.code !== 'EINVAL' && target.code !== 'ENOENT') throw target;
+      pending.push(name);
+      return;
+    }
     hops += 1;
     if (hops > PATH_LIMITS.maxSymlinkHops)
       throw new InvalidPathError(given, 'runs into a loop of symbolic links.');
-    await pushPath(await readlink(link));
+    await pushPath(target);
   };
   try {
     await pushPath(relative);
@@ -198,9 +205,15 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
         }
         const stats = await lstat(child).catch(() => undefined);
         if (stats?.isSymbolicLink()) {
-          await follow(child);
+          await follow(child, name);
           continue;
         }
+        if (stats?.isDirectory()) {
+          // Replaced between the two calls (a directory again): try once more; the step cap bounds the retries.
+          pending.push(name);
+          continue;
+        }
+        if (stats === undefined) opened.code = 'ENOENT';
         if (opened.code !== 'ENOENT' || options.missing === 'refuse')
           throw refusal(opened, wouldBe(name), options);
         const here = await verifiedLocation(current);
@@ -219,7 +232,7 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
         return options.missing === 'allow' ? end(undefined, undefined, [name]) : end(name, undefined);
       }
       if (stats.isSymbolicLink()) {
-        await follow(child);
+        await follow(child, name);
         continue;
       }
       return end(name, stats);
