@@ -53,21 +53,26 @@ async function adoptInPlace(root: string, name: string): Promise<void> {
 }
 
 describe('adopt on the precision corpus', () => {
-  it.each(repositories)('writes agent docs and assets that verify_repo passes on %s', async (repository) => {
-    const root = await mkdtemp(path.join(tmpdir(), 'adopt-real-'));
-    created.push(root);
-    await cp(path.join(corpus, repository), root, { recursive: true, verbatimSymlinks: true });
-    const before = new Set((await verifyRepo(root)).findings.map(key));
-    await adoptInPlace(root, repository.split('__')[1] ?? repository);
-    const after = await verifyRepo(root);
-    expect(after.findings.filter((finding) => !before.has(key(finding)))).toEqual([]);
-    const rootFiles = new Set(['AGENTS.md', 'CLAUDE.md', '.claude/CLAUDE.md']);
-    expect(
-      after.findings.filter((finding) => ROOT_DOC_RULES.has(finding.rule) && rootFiles.has(finding.file)),
-    ).toEqual([]);
-    const agentsMd = await readFile(path.join(root, 'AGENTS.md'), 'utf8');
-    // One file behind both names (a symlink) must not import itself.
-    expect(agentsMd).not.toMatch(/^@AGENTS\.md$/m);
-    if (/built with \w+/.test(agentsMd)) expect(agentsMd).not.toContain('No build tool was detected');
-  });
+  it.each(repositories)(
+    'writes agent docs and assets that verify_repo passes on %s',
+    async (repository) => {
+      const root = await mkdtemp(path.join(tmpdir(), 'adopt-real-'));
+      created.push(root);
+      await cp(path.join(corpus, repository), root, { recursive: true, verbatimSymlinks: true });
+      const before = new Set((await verifyRepo(root)).findings.map(key));
+      await adoptInPlace(root, repository.split('__')[1] ?? repository);
+      const after = await verifyRepo(root);
+      expect(after.findings.filter((finding) => !before.has(key(finding)))).toEqual([]);
+      const rootFiles = new Set(['AGENTS.md', 'CLAUDE.md', '.claude/CLAUDE.md']);
+      expect(
+        after.findings.filter((finding) => ROOT_DOC_RULES.has(finding.rule) && rootFiles.has(finding.file)),
+      ).toEqual([]);
+      const agentsMd = await readFile(path.join(root, 'AGENTS.md'), 'utf8');
+      // One file behind both names (a symlink) must not import itself.
+      expect(agentsMd).not.toMatch(/^@AGENTS\.md$/m);
+      if (/built with \w+/.test(agentsMd)) expect(agentsMd).not.toContain('No build tool was detected');
+      // A whole repository per test: room for two busy cores.
+    },
+    60_000,
+  );
 });

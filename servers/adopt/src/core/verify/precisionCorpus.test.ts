@@ -40,14 +40,19 @@ describe('verify_repo on the precision corpus', () => {
     }
   });
 
-  it.each(repositories)('reports on %s exactly the findings judged in FINDINGS.md', async (repository) => {
-    const report = await verifyRepo(`${corpus}${repository}`);
-    const actual = report.findings.map(
-      (finding) => `${finding.severity} ${finding.rule} ${finding.file}:${finding.line}`,
-    );
-    const expected = judged(repository).map((row) => `${row.severity} ${row.rule} ${row.where}`);
-    expect(actual).toEqual(expected);
-  });
+  it.each(repositories)(
+    'reports on %s exactly the findings judged in FINDINGS.md',
+    async (repository) => {
+      const report = await verifyRepo(`${corpus}${repository}`);
+      const actual = report.findings.map(
+        (finding) => `${finding.severity} ${finding.rule} ${finding.file}:${finding.line}`,
+      );
+      const expected = judged(repository).map((row) => `${row.severity} ${row.rule} ${row.where}`);
+      expect(actual).toEqual(expected);
+      // A whole repository per test: room for two busy cores.
+    },
+    60_000,
+  );
 
   it('keeps precision on errors and warnings at 95 % or more, as the summary states', () => {
     const rows = repositories.flatMap(judged).filter((row) => row.severity !== 'note');
