@@ -8,6 +8,8 @@ import type { RepoFiles } from './repoFiles.js';
 const MAX_HOPS = 4;
 const CHARACTERS_PER_TOKEN = 4;
 
+type KindOf = (relative: string) => Promise<'file' | 'directory' | undefined>;
+
 export interface LoadedMarkdown {
   file: string;
   text: string;
@@ -23,6 +25,7 @@ export async function checkInstructionFiles(
   instructionFiles: readonly string[],
   tokenBudget: number,
   sink: FindingSink,
+  kindOf: KindOf = (relative) => files.kind(relative),
 ): Promise<LoadedMarkdown[]> {
   const loaded = new Map<string, LoadedMarkdown>();
   const texts = await Promise.all(instructionFiles.map((file) => files.read(file)));
@@ -41,7 +44,7 @@ export async function checkInstructionFiles(
     if (claudeFile !== undefined) {
       const text = byFile.get(claudeFile) ?? '';
       const root: LoadedMarkdown = { file: claudeFile, text, document: parseMarkdown(text) };
-      claudeLoads = await walkImports(files, root, sink);
+      claudeLoads = await walkImports(files, root, sink, kindOf);
       for (const markdown of claudeLoads) loaded.set(markdown.file, markdown);
       if (folder === '') checkRootClaudeMd(root, claudeLoads, tokenBudget, sink);
     }
@@ -143,6 +146,7 @@ async function walkImports(
   files: RepoFiles,
   root: LoadedMarkdown,
   sink: FindingSink,
+  kindOf: KindOf,
 ): Promise<LoadedMarkdown[]> {
   const loaded = new Map<string, LoadedMarkdown>([[root.file, root]]);
   const visit = async (markdown: LoadedMarkdown, stack: readonly string[]): Promise<void> => {
@@ -151,7 +155,7 @@ async function walkImports(
       if (entry.path.startsWith('~') || entry.path.startsWith('/')) continue;
       const target = files.resolveFrom(markdown.file, entry.path);
       if (target === undefined || target === '' || stack.includes(target) || loaded.has(target)) continue;
-      const kind = await files.kind(target);
+      const kind = await kindOf(target);
       if (kind !== 'file') {
         // `@scope/package` and `@someone` are mentions; only a path with a file extension reads as an import.
         if (kind === undefined && /\.[A-Za-z0-9]+$/.test(path.posix.basename(entry.path))) {

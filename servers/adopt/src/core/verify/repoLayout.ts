@@ -1,6 +1,6 @@
 // Where the convention files of a repository are: one bounded walk of the tree (symlinked folders followed
 // while they stay inside the repository), then every layout Claude Code discovers, classified by path.
-import { realpath } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RepoFiles } from './repoFiles.js';
 
@@ -50,6 +50,18 @@ export interface RepoLayout {
   marketplaces: string[];
   /** Whether the walk stopped at its bound (very large repositories). */
   truncated: boolean;
+}
+
+/** What is at `relative`, from the walk when it saw the path, else asked of the repository (one read fewer per link). */
+export function kindFromLayout(
+  layout: Pick<RepoLayout, 'files' | 'directories' | 'truncated'>,
+  files: RepoFiles,
+): (relative: string) => Promise<'file' | 'directory' | undefined> {
+  return async (relative) => {
+    if (relative === '' || layout.directories.has(relative)) return 'directory';
+    if (layout.files.has(relative)) return 'file';
+    return files.kind(relative);
+  };
 }
 
 export async function discoverLayout(
@@ -139,33 +151,49 @@ async function walk(
   const directories = new Set<string>();
   let entries = 0;
   let truncated = false;
-  // RepoFiles lists a symlink inside the repository as what it points to, and one leading out of it (or a
-  // FIFO, a socket, a device) as neither a file nor a directory, so those are never followed. Real paths
-  // only break cycles (a link to a folder above it).
-  const realOf = (relative: string) =>
-    realpath(path.join(files.root, ...relative.split('/'))).catch(() => undefined);
+  const absolute = (relative: string) => path.join(files.root, ...relative.split('/'));
+  // Names only: a plain readdir per folder is fast on large monorepos, and no file is opened here — every
+  // read goes through RepoFiles, which refuses anything outside the repository or not a regular file.
+  // Symlinks are decided without following them blindly: at a convention path through RepoFiles (which
+  // records why one may not be read, for a finding), elsewhere by whether their real path stays inside.
+  const linkKind = async (relative: string): Promise<'file' | 'directory' | undefined> => {
+    if (CONVENTION_PATH.test(relative) || /(^|\/)\.claude(-plugin)?$/.test(relative))
+      return files.kind(relative);
+    const real = await realpath(absolute(relative)).catch(() => undefined);
+    const inside = real !== undefined && (real === files.root || real.startsWith(`${files.root}${path.sep}`));
+    if (!inside) return undefined;
+    const target = await stat(real).catch(() => undefined);
+    return target?.isFile() ? 'file' : target?.isDirectory() ? 'directory' : undefined;
+  };
   const visit = async (dir: string, depth: number, ancestors: ReadonlySet<string>): Promise<void> => {
-    const listed = await files.list(dir);
-    const subdirectories: string[] = [];
+    const listed = await readdir(absolute(dir), { withFileTypes: true }).catch(() => []);
+    listed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const subdirectories: Array<{ relative: string; linked: boolean }> = [];
     for (const entry of listed) {
       if (++entries > MAX_ENTRIES) {
         truncated = true;
         return;
       }
       const relative = dir === '' ? entry.name : `${dir}/${entry.name}`;
-      if (entry.file) found.add(relative);
-      else if (entry.directory) {
-        if (!SKIPPED.has(entry.name)) subdirectories.push(relative);
+      if (entry.isFile()) found.add(relative);
+      else if (entry.isDirectory()) {
+        if (!SKIPPED.has(entry.name)) subdirectories.push({ relative, linked: false });
+      } else if (entry.isSymbolicLink()) {
+        const kind = await linkKind(relative);
+        if (kind === 'file') found.add(relative);
+        else if (kind === 'directory' && !SKIPPED.has(entry.name))
+          subdirectories.push({ relative, linked: true });
       }
-      // Asking about it records why it may not be read, so verify_repo reports it instead of skipping it.
+      // A FIFO, socket or device where a convention file would be: asking records why it is not read.
       else if (CONVENTION_PATH.test(relative)) await files.kind(relative);
     }
     if (depth >= MAX_DEPTH) return;
-    for (const subdirectory of subdirectories) {
-      const real = await realOf(subdirectory);
-      if (real === undefined || ancestors.has(real)) continue;
-      directories.add(subdirectory);
-      await visit(subdirectory, depth + 1, new Set([...ancestors, real]));
+    for (const { relative, linked } of subdirectories) {
+      // Real paths only break cycles (a link to a folder above it).
+      const real = linked ? await realpath(absolute(relative)).catch(() => undefined) : undefined;
+      if (linked && (real === undefined || ancestors.has(real))) continue;
+      directories.add(relative);
+      await visit(relative, depth + 1, real === undefined ? ancestors : new Set([...ancestors, real]));
     }
   };
   await visit('', 0, new Set([files.root]));

@@ -17,7 +17,7 @@ import {
   marketplaceSources,
 } from './pluginRules.js';
 import { type RefusedFile, RepoFiles } from './repoFiles.js';
-import { discoverLayout } from './repoLayout.js';
+import { discoverLayout, kindFromLayout } from './repoLayout.js';
 import { checkSecrets } from './secretRules.js';
 import { checkLocalSettingsCommitted, checkSettings } from './settingsRules.js';
 import { applyRuleSettings, loadVerifyConfig } from './verifyConfig.js';
@@ -46,6 +46,7 @@ async function checkRepository(files: RepoFiles): Promise<VerifyReport> {
   const layout = await discoverLayout(files, async (marketplace) =>
     marketplaceSources(marketplace, (await read(marketplace)).text),
   );
+  const kindOf = kindFromLayout(layout, files);
   const [
     configResult,
     definitionTexts,
@@ -82,7 +83,7 @@ async function checkRepository(files: RepoFiles): Promise<VerifyReport> {
     return dir === '.' ? '' : dir;
   };
   const [markdown] = await Promise.all([
-    checkInstructionFiles(files, layout.instructionFiles, config.tokenBudget, sink),
+    checkInstructionFiles(files, layout.instructionFiles, config.tokenBudget, sink, kindOf),
     ...[...settings, ...localSettings].map(({ file, text }) =>
       checkSettings(files, file, text, projectRootOf(file), sink),
     ),
@@ -92,7 +93,7 @@ async function checkRepository(files: RepoFiles): Promise<VerifyReport> {
   const rootAgents = markdown.find((entry) => entry.file === 'AGENTS.md');
   if (rootAgents !== undefined)
     checkAgentsMd(rootAgents.file, rootAgents.document ?? parseMarkdown(rootAgents.text), sink);
-  await checkLocalLinks(files, markdown, sink);
+  await checkLocalLinks(files, markdown, sink, kindOf);
   const scanned: Array<{ file: string; text: string }> = [
     ...markdown,
     ...definitions,
