@@ -464,6 +464,16 @@ describe('verify_repo', () => {
       ]);
     });
 
+    it('never walks into a folder a symlink leads to outside the repository', async () => {
+      const outside = await writeFixtureRepo({
+        'CLAUDE.md': '# Elsewhere\n\n@missing.md\n',
+        '.claude/agents/bad.md': '---\nname: bad\n---\n',
+      });
+      created.push(outside);
+      const report = await verifyWith({ 'shared/elsewhere': { symlink: outside } });
+      expect(report.findings).toEqual([]);
+    });
+
     it('accepts CLAUDE.md as a symlink to AGENTS.md', async () => {
       const report = await verifyWith({ 'CLAUDE.md': { symlink: 'AGENTS.md' } });
       expect(report.findings).toEqual([]);
