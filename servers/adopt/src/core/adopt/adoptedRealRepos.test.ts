@@ -11,7 +11,8 @@ import type { Finding } from '../verify/finding.js';
 import { verifyRepo } from '../verify/verifyRepo.js';
 import type { Adoption } from './adoption.js';
 import { detect } from './checkoutSteps.js';
-import { installAssetsStep, writeAgentDocs } from './writeSteps.js';
+import { checkGuard } from './guardCheck.js';
+import { installAssetsStep, installGuardStep, writeAgentDocs } from './writeSteps.js';
 
 const corpus = fileURLToPath(new URL('../../../test/fixtures/real/', import.meta.url));
 const repositories = (await readdir(corpus)).filter((name) => name.includes('__')).sort();
@@ -29,8 +30,11 @@ const ROOT_DOC_RULES = new Set([
   'claude-md/refers-to-agents',
 ]);
 
-/** adopt_repo's own detect, agent-docs and assets steps on a checkout (the git steps around them are not needed). */
-async function adoptInPlace(root: string, name: string): Promise<void> {
+/**
+ * adopt_repo's own detect, agent-docs, guard and assets steps on a checkout (the git steps around them are
+ * not needed); returns what the guard it installed would complain about.
+ */
+async function adoptInPlace(root: string, name: string): Promise<string[]> {
   const files = (await CheckoutFiles.at(root)) as CheckoutFiles;
   // Only the fields these three steps read; the rest of an Adoption belongs to the git and publish steps.
   const run = {
@@ -46,7 +50,9 @@ async function adoptInPlace(root: string, name: string): Promise<void> {
   try {
     await detect(run);
     await writeAgentDocs(run);
+    await installGuardStep(run);
     await installAssetsStep(run);
+    return await checkGuard(files);
   } finally {
     await files.close();
   }
