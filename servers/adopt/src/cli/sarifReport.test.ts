@@ -1,5 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Finding, VerifyReport } from '../core/verify/finding.js';
+import { verifyRepo } from '../core/verify/verifyRepo.js';
+import { sarifSchemaErrors } from '../testing/sarifSchema.js';
 import { toSarif, toUri } from './sarifReport.js';
 
 function report(findings: Finding[]): VerifyReport {
@@ -43,4 +46,18 @@ describe('toSarif', () => {
     expect(toUri('.claude/skills/my skill/SKILL.md')).toBe('.claude/skills/my%20skill/SKILL.md');
     expect(toUri('docs/100%/a#b.md')).toBe('docs/100%25/a%23b.md');
   });
+
+  it.each([
+    'anthropics__claude-code',
+    'anthropics__claude-cookbooks',
+    'shanraisshan__claude-code-best-practice',
+  ])(
+    'is valid SARIF 2.1.0 for the findings on %s',
+    async (repository) => {
+      const real = fileURLToPath(new URL(`../../test/fixtures/real/${repository}`, import.meta.url));
+      const log = toSarif(await verifyRepo(real), '1.0.0');
+      expect(sarifSchemaErrors(log)).toEqual([]);
+    },
+    60_000,
+  );
 });
