@@ -365,6 +365,35 @@ describe.each(['stdio', 'streamable-http'] as const)(
       await expectStillAnswering();
     });
 
+    it('never writes to the default branch or to a remote branch it did not create', async () => {
+      const remote = await remoteWith(plainRepo);
+      const main = remoteRef(remote, 'refs/heads/main');
+      const spelled = await server.call('adopt_repo', {
+        repository_url: remote.url,
+        workspace: await workspace(),
+        branch: 'refs/heads/main',
+      });
+      expect(spelled.isError).toBe(true);
+      expect(spelled.text).toContain("Branch 'main' is the default branch");
+      git(
+        remote.bare,
+        'update-ref',
+        'refs/heads/theirs',
+        git(remote.bare, 'commit-tree', 'main^{tree}', '-p', 'main', '-m', 'theirs'),
+      );
+      const theirs = remoteRef(remote, 'refs/heads/theirs');
+      const foreign = await server.call('adopt_repo', {
+        repository_url: remote.url,
+        workspace: await workspace(),
+        branch: 'theirs',
+      });
+      expect(foreign.isError).toBe(true);
+      expect(foreign.text).toContain('was not created by adopt_repo');
+      expect(remoteRef(remote, 'refs/heads/main')).toBe(main);
+      expect(remoteRef(remote, 'refs/heads/theirs')).toBe(theirs);
+      await expectStillAnswering();
+    });
+
     it('keeps the token out of every command line and child environment during a real push', async () => {
       const token = `ghp_${transport === 'stdio' ? 'STDIO' : 'HTTPS'}fakeTOKENfakeTOKENfakeTOKEN01`;
       const remote = await remoteWith(plainRepo);

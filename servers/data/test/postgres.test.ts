@@ -6,7 +6,9 @@ import { type DataServer, startDataServer } from './dataServer.js';
 
 const url = process.env.GROUNDWORK_TEST_PG_URL;
 if (url === undefined && process.env.CI) {
-  throw new Error('GROUNDWORK_TEST_PG_URL is not set; in CI, run `eval "$(scripts/ci/setup.d/postgres.sh)"` first.');
+  throw new Error(
+    'GROUNDWORK_TEST_PG_URL is not set; in CI, run `eval "$(scripts/ci/setup.d/postgres.sh)"` first.',
+  );
 }
 
 describe.skipIf(url === undefined)('PostgreSQL tables', () => {

@@ -20,7 +20,7 @@ export interface StreamOptions {
   /** Last byte to read, inclusive (default: the end). */
   end?: number;
   highWaterMark?: number;
-  /** Destroys the stream with the signal's reason when it aborts. */
+  /** Destroys the stream (AbortError, the reason as its cause) when it aborts; already aborted: throws. */
   signal?: AbortSignal | undefined;
 }
 
@@ -61,13 +61,15 @@ export class ConfinedFile implements AsyncDisposable {
     let total = 0;
     for (;;) {
       signal?.throwIfAborted();
-      // One byte past the cap tells a file that grew since it was opened from one that did not.
-      const want = Math.min(CHUNK, maxBytes + 1 - total);
+      // Asking for one byte more than is left tells the end (a short read) from a file that grew since it was
+      // opened, and reads a small file in one call.
+      const left = total < this.stat.size ? this.stat.size - total + 1 : CHUNK;
+      const want = Math.min(left, CHUNK, maxBytes + 1 - total);
       const { bytesRead, buffer } = await this.handle.read(Buffer.allocUnsafe(want), 0, want, total);
-      if (bytesRead === 0) break;
       chunks.push(buffer.subarray(0, bytesRead));
       total += bytesRead;
       if (total > maxBytes) throw new FileTooLargeError(this.given, total, maxBytes);
+      if (bytesRead < want) break;
     }
     return Buffer.concat(chunks, total);
   }
@@ -88,6 +90,8 @@ export class ConfinedFile implements AsyncDisposable {
    * if the file is closed first: keep the handle open until the stream is consumed.
    */
   stream(options: StreamOptions = {}): Readable {
+    // An already cancelled call gets no stream (one destroyed before anyone listens reports its error nowhere).
+    options.signal?.throwIfAborted();
     const stream = this.handle.createReadStream({
       autoClose: false,
       emitClose: true,

@@ -1,5 +1,6 @@
 // verify_repo over MCP: resolves the path inside the allowed directories and returns the core's report.
 import { defineTool, pathArg, ToolError, ToolResult } from '@groundwork/mcp-common';
+import { type ConfinedDirectory, WrongFileKindError } from '@groundwork/mcp-common/files';
 import { z } from 'zod';
 
 const finding = z.object({
@@ -40,14 +41,24 @@ export const verifyRepoTool = defineTool({
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async apply(args, ctx) {
-    const root = await ctx.allowedPaths.resolve(args.path);
     const { NotARepositoryError, verifyRepo } = await import('../core/verify/verifyRepo.js');
+    const notARepository = (error: { code: string; message: string }) =>
+      new ToolError(error.code, `Invalid argument 'path': ${error.message}`);
+    // Opened once, as a handle, through the allowed directories; verify reads below it through that handle.
+    let root: ConfinedDirectory;
+    try {
+      root = await ctx.allowedPaths.openDirectory(args.path, { signal: ctx.signal });
+    } catch (error) {
+      if (error instanceof WrongFileKindError) throw notARepository(new NotARepositoryError(args.path));
+      throw error;
+    }
     try {
       return ToolResult.success(await verifyRepo(root, args.path));
     } catch (error) {
-      if (error instanceof NotARepositoryError)
-        throw new ToolError(error.code, `Invalid argument 'path': ${error.message}`);
+      if (error instanceof NotARepositoryError) throw notARepository(error);
       throw error;
+    } finally {
+      await root.close();
     }
   },
 });

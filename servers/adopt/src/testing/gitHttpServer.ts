@@ -55,7 +55,10 @@ export async function startGitHttpServer(
         : undefined;
     const held =
       phase === undefined || hooks.beforePush === undefined ? Promise.resolve() : hooks.beforePush(phase);
-    void held.then(() => serve(request, response, url));
+    held.then(
+      () => serve(request, response, url),
+      () => response.destroy(),
+    );
   });
   function serve(request: IncomingMessage, response: ServerResponse, url: URL): void {
     if (request.destroyed || response.destroyed) return;

@@ -190,8 +190,15 @@ function runnerSettings(
     // token in the URL, gh uses that alone.
     inherit: [
       'SSH_AUTH_SOCK',
+      'GIT_SSH',
       'GIT_SSH_COMMAND',
+      'GIT_CONFIG_GLOBAL',
       'XDG_CONFIG_HOME',
+      'SSL_CERT_FILE',
+      'SSL_CERT_DIR',
+      'GIT_SSL_CAINFO',
+      'GIT_SSL_CAPATH',
+      'CURL_CA_BUNDLE',
       'HTTPS_PROXY',
       'https_proxy',
       'HTTP_PROXY',

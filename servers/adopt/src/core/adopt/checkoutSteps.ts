@@ -3,7 +3,7 @@
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CheckoutFiles } from '../files/checkoutFiles.js';
-import { type Adoption, git, note, StepError } from './adoption.js';
+import { type Adoption, checkoutFiles, git, note, StepError } from './adoption.js';
 import { detectProject } from './detectProject.js';
 
 /** Checkouts of failed runs and dry runs kept in the workspace; older ones are removed. */
@@ -70,7 +70,7 @@ export async function cloneRepository(run: Adoption): Promise<void> {
 }
 
 export async function detect(run: Adoption): Promise<void> {
-  const profile = await detectProject(run.files as CheckoutFiles);
+  const profile = await detectProject(checkoutFiles(run));
   run.profile = profile;
   const languages = profile.languages.filter((language) => language !== 'unknown');
   const built = profile.buildTool === 'none' ? 'no known build tool' : `built with ${profile.buildTool}`;

@@ -45,6 +45,11 @@ export class CheckoutFiles implements AsyncDisposable {
     }
   }
 
+  /** A directory the caller opened (e.g. through the allowed directories), made its own boundary. */
+  static async of(directory: ConfinedDirectory): Promise<CheckoutFiles> {
+    return new CheckoutFiles(await directory.asOwnBoundary());
+  }
+
   /** The checkout's real absolute path (server-side: never show it to a client). */
   get root(): string {
     return this.directory.realPath;

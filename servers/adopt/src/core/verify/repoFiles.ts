@@ -3,6 +3,7 @@
 // file that may not be read (a symlink out of the repository, a FIFO, a file over the size cap, or anything
 // past the call's budget) is `undefined` too, and recorded in `refused` so verify_repo reports it.
 import path from 'node:path';
+import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { CheckoutFiles, MAX_FILE_BYTES, UnsafeFileError } from '../files/checkoutFiles.js';
 
 /** Per call: at most this many bytes read in all (documented in MCP_USAGE.md). */
@@ -38,12 +39,12 @@ export class RepoFiles {
     this.deadline = Date.now() + budget.budgetMs;
   }
 
-  /** The repository at `root`, or undefined when it is not a directory. */
+  /** The repository at `root` (a path, or a directory already opened), or undefined when it is not a directory. */
   static async at(
-    root: string,
+    root: string | ConfinedDirectory,
     budget: ReadBudget = { maxTotalBytes: MAX_TOTAL_BYTES, budgetMs: READ_BUDGET_MS },
   ): Promise<RepoFiles | undefined> {
-    const checkout = await CheckoutFiles.at(root);
+    const checkout = typeof root === 'string' ? await CheckoutFiles.at(root) : await CheckoutFiles.of(root);
     return checkout === undefined ? undefined : new RepoFiles(checkout, budget);
   }
 

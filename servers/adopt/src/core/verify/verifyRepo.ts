@@ -2,6 +2,7 @@
 // applies the repository's own rule settings. Read-only.
 
 import path from 'node:path';
+import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { MAX_FILE_BYTES } from '../files/checkoutFiles.js';
 import { checkAgentsMd } from './agentsMdRules.js';
 import { checkInstructionFiles } from './claudeMdRules.js';
@@ -29,8 +30,14 @@ export class NotARepositoryError extends Error {
   }
 }
 
-/** Checks the repository at `root` (an absolute directory). `shownAs` is what error messages may call it. */
-export async function verifyRepo(root: string, shownAs = root): Promise<VerifyReport> {
+/**
+ * Checks the repository at `root`: an absolute directory, or one the caller already opened (the MCP tool opens
+ * it through the allowed directories). `shownAs` is what error messages may call it.
+ */
+export async function verifyRepo(
+  root: string | ConfinedDirectory,
+  shownAs = typeof root === 'string' ? root : '.',
+): Promise<VerifyReport> {
   const files = await RepoFiles.at(root);
   if (files === undefined) throw new NotARepositoryError(shownAs);
   try {
