@@ -55,17 +55,18 @@ describe('verify_repo', () => {
     expect(result.structuredContent).toMatchObject({ passed: true, totals: { errors: 0, warnings: 0 } });
   });
 
-  it('returns findings with rule, severity, file, line and fix', async () => {
+  it('returns findings with rule, severity, file, line, fix and documentation', async () => {
     const result = await call('verify_repo', { path: 'broken-repo' });
     const findings = result.structuredContent?.findings as Array<Record<string, unknown>>;
     expect(result.structuredContent?.passed).toBe(false);
     expect(findings).toContainEqual({
       rule: 'links/unresolved',
-      severity: 'error',
+      severity: 'warning',
       file: 'AGENTS.md',
       line: 4,
       message: "Link 'docs/gone.md' does not resolve to a file in the repository.",
       fix: 'Fix the path (it is relative to this file) or remove the link.',
+      docs: 'https://agents.md',
     });
   });
 

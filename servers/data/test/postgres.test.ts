@@ -67,8 +67,9 @@ describe.skipIf(url === undefined)('PostgreSQL tables', () => {
       connection_env: 'DATABASE_URL',
       table: 'groundwork_orders',
     });
-    expect((result.keys as string[][]).map((key) => key.join('+'))).toEqual([
-      'note',
+    const keys = result.keys as { columns: string[]; has_nulls: boolean }[];
+    expect(keys.map((key) => `${key.columns.join('+')}${key.has_nulls ? ' (nulls)' : ''}`)).toEqual([
+      'note (nulls)',
       'order_id+line',
       'order_id+sku',
       'line+sku',

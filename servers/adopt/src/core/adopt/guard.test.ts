@@ -60,6 +60,19 @@ describe('the guard script', () => {
     expect(stderr).toContain('.claude/skills/silent/SKILL.md has no description');
   });
 
+  it('passes skills Claude Code loads: no name (the folder is the default), a description on indented lines, CRLF, a BOM', async () => {
+    const { code, stderr } = await runGuard({
+      ...conventionalRepo(),
+      '.claude/skills/unnamed/SKILL.md': '---\ndescription: Runs the review.\n---\n',
+      '.claude/skills/long/SKILL.md':
+        '---\nname: long\ndescription:\n  Produce a digest.\n  Use when asked.\n---\n',
+      '.claude/skills/windows/SKILL.md': '---\r\nname: windows\r\ndescription: Edited on Windows.\r\n---\r\n',
+      '.claude/skills/marked/SKILL.md': `\uFEFF${skillFile('marked')}`,
+    });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
   it('takes a CLAUDE.md that is a symlink to AGENTS.md as referring to it', async () => {
     const root = await writeFixtureRepo({
       ...conventionalRepo(),

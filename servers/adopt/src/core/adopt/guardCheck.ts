@@ -34,21 +34,28 @@ export async function checkGuard(files: CheckoutFiles): Promise<string[]> {
   return problems;
 }
 
-/** The script's awk pass for one skill: front matter, `name` equal to the folder, a description. */
+/** The script's awk pass for one skill: front matter, a `name` (when given) equal to the folder, a description. */
 function skillProblems(file: string, folder: string, text: string): string[] {
   if (text === '') return [`${file} is empty`];
-  const lines = text.split('\n');
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   if (lines[0] !== '---') return [`${file} has no front matter`];
+  let hasName = false;
   let named = false;
   let described = false;
+  // `description:` alone on its line, continued on indented lines below.
+  let pending = false;
   for (const line of lines.slice(1)) {
     if (line === '---') break;
+    if (pending && /^[ \t]+[^ \t]/.test(line)) described = true;
+    pending = false;
     const name = /^name:[ \t]*(.*)$/.exec(line);
+    if (name !== null) hasName = true;
     if (name !== null && (name[1] ?? '').replace(/["' \t]/g, '') === folder) named = true;
     if (/^description:[ \t]*[^ \t]/.test(line)) described = true;
+    if (/^description:[ \t]*$/.test(line)) pending = true;
   }
   return [
-    ...(named ? [] : [`${file} must be named ${folder}`]),
+    ...(hasName && !named ? [`${file} must be named ${folder}`] : []),
     ...(described ? [] : [`${file} has no description`]),
   ];
 }

@@ -21,22 +21,28 @@ if [ -s CLAUDE.md ] && ! [ CLAUDE.md -ef AGENTS.md ] && ! grep -q 'AGENTS[.]md' 
 set -- .claude/skills/*/SKILL.md
 if [ -e "$1" ]; then
   for skill in "$@"; do [ -s "$skill" ] || fail "$skill is empty"; done
-  # One awk pass over every skill: front matter present, name equal to the folder, a description.
+  # One awk pass over every skill: front matter present, a name (when given; the folder is the default)
+  # equal to the folder, a description (on its line or on indented lines below). CRLF and a BOM are fine.
   awk '
     function report(problem) { print "check-agent-docs: " file " " problem > "/dev/stderr"; bad = 1 }
     function check() {
       if (!opened) report("has no front matter")
-      else if (!named) report("must be named " want)
+      else if (hasname && !named) report("must be named " want)
       if (opened && !described) report("has no description")
     }
+    { sub(/\\r$/, "") }
     FNR == 1 {
       if (file != "") check()
+      sub(/^\\357\\273\\277/, "")
       file = FILENAME; count = split(FILENAME, parts, "/"); want = parts[count - 1]
-      opened = ($0 == "---"); inside = opened; named = 0; described = 0; next
+      opened = ($0 == "---"); inside = opened; hasname = 0; named = 0; described = 0; pending = 0; next
     }
     inside && $0 == "---" { inside = 0; next }
-    inside && /^name:/ { value = $0; sub(/^name:[ \\t]*/, "", value); gsub(/["\\047 \\t]/, "", value); if (value == want) named = 1 }
+    inside && pending && /^[ \\t]+[^ \\t]/ { described = 1 }
+    inside { pending = 0 }
+    inside && /^name:/ { hasname = 1; value = $0; sub(/^name:[ \\t]*/, "", value); gsub(/["\\047 \\t]/, "", value); if (value == want) named = 1 }
     inside && /^description:[ \\t]*[^ \\t]/ { described = 1 }
+    inside && /^description:[ \\t]*$/ { pending = 1 }
     END { if (file != "") check(); exit bad }
   ' "$@" || status=1
 fi
