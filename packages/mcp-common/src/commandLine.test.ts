@@ -105,6 +105,7 @@ describe('parseCommandLine', () => {
     const env = { GROUNDWORK_MAX_RESULT_BYTES: '2048', GROUNDWORK_MAX_CALLS: '3' };
     expect(options(['--max-calls', '2'], env).limits).toMatchObject({ maxResultBytes: 2048, maxCalls: 2 });
     expect(invalid([], { GROUNDWORK_MAX_BATCH: '0' })).toContain('GROUNDWORK_MAX_BATCH');
+    expect(invalid(['--headers-timeout-seconds', '60'])).toContain('--request-timeout-seconds');
   });
 
   it('refuses to serve HTTP on a non-loopback host without a token, unless told to', () => {

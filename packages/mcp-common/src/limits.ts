@@ -129,7 +129,12 @@ export function limitsFrom(flags: Record<string, string | undefined>, env: NodeJ
     const source = fromFlag === undefined ? limit.env : `--${limit.flag}`;
     limits[limit.key] = limitValue(limit, given, source) * UNIT_FACTOR[limit.unit];
   }
-  return limits as Limits;
+  const complete = limits as Limits;
+  // Node requires it, and a client cannot send a request before its headers anyway.
+  if (complete.headersTimeoutMs > complete.requestTimeoutMs) {
+    throw new LimitError('--headers-timeout-seconds must not exceed --request-timeout-seconds.');
+  }
+  return complete;
 }
 
 /** The defaults, for tests and embedders. */

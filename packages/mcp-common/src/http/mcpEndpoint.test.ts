@@ -139,6 +139,22 @@ describe('streamable-HTTP sessions', () => {
     });
   });
 
+  it('refuse a request whose id is still running in the session, instead of leaving a POST unanswered', async () => {
+    await serve();
+    const id = await openSession();
+    const { response } = await startGateCall(id);
+    const reused = await post({ jsonrpc: '2.0', id: 2, method: 'ping' }, id);
+    expect(await reused.json()).toMatchObject({
+      id: 2,
+      error: { code: -32600, message: expect.stringContaining('already in use') },
+    });
+    openGate();
+    expect(await (await response).json()).toMatchObject({
+      id: 2,
+      result: { content: [{ text: 'through' }] },
+    });
+  });
+
   it('close within seconds when the client never sends notifications/initialized', async () => {
     await serve();
     const stalled = await openSession({ initialized: false });

@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { INVALID_REQUEST, rpcError } from '../rpcScreening.js';
 import { Exchange } from './exchange.js';
 import {
   acceptsEventStream,
@@ -15,6 +16,31 @@ import {
   SSE_HEADERS,
   sseEvent,
 } from './httpMessages.js';
+
+/**
+ * Refuses a request whose id is still in flight in this session (or repeated in the batch): the protocol
+ * server would answer only one of them and the other POST would wait forever.
+ */
+function withoutReusedIds(read: ReadMessages, inFlight: ReadonlyMap<RpcId, unknown>) {
+  const seen = new Set<RpcId>(inFlight.keys());
+  const refused = [...read.refused];
+  const messages = read.messages.filter((message) => {
+    if (!isRequest(message)) return true;
+    if (!seen.has(message.id)) {
+      seen.add(message.id);
+      return true;
+    }
+    refused.push(
+      rpcError(
+        message.id,
+        INVALID_REQUEST,
+        `Invalid Request: id ${JSON.stringify(message.id)} is already in use by a request still running in this session.`,
+      ),
+    );
+    return false;
+  });
+  return { messages, refused };
+}
 
 export class SessionTransport implements Transport {
   onmessage?: Transport['onmessage'];
@@ -34,7 +60,9 @@ export class SessionTransport implements Transport {
     return this.exchanges.size > 0;
   }
 
-  handlePost({ messages, refused, batch }: ReadMessages, req: IncomingMessage, res: ServerResponse): void {
+  handlePost(read: ReadMessages, req: IncomingMessage, res: ServerResponse): void {
+    const { messages, refused } = withoutReusedIds(read, this.exchanges);
+    const { batch } = read;
     const requests = messages.filter(isRequest);
     const headers = { 'mcp-session-id': this.sessionId };
     if (requests.length > 0 || refused.length > 0) {
