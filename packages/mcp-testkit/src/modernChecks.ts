@@ -49,7 +49,7 @@ export function describeModernRevision(spec: TransportContractSpec): void {
       });
 
       const list = await exchange(request(2, 'tools/list'));
-      expect((list.result?.tools as Array<{ name: string }>).map((tool) => tool.name)).toContain(
+      expect(((list.result?.tools ?? []) as Array<{ name: string }>).map((tool) => tool.name)).toContain(
         spec.sampleCall.name,
       );
       expect(list.result).toMatchObject({ resultType: 'complete', cacheScope: expect.any(String) });
