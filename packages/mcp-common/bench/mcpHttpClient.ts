@@ -3,13 +3,19 @@
 import { Pool } from 'undici';
 
 const PROTOCOL_VERSION = '2025-06-18';
+/** MCP 2026-07-28: no initialize; each request carries `_meta` and the Mcp-* headers that mirror it. */
+export const MODERN = '2026-07-28';
 
 export class McpHttpClient {
   private readonly pool: Pool;
   private readonly path: string;
   private nextId = 1;
 
-  constructor(url: string, connections: number) {
+  constructor(
+    url: string,
+    connections: number,
+    private readonly revision: typeof PROTOCOL_VERSION | typeof MODERN = PROTOCOL_VERSION,
+  ) {
     const parsed = new URL(url);
     this.pool = new Pool(parsed.origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
     this.path = parsed.pathname;
@@ -17,6 +23,7 @@ export class McpHttpClient {
 
   /** Opens a session (or, against a stateless server, just says hello); the session id, if any. */
   async initialize(): Promise<string | undefined> {
+    if (this.revision === MODERN) return undefined;
     const { sessionId } = await this.post(undefined, {
       jsonrpc: '2.0',
       id: this.nextId++,
@@ -32,12 +39,21 @@ export class McpHttpClient {
   }
 
   async callTool(sessionId: string | undefined, name: string, args: Record<string, unknown>): Promise<void> {
-    const { body } = await this.post(sessionId, {
-      jsonrpc: '2.0',
-      id: this.nextId++,
-      method: 'tools/call',
-      params: { name, arguments: args },
-    });
+    const modern = this.revision === MODERN;
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': MODERN,
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const { body } = await this.post(
+      sessionId,
+      {
+        jsonrpc: '2.0',
+        id: this.nextId++,
+        method: 'tools/call',
+        params: { name, arguments: args, ...(modern ? { _meta: meta } : {}) },
+      },
+      modern ? { 'mcp-method': 'tools/call', 'mcp-name': name } : {},
+    );
     const answer = body as { result?: { isError?: boolean } } | undefined;
     if (answer?.result === undefined || answer.result.isError)
       throw new Error(`call failed: ${JSON.stringify(body)}`);
@@ -60,6 +76,7 @@ export class McpHttpClient {
   private async post(
     sessionId: string | undefined,
     message: object,
+    extraHeaders: Record<string, string> = {},
   ): Promise<{ sessionId?: string; body: unknown }> {
     const response = await this.pool.request({
       path: this.path,
@@ -67,7 +84,8 @@ export class McpHttpClient {
       headers: {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': PROTOCOL_VERSION,
+        'mcp-protocol-version': this.revision,
+        ...extraHeaders,
         ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }),
       },
       body: JSON.stringify(message),

@@ -17,6 +17,7 @@ export interface Built {
   echoServer: string;
   sdkSessionServer: string;
   sdkStatelessServer: string;
+  sdkV2Server: string;
   memoryProbe: string;
   builtinsProbe: string;
 }
@@ -61,6 +62,11 @@ export async function buildAll(): Promise<Built> {
       entryPoints: [path.join(benchDir, 'baselines/sdkStatelessServer.ts')],
       outfile: out('sdkStatelessServer'),
     }),
+    build({
+      ...plain,
+      entryPoints: [path.join(benchDir, 'baselines/sdkV2Server.ts')],
+      outfile: out('sdkV2Server'),
+    }),
     build({ ...plain, entryPoints: [path.join(benchDir, 'memoryProbe.ts')], outfile: out('memoryProbe') }),
     build({
       ...plain,
@@ -72,6 +78,7 @@ export async function buildAll(): Promise<Built> {
     echoServer: path.join(echoDir, 'dist/echoServer.js'),
     sdkSessionServer: out('sdkSessionServer'),
     sdkStatelessServer: out('sdkStatelessServer'),
+    sdkV2Server: out('sdkV2Server'),
     memoryProbe: out('memoryProbe'),
     builtinsProbe: out('builtinsProbe'),
   };

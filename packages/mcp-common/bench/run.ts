@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { builtinsOfStdioStart, median, timeStart } from './coldStart.js';
-import { McpHttpClient, measureThroughput } from './mcpHttpClient.js';
+import { McpHttpClient, MODERN, measureThroughput } from './mcpHttpClient.js';
 import {
   buildAll,
   dataDir,
@@ -47,6 +47,7 @@ const sections = {
   cold: coldStart,
   streamable: streamableHttp,
   stateless: statelessHttp,
+  revisions: bothRevisions,
   memory: sessionMemory,
 };
 for (const [name, section] of Object.entries(sections))
@@ -101,11 +102,17 @@ interface Contender {
  * Both servers run at once and are measured in alternating one-second slices, so a busy moment on a
  * shared machine weighs on both alike; the figure is the mean over the slices.
  */
-async function compareThroughput(what: string, baselineName: string, ours: Contender, baseline: Contender) {
+async function compareThroughput(
+  what: string,
+  baselineName: string,
+  ours: Contender,
+  baseline: Contender,
+  revision: '2025-06-18' | typeof MODERN = '2025-06-18',
+) {
   const running = await Promise.all(
     [ours, baseline].map(async (contender) => {
       const server = await contender.start();
-      const client = new McpHttpClient(server.url, CONCURRENCY);
+      const client = new McpHttpClient(server.url, CONCURRENCY, revision);
       const session = await client.initialize();
       const run = (ms: number) => measureThroughput(() => contender.call(client, session), CONCURRENCY, ms);
       return { server, client, run, rates: [] as number[] };
@@ -181,6 +188,27 @@ async function statelessHttp(): Promise<void> {
       call: (client) => client.callTool(undefined, 'echo', { text: 'hello' }),
     },
   );
+}
+
+/**
+ * Issue 15: the same trivial call against the official SDK v2 handler (`createMcpHandler`), once as
+ * MCP 2026-07-28 requests and once as 2025 stateless requests (both servers answer both).
+ */
+async function bothRevisions(): Promise<void> {
+  const ours: Contender = {
+    start: () =>
+      startServer(
+        [built.echoServer, '--transport', 'stateless-http', '--port', '0'],
+        /serving stateless-http at (\S+)/,
+      ),
+    call: (client) => client.callTool(undefined, 'echo', { text: 'hello' }),
+  };
+  const v2: Contender = {
+    start: () => startServer([built.sdkV2Server], /listening (\S+)/),
+    call: (client) => client.callTool(undefined, 'echo', { text: 'hello' }),
+  };
+  await compareThroughput('MCP 2026-07-28', 'SDK v2 createMcpHandler', ours, v2, MODERN);
+  await compareThroughput('2025-06-18 stateless', 'SDK v2 createMcpHandler (2025 stateless)', ours, v2);
 }
 
 interface Memory {
