@@ -209,6 +209,55 @@ async function bothRevisions(): Promise<void> {
   };
   await compareThroughput('MCP 2026-07-28', 'SDK v2 createMcpHandler', ours, v2, MODERN);
   await compareThroughput('2025-06-18 stateless', 'SDK v2 createMcpHandler (2025 stateless)', ours, v2);
+  await modernMemory();
+}
+
+/** Heap growth per request over MODERN_REQUESTS 2026-07-28 calls: nothing may be kept per request. */
+async function modernMemory(): Promise<void> {
+  const requests = Number(env.BENCH_MODERN_REQUESTS ?? 100_000);
+  const server = await startServer(
+    [
+      '--expose-gc',
+      '--import',
+      built.memoryProbe,
+      built.echoServer,
+      '--transport',
+      'stateless-http',
+      '--port',
+      '0',
+    ],
+    /serving stateless-http at (\S+)/,
+    { ipc: true },
+  );
+  const client = new McpHttpClient(server.url, CONCURRENCY, MODERN);
+  const calls = async (count: number) => {
+    let left = count;
+    const worker = async () => {
+      while (left-- > 0) await client.callTool(undefined, 'echo', { text: 'hello' });
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  };
+  try {
+    await calls(5_000); // warm every code path first
+    const before = await measure(server);
+    await calls(requests);
+    const after = await measure(server);
+    const perRequest = (after.heapUsed - before.heapUsed) / requests;
+    log(
+      `MCP 2026-07-28 memory: heap ${(before.heapUsed / 2 ** 20).toFixed(1)} MiB before, ${(after.heapUsed / 2 ** 20).toFixed(1)} MiB after ${requests} requests`,
+    );
+    rows.push({
+      what: `heap growth per MCP 2026-07-28 request over ${requests} stateless requests (after GC)`,
+      ours: Math.max(0, perRequest),
+      baseline: 0,
+      unit: 'B',
+      target: { atMost: 1, absolute: true },
+      note: 'nothing is kept per request; a leak of a request would show hundreds of bytes',
+    });
+  } finally {
+    await client.close();
+    await server.stop();
+  }
 }
 
 interface Memory {
