@@ -1,15 +1,18 @@
 // Scale-out, shown with a real load balancer: three instances of a server behind nginx (from Debian,
-// installed by CI through scripts/ci/apt/protocol.txt), plain round-robin with no affinity. MCP 2026-07-28
-// requests and 2025 stateless requests must all succeed whichever instance each one lands on, and every
-// instance must have served some (else the balancer was not balancing and the test proves nothing).
+// installed by CI through scripts/ci/apt/protocol.txt), round-robin. MCP 2026-07-28 requests and 2025
+// stateless requests must succeed whichever instance each one lands on; 2025 sessions are kept on the
+// instance that issued them (by their Mcp-Session-Id, see nginxConfig); and every instance must have served
+// some calls (else the balancer was not balancing and the test proves nothing).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServerProcess, startHttpServer } from '../src/index.js';
-import { postRpc } from '../src/rawHttp.js';
+import { postRpc, type RawResponse } from '../src/rawHttp.js';
 import { startedCallCount } from '../src/serverLog.js';
 import { fixtureBin, fixtureDir } from './fixtureServer.js';
 
@@ -27,21 +30,29 @@ if (NGINX === undefined && process.env.CI)
 const INSTANCES = 3;
 const REQUESTS = 12;
 
-describe.skipIf(NGINX === undefined)('three instances behind nginx round-robin', { timeout: 60_000 }, () => {
-  let dir: string;
-  let nginx: ChildProcess | undefined;
-  let url: string;
-  const instances: HttpServerProcess[] = [];
+interface Pool {
+  url: string;
+  instances: HttpServerProcess[];
+  stop(): Promise<void>;
+}
 
-  beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'groundwork-nginx-'));
-    await mkdir(path.join(dir, 'temp'));
-    const port = await freePort();
+async function startPool(mode: 'stateless-http' | 'streamable-http'): Promise<Pool> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'groundwork-nginx-'));
+  await mkdir(path.join(dir, 'temp'));
+  const port = await freePort();
+  const instances: HttpServerProcess[] = [];
+  let nginx: ChildProcess | undefined;
+  const stop = async () => {
+    nginx?.kill('SIGTERM');
+    await Promise.all(instances.map((instance) => instance.stop()));
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
     for (let index = 0; index < INSTANCES; index++) {
       instances.push(
         await startHttpServer(
           fixtureBin,
-          'stateless-http',
+          mode,
           ['--allowed-dir', fixtureDir, '--allowed-host', `127.0.0.1:${port}`],
           { env: { GROUNDWORK_LOG_LEVEL: 'debug' } },
         ),
@@ -51,56 +62,114 @@ describe.skipIf(NGINX === undefined)('three instances behind nginx round-robin',
     await writeFile(config, nginxConfig(port, instances, dir));
     nginx = spawn(NGINX as string, ['-c', config, '-p', dir], { stdio: 'ignore' });
     await reachable(port);
-    url = `http://127.0.0.1:${port}/mcp`;
-  });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url: `http://127.0.0.1:${port}/mcp`, instances, stop };
+}
 
-  afterAll(async () => {
-    nginx?.kill('SIGTERM');
-    await Promise.all(instances.map((instance) => instance.stop()));
-    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
-  });
+const ECHO = { name: 'echo', arguments: { text: 'hello' } };
 
-  it('answers every 2026-07-28 and 2025 stateless request, and each instance serves some', async () => {
-    const call = { name: 'echo', arguments: { text: 'hello' } };
-    const modern = Array.from({ length: REQUESTS }, (_, index) =>
-      postRpc(
-        url,
-        {
-          jsonrpc: '2.0',
-          id: index,
-          method: 'tools/call',
-          params: {
-            ...call,
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-              'io.modelcontextprotocol/clientCapabilities': {},
-            },
+function modernCalls(url: string) {
+  return Array.from({ length: REQUESTS }, (_, index) =>
+    postRpc(
+      url,
+      {
+        jsonrpc: '2.0',
+        id: index,
+        method: 'tools/call',
+        params: {
+          ...ECHO,
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
           },
         },
-        { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' },
-      ),
-    );
-    const legacy = Array.from({ length: REQUESTS }, (_, index) =>
-      postRpc(
-        url,
-        { jsonrpc: '2.0', id: index, method: 'tools/call', params: call },
-        { 'mcp-protocol-version': '2025-06-18' },
-      ),
-    );
-    for (const response of await Promise.all([...modern, ...legacy])) {
-      expect(response.status, response.body).toBe(200);
-      const body = JSON.parse(response.body) as { result?: { isError?: boolean } };
-      expect(body.result?.isError ?? false, response.body).toBe(false);
-    }
-    const served = instances.map((instance) => startedCallCount(instance.stderr(), 'echo'));
-    expect(served.reduce((sum, count) => sum + count, 0)).toBe(2 * REQUESTS);
-    for (const count of served) expect(count).toBeGreaterThan(0);
+      },
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' },
+    ),
+  );
+}
+
+function expectAnswered(responses: RawResponse[]): void {
+  for (const response of responses) {
+    expect(response.status, response.body).toBe(200);
+    const body = JSON.parse(response.body) as { result?: { isError?: boolean } };
+    expect(body.result?.isError ?? false, response.body).toBe(false);
+  }
+}
+
+/** Every call reached exactly one instance, and every instance served some. */
+function expectSpread(pool: Pool, calls: number): void {
+  const served = pool.instances.map((instance) => startedCallCount(instance.stderr(), 'echo'));
+  expect(served.reduce((sum, count) => sum + count, 0)).toBe(calls);
+  for (const count of served) expect(count).toBeGreaterThan(0);
+}
+
+describe.skipIf(NGINX === undefined)('three instances behind nginx', { timeout: 60_000 }, () => {
+  describe('stateless-http instances, round-robin', () => {
+    let pool: Pool;
+    beforeAll(async () => {
+      pool = await startPool('stateless-http');
+    });
+    afterAll(() => pool?.stop());
+
+    it('answers every 2026-07-28 and 2025 stateless request, and each instance serves some', async () => {
+      const legacy = Array.from({ length: REQUESTS }, (_, index) =>
+        postRpc(
+          pool.url,
+          { jsonrpc: '2.0', id: index, method: 'tools/call', params: ECHO },
+          { 'mcp-protocol-version': '2025-06-18' },
+        ),
+      );
+      expectAnswered(await Promise.all([...modernCalls(pool.url), ...legacy]));
+      expectSpread(pool, 2 * REQUESTS);
+    });
+  });
+
+  describe('streamable-http instances, round-robin with 2025 sessions kept on their instance', () => {
+    let pool: Pool;
+    beforeAll(async () => {
+      pool = await startPool('streamable-http');
+    });
+    afterAll(() => pool?.stop());
+
+    it('answers 2026-07-28 requests anywhere and 2025 session clients on the instance holding their session', async () => {
+      expectAnswered(await Promise.all(modernCalls(pool.url)));
+      const clients = Array.from(
+        { length: INSTANCES },
+        () => new Client({ name: 'scale-out', version: '0' }),
+      );
+      try {
+        // One after another, so round-robin gives each its own instance, yet every later request of a
+        // session must come back to that one instance (elsewhere it would be answered 404).
+        for (const client of clients)
+          await client.connect(new StreamableHTTPClientTransport(new URL(pool.url)));
+        for (let round = 0; round < 4; round++) {
+          const results = await Promise.all(clients.map((client) => client.callTool(ECHO)));
+          for (const result of results) expect(result.isError ?? false).toBe(false);
+        }
+      } finally {
+        await Promise.all(clients.map((client) => client.close()));
+      }
+      expectSpread(pool, REQUESTS + 4 * INSTANCES);
+    });
   });
 });
 
+/**
+ * Round-robin, plus affinity for 2025 sessions in open-source nginx: the `Mcp-Session-Id` an instance issues
+ * is handed to the client prefixed with that instance's tag (`i1.<id>`), and a request carrying such an id
+ * goes to that instance with the prefix removed. Requests without a session id (2026-07-28, initialize,
+ * 2025 stateless) are balanced round-robin.
+ */
 function nginxConfig(port: number, instances: readonly HttpServerProcess[], dir: string): string {
   const temp = path.join(dir, 'temp');
-  const servers = instances.map((instance) => `    server ${new URL(instance.url).host};`).join('\n');
+  const hosts = instances.map((instance) => new URL(instance.url).host);
+  const servers = hosts.map((host) => `    server ${host};`).join('\n');
+  const tagOf = hosts.map((host, index) => `    ${host} i${index};`).join('\n');
+  const hostOf = hosts.map((host, index) => `    ~^i${index}\\. ${host};`).join('\n');
   return `daemon off;
 worker_processes 1;
 pid ${path.join(dir, 'nginx.pid')};
@@ -116,13 +185,31 @@ http {
   upstream mcp {
 ${servers}
   }
+  map $upstream_addr $instance_tag {
+${tagOf}
+  }
+  map $upstream_http_mcp_session_id $client_session_id {
+    "" "";
+    default "$instance_tag.$upstream_http_mcp_session_id";
+  }
+  map $http_mcp_session_id $session_instance {
+${hostOf}
+    default mcp;
+  }
+  map $http_mcp_session_id $instance_session_id {
+    ~^i[0-9]+\\.(?<id>.+)$ $id;
+    default $http_mcp_session_id;
+  }
   server {
     listen 127.0.0.1:${port};
     location / {
-      proxy_pass http://mcp;
+      proxy_pass http://$session_instance;
       proxy_http_version 1.1;
       proxy_set_header Host $http_host;
       proxy_set_header Connection "";
+      proxy_set_header Mcp-Session-Id $instance_session_id;
+      proxy_hide_header Mcp-Session-Id;
+      add_header Mcp-Session-Id $client_session_id always;
       proxy_buffering off;
     }
   }
