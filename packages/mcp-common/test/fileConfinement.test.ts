@@ -109,10 +109,18 @@ class ChildStdioTransport implements Transport {
   }
 }
 
+// The swap tests send hundreds of calls at once: they all wait their turn (past the default queue of 32 a
+// call is refused as "Server busy").
+const MANY_CALLS = ['--max-queued-calls', '1000'];
+
 async function startStdio(): Promise<Running> {
-  const child = spawn(process.execPath, [bin, '--allowed-dir', tree, '--allowed-dir', '/dev'], {
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
+  const child = spawn(
+    process.execPath,
+    [bin, '--allowed-dir', tree, '--allowed-dir', '/dev', ...MANY_CALLS],
+    {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    },
+  );
   children.push(child);
   const client = new Client({ name: 'confinement-wire-test', version: '0' });
   await client.connect(new ChildStdioTransport(child));
@@ -130,7 +138,18 @@ async function startStdio(): Promise<Running> {
 async function startHttp(): Promise<Running> {
   const child = spawn(
     process.execPath,
-    [bin, '--transport', 'streamable-http', '--port', '0', '--allowed-dir', tree, '--allowed-dir', '/dev'],
+    [
+      bin,
+      '--transport',
+      'streamable-http',
+      '--port',
+      '0',
+      '--allowed-dir',
+      tree,
+      '--allowed-dir',
+      '/dev',
+      ...MANY_CALLS,
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   children.push(child);
@@ -225,7 +244,11 @@ describe.each(starts)('path confinement over %s', (_transport, start) => {
       ['write_text', 'fifo', "Path 'fifo' is a FIFO (named pipe), not a regular file"],
     ];
     for (const [tool, given, message] of expectations) {
-      const result = await call(server.client, tool, { path: given, text: 'x' });
+      const result = await call(
+        server.client,
+        tool,
+        tool === 'write_text' ? { path: given, text: 'x' } : { path: given },
+      );
       expect(result.isError, given).toBe(true);
       expect(result.text).toContain(message);
     }
