@@ -15,7 +15,14 @@ import {
 import type { ConfinedFile } from './files/confinedFile.js';
 import { Confinement } from './files/confinement.js';
 import { PathOutsideAllowedError } from './files/pathErrors.js';
-import { checkPathArgument, OpenDirectory, verifiedLocation, walk } from './files/pathWalk.js';
+import {
+  checkPathArgument,
+  OpenDirectory,
+  realPathOfExistingPart,
+  refusal,
+  verifiedLocation,
+  walk,
+} from './files/pathWalk.js';
 
 export { PathOutsideAllowedError };
 
@@ -83,8 +90,9 @@ export class AllowedPaths {
   }
 
   /**
-   * The real absolute path `given` names, which may not exist yet (missing parts are appended as written;
-   * a dangling link is judged by where it points). Only for what genuinely needs a path rather than an open
+   * The real absolute path `given` names, which may not exist yet (missing parts are appended as written; a
+   * `..` after a missing part climbs back to the real directory and the walk goes on from there, so
+   * `nope/../link` is judged by where `link` leads; a dangling link is judged by where it points). Only for what genuinely needs a path rather than an open
    * file — a folder to create, a working directory for a child process. Never open the answer to read it:
    * use openFile/openDirectory, which cannot be raced.
    */
@@ -97,14 +105,21 @@ export class AllowedPaths {
       missing: 'allow',
       ownsStart: true,
     });
+    let real: string;
     try {
       const here = verifiedLocation(end.parent);
-      const real = end.name === undefined ? path.resolve(here, ...end.missing) : path.join(here, end.name);
-      if (!this.confinement.contains(real)) throw new PathOutsideAllowedError(given);
-      return real;
+      real = end.name === undefined ? path.join(here, ...end.missing) : path.join(here, end.name);
     } finally {
       end.release();
     }
+    // Checked twice: the walk's answer, and what the file system says of it now (the real path of its longest
+    // existing part, plus the rest) — so no answer that names a link, or leads outside by any route, is given.
+    if (!this.confinement.contains(real)) throw new PathOutsideAllowedError(given);
+    const now = await realPathOfExistingPart(real).catch((error: NodeJS.ErrnoException) => {
+      throw refusal(error, real, { confinement: this.confinement, given, missing: 'allow' });
+    });
+    if (!this.confinement.contains(now)) throw new PathOutsideAllowedError(given);
+    return real;
   }
 
   /** `absolute` relative to the root that holds it, `/`-separated, for showing to clients. */

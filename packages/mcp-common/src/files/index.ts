@@ -12,7 +12,10 @@
 //   INVALID_PATH beyond that, before any file system work; a NUL byte is refused too.
 // - It is walked one segment at a time through directory descriptors opened with O_NOFOLLOW|O_DIRECTORY; each
 //   symbolic link is read and walked by us, so the kernel never follows one. The work is linear in the path
-//   and checks the call's abort signal at every step.
+//   and checks the call's abort signal at every step. A `..` is never applied to text: after a missing segment
+//   (resolve, writeFile's createParents) the walk goes on by name until a `..` climbs back out, then resumes at
+//   the real directory, so `nope/../link` is judged by where `link` leads (as os.path.realpath judges it);
+//   createParents makes folders only once the whole path is judged inside; resolve re-checks its answer.
 // - The final entry is judged by lstat before it is opened: a FIFO, socket or device is refused by kind
 //   (WRONG_FILE_KIND, "is a FIFO (named pipe), not a regular file") and never opened. Regular files are then
 //   opened with O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_NOCTTY (nothing can block the libuv threadpool), fstat'ed
