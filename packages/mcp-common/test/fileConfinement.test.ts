@@ -243,6 +243,10 @@ describe.each(starts)('path confinement over %s', (_transport, start) => {
     const link = await call(server.client, 'write_text', { path: 'link-out', text: 'evil' });
     expect(link.text).toMatch(/^Path 'link-out' is outside the directories/);
     expect(link.text).not.toContain(base);
+    // A long one (over 400 characters) is echoed as its first 200 and `…`, not cut to its last segment.
+    const long = path.join(outside, 'd'.repeat(200), 'e'.repeat(200));
+    const longRefused = await call(server.client, 'read_text', { path: long });
+    expect(longRefused.text).toMatch(new RegExp(`^Path '${long.slice(0, 200)}…' is outside the directories`));
     const secret = await call(server.client, 'read_text', { path: 'x?token=abc123/y' });
     expect(secret.text).toBe("Path 'x?token=***' does not exist; check the spelling, or list its folder.");
     expect(await server.stop()).toBe(0);

@@ -220,6 +220,22 @@ describe('path argument caps', () => {
     expect((await refusal(allowed.resolve(huge))).code).toBe('INVALID_PATH');
   });
 
+  it('echoes the start of a long refused path to the client, not just its last segment (review item 10)', async () => {
+    for (const given of [
+      path.join(outside, 'd'.repeat(150), 'e'.repeat(150), 'f'.repeat(150)),
+      `${path.join(outside, 'x'.repeat(100))}/${'y/'.repeat(200)}z`,
+    ]) {
+      const error = await refusal(allowed.openFile(given));
+      expect(error.code).toBe('PATH_NOT_ALLOWED');
+      const shown = maskForClient(error.message, { path: given });
+      expect(shown).toContain(`Path '${given.slice(0, 200)}…' is outside`);
+      // A server path in the same message is still masked.
+      expect(maskForClient(`${error.message} ${path.join(project, 'a.txt')}`, { path: given })).not.toContain(
+        project,
+      );
+    }
+  });
+
   it(`refuses more than ${PATH_LIMITS.maxSegments} segments, and a NUL byte`, async () => {
     expect((await refusal(allowed.openFile('./'.repeat(PATH_LIMITS.maxSegments)))).message).toContain(
       'segments',
