@@ -5,6 +5,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type ConfinedDirectory,
+  type FileOpenOptions,
   type OpenOptions,
   openDirectoryFrom,
   openFileFrom,
@@ -49,12 +50,13 @@ export class AllowedPaths {
   /**
    * The regular file at `given` (relative paths resolve against the first root), held open and checked.
    * Refused by kind (a directory, FIFO, socket or device), when missing, or when it lies outside the roots.
+   * A file with a second name (a hard link) is read unless `refuseHardLinks` (see FileOpenOptions).
    *
    * @example
    *   await using file = await ctx.allowedPaths.openFile(args.file, { signal: ctx.signal });
    *   const bytes = await file.read({ maxBytes: 8 * 1024 * 1024, signal: ctx.signal });
    */
-  async openFile(given: string, options: OpenOptions = {}): Promise<ConfinedFile> {
+  async openFile(given: string, options: FileOpenOptions = {}): Promise<ConfinedFile> {
     checkPathArgument(given);
     return openFileFrom(await this.startFor(given), given, given, this.confinement, {
       ...options,

@@ -202,6 +202,26 @@ describe('AllowedPaths.openFile', () => {
     }).rejects.toThrow('client went away');
   });
 
+  it('reads a file with a second name (a hard link): the name asked for is inside; refused only on request', async () => {
+    // Review item 13(c): the other name may lie outside, but the bytes are reachable by an allowed name, and
+    // pnpm stores and `git clone --local` make such files everywhere. A caller that distrusts them opts in.
+    await link(path.join(outside, 'secret.txt'), path.join(project, 'read-hard-link'));
+    await using file = await allowed.openFile('read-hard-link');
+    expect(file.stat.nlink).toBe(2);
+    expect(await file.readText({ maxBytes: 100 })).toBe('outside bytes');
+    const refused = await refusal(allowed.openFile('read-hard-link', { refuseHardLinks: true }));
+    expect(refused.code).toBe('PATH_NOT_ACCESSIBLE');
+    expect(refused.message).toBe(
+      "Path 'read-hard-link' has more than one name (hard links), so it is not read; read a plain copy instead.",
+    );
+    await using root = await allowed.openDirectory('.');
+    expect((await refusal(root.openFile('read-hard-link', { refuseHardLinks: true }))).code).toBe(
+      'PATH_NOT_ACCESSIBLE',
+    );
+    await using single = await allowed.openFile('a.txt', { refuseHardLinks: true });
+    expect(await single.readText({ maxBytes: 10 })).toBe('alpha');
+  });
+
   it('refuses a read over maxBytes before reading', async () => {
     await using file = await allowed.openFile('sub/deep/c.txt');
     const error = await refusal(file.read({ maxBytes: 3 }));

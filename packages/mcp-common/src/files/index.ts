@@ -22,6 +22,11 @@
 //   (what was opened is what counts), and their real location is read back from the descriptor (Linux:
 //   /proc/self/fd/N; elsewhere realpath plus a device/inode comparison) and checked against the roots.
 // - Every later read goes through that descriptor, so swapping a link or a file afterwards changes nothing.
+// - Hard links: a file with a second name (nlink > 1) is read — the name asked for lies inside the roots, so
+//   its bytes are reachable by an allowed name whatever other names it has (and pnpm stores and
+//   `git clone --local` make such files everywhere); `{ refuseHardLinks: true }` refuses it where the tree's
+//   author is not trusted and fs.protected_hardlinks is off. Writes always refuse one: writing through the
+//   allowed name would change the file under its other name, which may be outside.
 // - Refusals quote the path as the client sent it (secrets masked): PATH_NOT_ALLOWED, PATH_NOT_FOUND,
 //   WRONG_FILE_KIND, INVALID_PATH, PATH_NOT_ACCESSIBLE, FILE_TOO_LARGE. A path outside the roots is refused as
 //   outside whether or not it exists (no existence oracle).
@@ -35,6 +40,7 @@
 export {
   ConfinedDirectory,
   type DirectoryEntry,
+  type FileOpenOptions,
   type OpenOptions,
   type WriteOptions,
   type WrittenFile,
