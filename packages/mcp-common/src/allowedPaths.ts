@@ -94,9 +94,9 @@ export class AllowedPaths {
   /**
    * The real absolute path `given` names, which may not exist yet (missing parts are appended as written; a
    * `..` after a missing part climbs back to the real directory and the walk goes on from there, so
-   * `nope/../link` is judged by where `link` leads; a dangling link is judged by where it points). Only for what genuinely needs a path rather than an open
-   * file — a folder to create, a working directory for a child process. Never open the answer to read it:
-   * use openFile/openDirectory, which cannot be raced.
+   * `nope/../link` is judged by where `link` leads; a dangling link is judged by where it points). Only for
+   * what genuinely needs a path rather than an open file — a folder to create, a working directory for a child
+   * process. Never open the answer to read it: use openFile/openDirectory, which cannot be raced.
    */
   async resolve(given: string, options: OpenOptions = {}): Promise<string> {
     checkPathArgument(given);

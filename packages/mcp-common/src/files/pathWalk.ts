@@ -110,7 +110,7 @@ export interface WalkEnd {
   entry: Stats | undefined;
   /**
    * With `missing: 'allow'`: the segments below `parent` that do not exist, no `.` or `..` among them (`name` is
-   * then undefined). Where the walk ends is `parent`'s real location joined with these — not yet checked.
+   * then undefined). Where the walk ends is `parent`'s real location joined with these — the caller checks it.
    */
   missing: string[];
   /** Whether `parent` belongs to this walk (false: it is the caller's starting directory). */
