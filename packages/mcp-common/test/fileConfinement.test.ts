@@ -3,7 +3,7 @@
 // 120 KB path. Nothing here waits for time to pass: every step waits for an event (a line, a reply, an exit).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,6 +38,7 @@ beforeAll(async () => {
   await writeFile(path.join(tree, 'regular.txt'), 'regular bytes');
   execFileSync('mkfifo', [path.join(tree, 'fifo')]);
   await symlink('../outside/data.txt', path.join(tree, 'link-out'));
+  await symlink('../outside', path.join(tree, 'folder-out'));
   await symlink('../outside/missing.txt', path.join(tree, 'dangling-out'));
   await symlink('inside/missing.txt', path.join(tree, 'dangling-in'));
   await symlink('loop-b', path.join(tree, 'loop-a'));
@@ -265,8 +266,29 @@ describe.each(starts)('path confinement over %s', (_transport, start) => {
     const link = await call(server.client, 'write_text', { path: 'link-out', text: 'evil' });
     expect(link.text).toMatch(/^Path 'link-out' is outside the directories/);
     expect(link.text).not.toContain(base);
+    // A long one (over 400 characters) is echoed as its first 200 and `…`, not cut to its last segment.
+    const long = path.join(outside, 'd'.repeat(200), 'e'.repeat(200));
+    const longRefused = await call(server.client, 'read_text', { path: long });
+    expect(longRefused.text).toMatch(new RegExp(`^Path '${long.slice(0, 200)}…' is outside the directories`));
     const secret = await call(server.client, 'read_text', { path: 'x?token=abc123/y' });
     expect(secret.text).toBe("Path 'x?token=***' does not exist; check the spelling, or list its folder.");
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('refuses a `..` after a missing folder that would lead through a link outside (review item 1)', async () => {
+    const server = await start();
+    // `nope` is missing, so `nope/..` is the root and `folder-out` the link to outside: refused everywhere.
+    const made = await call(server.client, 'make_folder', { path: 'nope/../folder-out/made' });
+    expect(made.text).toMatch(/^Path 'nope\/\.\.\/folder-out\/made' is outside the directories/);
+    await expect(lstat(path.join(outside, 'made'))).rejects.toThrow();
+    const read = await call(server.client, 'read_text', { path: 'nope/../link-out' });
+    expect(read.text).toMatch(/^Path 'nope\/\.\.\/link-out' does not exist/);
+    const written = await call(server.client, 'write_text', { path: 'nope/../link-out', text: 'evil' });
+    expect(written.isError).toBe(true);
+    expect(await readFile(path.join(outside, 'data.txt'), 'utf8')).toBe('outside bytes');
+    // The same folder through a missing segment that stays inside is made.
+    const inside = await call(server.client, 'make_folder', { path: 'nope/../inside/made' });
+    expect(inside).toEqual({ isError: false, text: 'made inside/made' });
     expect(await server.stop()).toBe(0);
   });
 
