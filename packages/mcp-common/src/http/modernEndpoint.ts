@@ -4,7 +4,7 @@
 // plain round-robin load balancer may send it to any instance. Every other request (initialize, sessions,
 // GET streams, DELETE) goes to the 2025 endpoint unchanged.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { ModernProtocol, type ModernReply } from '../revision2026/modernProtocol.js';
 import { HEADER_MISMATCH, META, METHOD_NOT_FOUND, REMOVED_METHODS } from '../revision2026/revision.js';
 import { INVALID_REQUEST, type RpcErrorReply, type Screened, screenMessage } from '../rpcScreening.js';
@@ -126,7 +126,7 @@ export class ModernEndpoint implements McpEndpoint {
         send,
       });
       if (res.writableEnded) return;
-      if (streaming) res.end(sseEvent(answer as never));
+      if (streaming) res.end(sseEvent(answer as JSONRPCMessage));
       else reply(res, answer);
     } finally {
       this.running--;
