@@ -98,6 +98,23 @@ export function describeModernRevision(spec: TransportContractSpec): void {
     }
   });
 
+  it('over stdio: a client of each 2025-era revision still negotiates it', async () => {
+    await Promise.all(
+      LEGACY_REVISIONS.map(async (version) => {
+        const server = new RawStdioServer(spec);
+        try {
+          const initialize = initializeRequest(spec.clientName, 1) as { params: Record<string, unknown> };
+          initialize.params.protocolVersion = version;
+          server.send(initialize);
+          const [answer] = await server.linesAfter(0, 1);
+          expect((answer as Reply).result?.protocolVersion, version).toBe(version);
+        } finally {
+          await server.kill();
+        }
+      }),
+    );
+  });
+
   it('over streamable HTTP: a 2026-07-28 request needs no session and opens none; every 2025 revision still negotiates', async () => {
     const server = await startHttpServer(spec.bin, 'streamable-http', baseArgs(spec), {
       env: spec.env ?? {},
@@ -130,6 +147,35 @@ export function describeModernRevision(spec: TransportContractSpec): void {
         expect(opened.status, version).toBe(200);
         expect(opened.headers['mcp-session-id'], version).toEqual(expect.any(String));
         expect(opened.body, version).toContain(`"protocolVersion":"${version}"`);
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('over stateless HTTP: a 2026-07-28 request and a request of each 2025-era revision are all answered', async () => {
+    const server = await startHttpServer(spec.bin, 'stateless-http', baseArgs(spec), { env: spec.env ?? {} });
+    try {
+      const modern = await postRpc(server.url, request(1, 'tools/list'), {
+        'mcp-protocol-version': REVISION,
+        'mcp-method': 'tools/list',
+      });
+      expect(modern.status, modern.body).toBe(200);
+      expect(JSON.parse(modern.body)).toMatchObject({ id: 1, result: { resultType: 'complete' } });
+      for (const version of LEGACY_REVISIONS) {
+        const legacy = await postRpc(
+          server.url,
+          { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { ...spec.sampleCall } },
+          { 'mcp-protocol-version': version },
+        );
+        expect(legacy.status, version).toBe(200);
+        const body = JSON.parse(legacy.body) as Reply;
+        expect(body.result?.isError ?? false, `${version}: ${legacy.body.slice(0, 300)}`).toBe(false);
+        // Clients before 2025-06-18 cannot read structuredContent: the text block carries the whole JSON.
+        const result = body.result as { content: Array<{ text: string }>; structuredContent?: unknown };
+        if (version < '2025-06-18' && result.structuredContent !== undefined) {
+          expect(JSON.parse(result.content[0]?.text ?? 'null'), version).toEqual(result.structuredContent);
+        }
       }
     } finally {
       await server.stop();
