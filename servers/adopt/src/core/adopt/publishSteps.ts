@@ -78,13 +78,19 @@ export async function push(run: Adoption): Promise<void> {
     run.nothingToPublish = !run.remoteHasBranch;
     return;
   }
-  // Not forced: a branch someone else moved or created meanwhile makes the push fail (reported as a race).
-  // A local checkout's branch tracks what was pushed, never the default branch.
+  // Not forced: the lease names what the branch must be on the remote (what this run saw, or absent), so a
+  // branch someone else moved or created meanwhile — even at an ancestor, which a plain push would
+  // fast-forward — makes the push fail (reported as a race). A local checkout's branch tracks what was pushed,
+  // never the default branch.
+  const expected = run.remoteHasBranch
+    ? (await git(run, ['rev-parse', '--verify', `refs/remotes/origin/${run.branch}`])).trim()
+    : '';
   await git(
     run,
     [
       'push',
       '--quiet',
+      `--force-with-lease=refs/heads/${run.branch}:${expected}`,
       ...(run.target.kind === 'path' ? ['--set-upstream'] : []),
       '--',
       'origin',
