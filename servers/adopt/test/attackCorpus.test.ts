@@ -316,6 +316,35 @@ describe.each(['stdio', 'streamable-http'] as const)(
       await expectStillAnswering();
     });
 
+    it('treats the checkout’s own .git as outside: AGENTS.md → .git/config is neither read nor written', async () => {
+      const remote = await remoteWith({ ...plainRepo, 'AGENTS.md': { symlink: '.git/config' } });
+      const ws = await workspace();
+      const result = await server.call('adopt_repo', {
+        repository_url: remote.url,
+        workspace: ws,
+        dry_run: true,
+      });
+      expect(result.isError).toBe(true);
+      expect(result.text).toContain("'AGENTS.md' leads into the repository's .git folder");
+      const [checkout] = await readdir(ws);
+      const config = await readFile(path.join(ws, checkout ?? '', '.git', 'config'), 'utf8');
+      expect(config).toContain('[remote "origin"]');
+      expect(config).not.toContain('## ');
+
+      const repo = await mkdtemp(path.join(allowed, 'git-link-verify-'));
+      await writeFixtureFiles(repo, { ...conventionalRepo(), 'CLAUDE.md': { symlink: '.git/config' } });
+      execFileSync('git', ['init', '--quiet'], { cwd: repo });
+      execFileSync('git', ['config', 'remote.origin.url', `https://${SERVER_SECRET}@example.invalid/r`], {
+        cwd: repo,
+      });
+      const verified = await server.call('verify_repo', { path: path.relative(allowed, repo) });
+      expect(verified.structuredContent?.findings).toContainEqual(
+        expect.objectContaining({ rule: 'files/unsafe', file: 'CLAUDE.md' }),
+      );
+      expect(verified.text).not.toContain(SERVER_SECRET);
+      await expectStillAnswering();
+    });
+
     it('adopts CLAUDE.md → AGENTS.md by completing AGENTS.md, keeping the link', async () => {
       const remote = await remoteWith({
         ...plainRepo,
