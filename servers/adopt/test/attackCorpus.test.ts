@@ -40,6 +40,8 @@ let canary: string;
 let markers: string;
 let canaryBefore: string;
 let ghPath: string;
+/** A repository under the allowed directory whose objects/info/alternates points outside. */
+let borrowingBare: string;
 
 beforeAll(async () => {
   base = await mkdtemp(path.join(tmpdir(), 'adopt-attack-'));
@@ -54,6 +56,12 @@ beforeAll(async () => {
   // A repository outside the allowed directory, and a link to it from inside.
   const outside = await createBareRemote(plainRepo, 'main', canary);
   await symlink(outside.bare, path.join(allowed, 'link-to-outside.git'));
+  // Inside the allowed directory, but reading the outside repository through a gitfile or alternates.
+  await mkdir(path.join(allowed, 'gitfile-repo'));
+  await writeFile(path.join(allowed, 'gitfile-repo', '.git'), `gitdir: ${outside.bare}\n`);
+  const borrowing = await createBareRemote(plainRepo, 'main', allowed);
+  await writeFile(path.join(borrowing.bare, 'objects', 'info', 'alternates'), `${outside.bare}/objects\n`);
+  borrowingBare = borrowing.bare;
   canaryBefore = await hashTree(canary);
   ghPath = (await createGhStandIn()).path;
 });
@@ -415,6 +423,8 @@ describe.each(['stdio', 'streamable-http'] as const)(
       () => `-oProxyCommand=${touch('proxy')}:x`,
       () => `file://${readlinkSync(path.join(allowed, 'link-to-outside.git'))}`,
       () => path.join(allowed, 'link-to-outside.git'),
+      () => path.join(allowed, 'gitfile-repo'),
+      () => `file://${borrowingBare}`,
     ])('refuses a remote that is a local path out of bounds or a command in disguise (%#)', async (url) => {
       const result = await server.call('adopt_repo', {
         repository_url: url(),

@@ -109,7 +109,35 @@ async function remoteLocation(run: Adoption): Promise<string> {
     );
   }
   // The real path, so a symlink swapped in later cannot redirect git elsewhere.
-  return run.options.confineLocalRemote(remote.localPath ?? remote.clean);
+  const confine = run.options.confineLocalRemote;
+  const real = await confine(remote.localPath ?? remote.clean);
+  // A `.git` file (`gitdir: …`), a worktree's common dir or an alternates file can make git read objects
+  // from anywhere: the git folders must be under the allowed directories too, and alternates are refused.
+  const dirs = (
+    await git(run, [
+      '-C',
+      real,
+      'rev-parse',
+      '--path-format=absolute',
+      '--absolute-git-dir',
+      '--git-common-dir',
+    ])
+  )
+    .split('\n')
+    .filter((line) => line !== '');
+  for (const dir of dirs) {
+    await confine(dir).catch(() => {
+      throw new StepError(
+        "Invalid argument 'repository_url': the local repository keeps its git folder (a `.git` file's gitdir, or a worktree's common dir) outside the directories this server may read.",
+      );
+    });
+    if ((await stat(path.join(dir, 'objects', 'info', 'alternates')).catch(() => undefined)) !== undefined) {
+      throw new StepError(
+        "Invalid argument 'repository_url': the local repository borrows objects from another one (objects/info/alternates), which is not accepted; clone it without --shared/--reference first.",
+      );
+    }
+  }
+  return real;
 }
 
 async function createCheckout(run: Adoption, fetchFrom: string): Promise<void> {
