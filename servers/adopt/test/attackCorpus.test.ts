@@ -421,6 +421,7 @@ describe.each(['stdio', 'streamable-http'] as const)(
       () => `ext::sh -c ${touch('ext').replaceAll(' ', '% ')}`,
       () => `--upload-pack=${touch('upload-pack')}`,
       () => `-oProxyCommand=${touch('proxy')}:x`,
+      () => `ssh://%2DoProxyCommand=${encodeURIComponent(touch('proxy-encoded'))}@localhost/r`,
       () => `file://${readlinkSync(path.join(allowed, 'link-to-outside.git'))}`,
       () => path.join(allowed, 'link-to-outside.git'),
       () => path.join(allowed, 'gitfile-repo'),
