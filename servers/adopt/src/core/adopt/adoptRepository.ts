@@ -3,7 +3,7 @@
 // code from the repository unless the caller asks for it (see MCP_USAGE.md, "Threat model").
 import type { Adoption, AdoptOptions, AdoptReport, AdoptTarget } from './adoption.js';
 import { createBranch, normalizeBranch } from './branchStep.js';
-import { checkToolchain, cloneRepository, detect, removeCheckout } from './checkoutSteps.js';
+import { checkToolchain, cloneRepository, detect, keepBounded, removeCheckout } from './checkoutSteps.js';
 import { CommandRunner } from './commandRunner.js';
 import { type CredentialChannel, channelFor } from './gitCredentials.js';
 import { openPullRequest, push, verify } from './publishSteps.js';
@@ -142,6 +142,7 @@ export async function adoptRepository(target: AdoptTarget, options: AdoptOptions
   try {
     return await runSteps(run);
   } finally {
+    if (run.createdCheckout && run.report.checkout !== undefined) await keepBounded(run.checkout);
     await run.files?.close();
     // The channel may have been replaced (it is closed while repository code runs).
     await credentials.dispose();

@@ -169,6 +169,22 @@ export async function pruneOldCheckouts(workspace: string, keep: number): Promis
   }
 }
 
+/** Checkouts this server made and kept (failed runs, dry runs, keep_checkout), oldest first, any workspace. */
+const kept: string[] = [];
+
+/**
+ * Records a checkout a finished run left behind, and removes the oldest ones so that at most
+ * MAX_KEPT_CHECKOUTS remain across all workspaces (a checkout in use by a running call is never listed).
+ */
+export async function keepBounded(checkout: string): Promise<void> {
+  kept.push(checkout);
+  while (kept.length > MAX_KEPT_CHECKOUTS) {
+    const oldest = kept.shift() as string;
+    const marker = await stat(path.join(oldest, '.git', CHECKOUT_MARKER)).catch(() => undefined);
+    if (marker?.isFile()) await rm(oldest, { recursive: true, force: true });
+  }
+}
+
 /** After a successful run, the checkout this run created is removed unless the caller keeps it. */
 export async function removeCheckout(run: Adoption): Promise<void> {
   if (!run.createdCheckout || run.options.dryRun || run.options.keepCheckout) return;
