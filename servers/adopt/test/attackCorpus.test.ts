@@ -88,7 +88,10 @@ async function hashTree(root: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Every process's command line and environment that holds `secret`, and whether a git push was seen. */
+/**
+ * Every process's command line and environment that holds `secret`, and whether a git push or git's http
+ * remote helper (fetch, ls-remote, push) was seen.
+ */
 function scanProcesses(secret: string): { leaks: string[]; sawPush: boolean } {
   const leaks: string[] = [];
   let sawPush = false;
@@ -474,10 +477,15 @@ describe.each(['stdio', 'streamable-http'] as const)(
       const remote = await remoteWith(plainRepo);
       git(remote.bare, 'config', 'http.receivepack', 'true');
       const scans: Array<ReturnType<typeof scanProcesses>> = [];
+      const fetchScans: Array<ReturnType<typeof scanProcesses>> = [];
       const gitServer = await startGitHttpServer(path.dirname(remote.bare), token, 0, {
         // While the pack is on its way, git push and its remote helper are running: look at every process.
         beforePush: async (phase) => {
           if (phase === 'pack') scans.push(scanProcesses(token));
+        },
+        // Likewise while ls-remote and fetch talk to the remote.
+        beforeFetch: async () => {
+          fetchScans.push(scanProcesses(token));
         },
       });
       try {
@@ -490,6 +498,10 @@ describe.each(['stdio', 'streamable-http'] as const)(
         expect(scans.length).toBeGreaterThan(0);
         expect(scans.some((scan) => scan.sawPush)).toBe(true);
         expect(scans.flatMap((scan) => scan.leaks)).toEqual([]);
+        expect(fetchScans.length).toBeGreaterThanOrEqual(2);
+        // git's remote helper (which holds the credentials) was running during those scans.
+        expect(fetchScans.some((scan) => scan.sawPush)).toBe(true);
+        expect(fetchScans.flatMap((scan) => scan.leaks)).toEqual([]);
         expect(result.text).not.toContain(token);
       } finally {
         await gitServer.close();
