@@ -2,7 +2,9 @@
 // (so a kill reaches everything it started), an environment built from an allowlist (so server secrets such
 // as GROUNDWORK_AUTH_TOKEN or database URLs never reach it), and dies with the server: a small watchdog
 // process holds a pipe from the server and SIGKILLs every live group when that pipe closes, which the
-// kernel does when the server exits for any reason, SIGKILL included.
+// kernel does when the server exits for any reason, SIGKILL included. A child that detaches itself (`setsid`
+// makes a new group) escapes both kills; runChild still settles at its deadline, but only a sandbox (cgroup,
+// PID namespace, container) contains such code, so run untrusted code only when the caller opted in.
 // Pure (no MCP, no SDK): domain cores may import `@groundwork/mcp-common/childProcess`.
 import { type ChildProcess, spawn } from 'node:child_process';
 
