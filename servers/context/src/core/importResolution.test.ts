@@ -109,9 +109,39 @@ describe('Go resolution', () => {
     expect(file('cmd/shop/main.go').externals).toEqual(['fmt']);
   });
 
-  it('links files of one package through the names they share', async () => {
+  it('links files of one package through package-level names, and a type to the files declaring its methods', async () => {
     const file = await graphOf('go-app');
-    expect(file('internal/cart/cart.go').dependencies).toEqual(['internal/cart/items.go']);
-    expect(file('internal/cart/total.go').dependencies).toEqual(['internal/cart/cart.go']);
+    // empty() in items.go; Cart's methods String and Total in format.go and total.go.
+    expect(file('internal/cart/cart.go').dependencies).toEqual([
+      'internal/cart/format.go',
+      'internal/cart/items.go',
+      'internal/cart/total.go',
+    ]);
+    expect(file('internal/cart/total.go').dependencies).toEqual([
+      'internal/cart/cart.go',
+      'internal/cart/format.go',
+    ]);
+  });
+
+  it('does not take `_`, locals, parameters or selectors on values for package-level names', async () => {
+    const file = await graphOf('go-app');
+    // format.go: `var _`, a local `empty`, a local `Total`, a parameter `New`, `c.Items`.
+    expect(file('internal/cart/format.go').dependencies).toEqual([
+      'internal/cart/cart.go',
+      'internal/cart/total.go',
+    ]);
+  });
+
+  it('keeps _test.go files as their own nodes: test helpers link tests, non-test files never see them', async () => {
+    const file = await graphOf('go-app');
+    expect(file('internal/cart/total_test.go').dependencies).toEqual(['internal/cart/helpers_test.go']);
+    expect(file('internal/cart/cart_test.go').dependencies).toEqual(['internal/cart/cart.go']);
+    expect(file('internal/cart/cart.go').dependencies).not.toContain('internal/cart/helpers_test.go');
+  });
+
+  it('never links files whose build constraints exclude each other', async () => {
+    const file = await graphOf('go-app');
+    // platform() is declared in watch_js.go (js, by its name) and watch_other.go (!js).
+    expect(file('internal/cart/watch_other.go').dependencies).toEqual([]);
   });
 });

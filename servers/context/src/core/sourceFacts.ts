@@ -1,4 +1,5 @@
 // What parsing one file yields: the raw facts resolution needs. Cached per file by size and mtime.
+import type { Constraint } from './goBuildConstraints.js';
 import type { Language } from './languages.js';
 
 export type ImportKind = 'static' | 'type' | 'dynamic' | 'require' | 're-export';
@@ -20,8 +21,27 @@ export interface FileFacts {
   imports: ImportRef[];
   /** JVM and Go: the package the file belongs to. */
   packageName?: string;
-  /** JVM and Go: top-level names this file declares (for same-package references). */
+  /** JVM: top-level names this file declares (for same-package references). */
   declares?: string[];
-  /** JVM and Go: identifiers the file mentions (for same-package references). */
+  /** JVM: identifiers the file mentions (for same-package references). */
   mentions?: string[];
+  go?: GoFileFacts;
+}
+
+/** Go: what the file declares at package level and the package-level names it refers to (see goFacts). */
+export interface GoFileFacts {
+  /** Per import, in `imports` order: its name as written (`f`, `.`, `_`), or null for the default. */
+  importNames: Array<string | null>;
+  /** Package-level consts, vars, types and funcs (not `_`, `init` or methods). */
+  declares: string[];
+  /** Base type names of the methods the file declares. */
+  methodReceivers: string[];
+  /** `type A = T` with T a type of the package, as `A=T` (methods declared on A belong to T). */
+  aliases: string[];
+  /** Unqualified names no local scope binds. */
+  uses: string[];
+  /** `q.Name` with q unbound: through an import named q, or else q is itself a use. */
+  qualifiedUses: string[];
+  /** Its build constraint (`//go:build`, file-name suffixes), when it has one. */
+  constraint?: Constraint;
 }
