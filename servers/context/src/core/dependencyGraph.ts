@@ -14,6 +14,29 @@ export interface GraphFile {
 
 export type Direction = 'dependencies' | 'dependents' | 'both';
 
+/** Imports that name something of the project that was not found: counted, with the first few as samples. */
+export interface UnresolvedSummary {
+  count: number;
+  samples: Array<{ file: string; specifier: string }>;
+}
+
+const UNRESOLVED_SAMPLES = 20;
+
+export class UnresolvedImports {
+  private count = 0;
+  private readonly samples: UnresolvedSummary['samples'] = [];
+
+  add(file: string, specifier: string, level = 0): void {
+    this.count++;
+    if (this.samples.length < UNRESOLVED_SAMPLES)
+      this.samples.push({ file, specifier: '.'.repeat(level) + specifier });
+  }
+
+  summary(): UnresolvedSummary {
+    return { count: this.count, samples: [...this.samples] };
+  }
+}
+
 export interface Reached {
   path: string;
   distance: number;
@@ -23,7 +46,10 @@ export class DependencyGraph {
   readonly files: ReadonlyMap<string, GraphFile>;
   private readonly dependents = new Map<string, string[]>();
 
-  constructor(files: readonly GraphFile[]) {
+  constructor(
+    files: readonly GraphFile[],
+    readonly unresolved: UnresolvedSummary = { count: 0, samples: [] },
+  ) {
     this.files = new Map(files.map((file) => [file.path, file]));
     for (const file of files) {
       for (const dependency of file.dependencies) {

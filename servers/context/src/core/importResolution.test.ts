@@ -44,9 +44,32 @@ describe('TypeScript and JavaScript resolution', () => {
       'packages/built/src/index.ts', // exports ./dist/index.js, which does not exist → src/index.ts
       'packages/core/src/feature.ts', // '@ws/core/feature'
       'packages/core/src/index.ts', // '@ws/core'
+      'packages/ui/src/button/primary.ts', // "./button/*" → ./build/types/button/*.d.ts, tsconfig declarationDir → src
     ]);
     expect(file('packages/app/src/main.ts').externals).toEqual(['lodash']);
     expect(file('packages/core/src/index.ts').dependencies).toEqual(['packages/core/src/internal.ts']);
+  });
+});
+
+describe('TS/JS resolution by importer kind, jsconfig and triple-slash references', () => {
+  it('maps `imports` wildcards into build output back to sources', async () => {
+    const file = await graphOf('workspace');
+    expect(file('packages/ui/src/button/primary.ts').dependencies).toEqual([
+      'packages/ui/src/internal/tokens.ts',
+    ]);
+  });
+
+  it('resolves a .js importer to JavaScript and a .ts importer to the declarations beside it', async () => {
+    const file = await graphOf('js-app');
+    expect(file('src/main.js').dependencies).toContain('src/lib/helper.js');
+    expect(file('src/lib/typed.ts').dependencies).toEqual(['src/lib/helper.d.ts']);
+  });
+
+  it('follows jsconfig.json paths and `/// <reference path>`, and reports what it cannot resolve', async () => {
+    const { graph } = await new ProjectIndex(fixtureRoot('js-app')).build();
+    expect(graph.files.get('src/main.js')?.dependencies).toEqual(['src/globals.d.ts', 'src/lib/helper.js']);
+    expect(graph.files.get('src/main.js')?.externals).toEqual([]);
+    expect(graph.unresolved.samples).toEqual([{ file: 'src/main.js', specifier: './missing.js' }]);
   });
 });
 

@@ -2,8 +2,7 @@
 // again and a changed file is parsed alone; the resolved graph is reused while nothing changed.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ResolverFactory } from 'oxc-resolver';
-import { DependencyGraph, type GraphFile } from './dependencyGraph.js';
+import { DependencyGraph, type GraphFile, UnresolvedImports } from './dependencyGraph.js';
 import { parseFacts } from './factsParser.js';
 import { FolderWatch, settleQueuedEvents } from './folderWatch.js';
 import { type GoModule, GoResolver, modulePathOf } from './goResolution.js';
@@ -14,7 +13,7 @@ import { PythonResolver } from './pythonResolution.js';
 import { dirnameOf, type ResolvedImport } from './resolution.js';
 import type { FileFacts } from './sourceFacts.js';
 import type { Encoding } from './tokenCounter.js';
-import { createOxcResolver, loadOxcResolver, TsResolver } from './tsResolution.js';
+import { createOxcResolver, loadOxcResolver, type OxcResolvers, TsResolver } from './tsResolution.js';
 import { WorkBudget } from './workBudget.js';
 
 interface CachedFile {
@@ -44,7 +43,7 @@ const RESOLUTION_CONFIG = /(^|\/)(tsconfig[^/]*\.json|jsconfig[^/]*\.json|packag
 export class ProjectIndex {
   private readonly cache = new Map<string, CachedFile>();
   private current: IndexedProject | undefined;
-  private oxcResolver: ResolverFactory | undefined;
+  private oxcResolver: OxcResolvers | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly folderWatch: FolderWatch;
 
@@ -145,24 +144,27 @@ export class ProjectIndex {
         : undefined;
     const go = languages.has('go') ? new GoResolver(facts, this.goModules(scan)) : undefined;
 
+    const unresolved = new UnresolvedImports();
     const files: GraphFile[] = scan.files.map((file) => {
       const fact = facts.get(file.path);
       const language = languageOf(file.path);
       if (fact === undefined)
         return { path: file.path, language, size: file.size, dependencies: [], externals: [] };
+      // One entry per import (Go adds one for the names the file shares with its package; JVM one more).
       let resolved: ResolvedImport[];
-      if (isTsOrJs(fact.language))
-        resolved = fact.imports.map((ref) => ts!.resolve(file.path, ref.specifier));
+      if (isTsOrJs(fact.language)) resolved = fact.imports.map((ref) => ts!.resolve(file.path, ref));
       else if (fact.language === 'python')
-        resolved = fact.imports.flatMap((ref) => python!.resolve(file.path, ref));
+        resolved = fact.imports.map((ref) => mergeResults(python!.resolve(file.path, ref)));
       else if (fact.language === 'go') resolved = go!.resolve(file.path, fact);
       else resolved = jvm!.resolve(file.path, fact);
       const dependencies = new Set<string>();
       const externals = new Set<string>();
-      for (const result of resolved) {
+      resolved.forEach((result, index) => {
         for (const local of result.local) if (local !== file.path) dependencies.add(local);
         if (result.external !== undefined) externals.add(result.external);
-      }
+        const ref = fact.imports[index];
+        if (result.unresolved && ref !== undefined) unresolved.add(file.path, ref.specifier, ref.level);
+      });
       return {
         path: file.path,
         language,
@@ -171,7 +173,7 @@ export class ProjectIndex {
         externals: [...externals].sort(),
       };
     });
-    return new DependencyGraph(files);
+    return new DependencyGraph(files, unresolved.summary());
   }
 
   /** Package name → folder, for every package.json of the project that has a name. */
@@ -205,6 +207,15 @@ export class ProjectIndex {
     if (entry === undefined) return;
     entry.tokens = { ...entry.tokens, [encoding]: tokens };
   }
+}
+
+/** Python gives several results per import (`from pkg import a, b`): one, unresolved only if all are. */
+function mergeResults(results: readonly ResolvedImport[]): ResolvedImport {
+  return {
+    local: results.flatMap((result) => result.local),
+    external: results.find((result) => result.external !== undefined)?.external,
+    unresolved: results.length > 0 && results.every((result) => result.unresolved === true),
+  };
 }
 
 /** A file's bytes, or undefined when it went away between the scan and now (the next call rescans). */

@@ -2,7 +2,8 @@
 import type { Constraint } from './goBuildConstraints.js';
 import type { Language } from './languages.js';
 
-export type ImportKind = 'static' | 'type' | 'dynamic' | 'require' | 're-export';
+/** `reference`: a `/// <reference path>` directive (a path, not a module specifier). */
+export type ImportKind = 'static' | 'type' | 'dynamic' | 'require' | 're-export' | 'reference';
 
 /** One import as written in the source, before resolution. */
 export interface ImportRef {
