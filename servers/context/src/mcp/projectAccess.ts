@@ -3,6 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { type ToolContext, ToolError } from '@groundwork/mcp-common';
 import { z } from 'zod';
+import { DEFAULT_ANSWER_TOKENS, MAX_ANSWER_TOKENS } from '../core/answerSize.js';
 import { ContextError, NotADirectoryError } from '../core/contextError.js';
 import { type IndexedProject, type ProjectIndex, projectIndexFor } from '../core/projectIndex.js';
 import { DEFAULT_ENCODING, ENCODINGS } from '../core/tokenCounter.js';
@@ -12,6 +13,22 @@ export const encodingArg = z
   .enum(ENCODINGS)
   .default(DEFAULT_ENCODING)
   .describe(`Tokenizer encoding: ${ENCODINGS.join(' (GPT-4o, o-series; default) or ')} (GPT-4, GPT-3.5).`);
+
+export const maxTokensArg = z
+  .number()
+  .int('must be an integer')
+  .min(1000, 'must be at least 1000')
+  .max(MAX_ANSWER_TOKENS, `must be at most ${MAX_ANSWER_TOKENS}`)
+  .default(DEFAULT_ANSWER_TOKENS)
+  .describe(
+    `The most this answer may cost in tokens (o200k_base, counted on its JSON); default ${DEFAULT_ANSWER_TOKENS}, at most ${MAX_ANSWER_TOKENS}. What does not fit comes in the next page.`,
+  );
+
+export const cursorArg = z
+  .string()
+  .max(100, 'is not a cursor this server handed out')
+  .optional()
+  .describe('The `next_cursor` of the previous answer, to get the next page (same other arguments).');
 
 export const projectPathArg = z
   .string()

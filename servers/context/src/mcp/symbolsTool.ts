@@ -1,9 +1,10 @@
 import { defineTool, requiredString, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
+import { decodeCursor, encodeCursor, fitPage } from '../core/answerSize.js';
 import { lookupFile } from '../core/fileLookup.js';
 import { readProjectFile } from '../core/fileTokens.js';
 import { outlineSymbols } from '../core/symbolOutline.js';
-import { openProject, projectPathArg, withToolErrors } from './projectAccess.js';
+import { cursorArg, maxTokensArg, openProject, projectPathArg, withToolErrors } from './projectAccess.js';
 
 export const symbolsTool = defineTool({
   definition: {
@@ -14,6 +15,8 @@ export const symbolsTool = defineTool({
     input: z.object({
       path: projectPathArg,
       file: requiredString('The file, relative to the project root.'),
+      max_tokens: maxTokensArg,
+      cursor: cursorArg,
     }),
     output: z.object({
       file: z.string(),
@@ -27,6 +30,7 @@ export const symbolsTool = defineTool({
           signature: z.string(),
         }),
       ),
+      next_cursor: z.string().optional(),
       truncated: z.boolean(),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -37,6 +41,16 @@ export const symbolsTool = defineTool({
     const language = project.graph.files.get(file)?.language;
     if (language === undefined) return ToolResult.success({ file, symbols: [], truncated: false });
     const symbols = await outlineSymbols(language, file, readProjectFile(index, file));
-    return ToolResult.success({ file, language, symbols, truncated: false });
+    const { stamp } = project.graph;
+    const offset = await withToolErrors(async () => decodeCursor(args.cursor, stamp));
+    const answer = (run: typeof symbols, next?: number) => ({
+      file,
+      language,
+      symbols: run,
+      ...(next === undefined ? {} : { next_cursor: encodeCursor(next, stamp) }),
+      truncated: next !== undefined,
+    });
+    const page = await fitPage(symbols, offset, args.max_tokens, (run) => answer(run, offset));
+    return ToolResult.success(answer(page.items, page.nextOffset));
   },
 });
