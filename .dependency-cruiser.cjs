@@ -23,11 +23,13 @@ module.exports = {
       comment:
         'servers/*/src/core stays free of the MCP scaffolding and SDK. Why: the core must run and be tested ' +
         'without a protocol. Instead: throw a domain error (a class with a stable `code`) and translate it ' +
-        'into a ToolError in src/mcp/. Only the pure `@groundwork/mcp-common/masking` subpath is allowed.',
+        'into a ToolError in src/mcp/. Only the pure `@groundwork/mcp-common/masking` and `/files` subpaths are ' +
+        'allowed (a core may take the ConfinedFile/ConfinedDirectory handles its adapter opened).',
       from: { path: '^servers/[^/]+/src/core/' },
       to: {
         path: [`^(packages/mcp-common/|@groundwork/mcp-common)`, SDK],
-        pathNot: '^(packages/mcp-common/(dist|src)/masking(\\.d)?\\.[jt]s|@groundwork/mcp-common/masking)$',
+        pathNot:
+          '^(packages/mcp-common/(dist|src)/(masking|files/index)(\\.d)?\\.[jt]s|@groundwork/mcp-common/(masking|files))$',
       },
     },
     {

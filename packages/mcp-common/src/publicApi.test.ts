@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as files from './files/index.js';
 import * as publicApi from './index.js';
 import * as masking from './masking.js';
 
@@ -31,6 +32,20 @@ describe('@groundwork/mcp-common public API', () => {
       'maskForClient',
       'maskSecrets',
       'maskValue',
+    ]);
+  });
+
+  it('keeps the files subpath to handles, their refusals and the path limits', () => {
+    expect(Object.keys(files).sort()).toEqual([
+      'ConfinedDirectory',
+      'ConfinedFile',
+      'FileTooLargeError',
+      'InvalidPathError',
+      'PATH_LIMITS',
+      'PathAccessError',
+      'PathNotFoundError',
+      'PathOutsideAllowedError',
+      'WrongFileKindError',
     ]);
   });
 });
