@@ -106,13 +106,13 @@ export async function buildContextBundle(
   let stopped = false;
   for (const candidate of candidates) {
     const isTarget = candidate.distance === 0;
-    const tokens = await countFileTokens(index, candidate.path, request.encoding);
+    const tokens = await countFileTokens(index, project, candidate.path, request.encoding);
     let included = false;
     if (!stopped && remaining > 0) {
-      const content = readProjectFile(index, candidate.path);
+      const content = await readProjectFile(project, candidate.path, control.signal);
       included = take({ ...candidate, tokens, content, mode: 'full' });
       if (!included) {
-        const outline = await outlineOf(index, candidate.path, graph.files.get(candidate.path)?.language);
+        const outline = await outlineOf(project, candidate.path, graph.files.get(candidate.path)?.language);
         if (outline !== undefined) {
           included = take({ ...candidate, tokens: count(outline), content: outline, mode: 'outline' });
           if (!included && isTarget) {
@@ -189,11 +189,11 @@ function longestFittingPrefix(outline: string, fits: (text: string) => boolean):
 }
 
 async function outlineOf(
-  index: ProjectIndex,
+  project: IndexedProject,
   file: string,
   language: Parameters<typeof outlineSymbols>[0] | undefined,
 ): Promise<string | undefined> {
   if (language === undefined) return undefined;
-  const symbols = await outlineSymbols(language, file, readProjectFile(index, file)).catch(() => []);
+  const symbols = await outlineSymbols(language, file, await readProjectFile(project, file)).catch(() => []);
   return symbols.length === 0 ? undefined : renderOutline(file, symbols);
 }

@@ -4,11 +4,18 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DependencyGraph, type GraphFile, UnresolvedImports } from './dependencyGraph.js';
 import { parseFacts } from './factsParser.js';
+import { type FileSource, pathFileSource } from './fileSource.js';
 import { FolderWatch, settleQueuedEvents } from './folderWatch.js';
 import { type GoModule, GoResolver, modulePathOf } from './goResolution.js';
 import { JvmResolver } from './jvmResolution.js';
 import { isTsOrJs, languageOf } from './languages.js';
-import { looksBinary, type ProjectScan, type ScanOptions, scanProject } from './projectScan.js';
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  looksBinary,
+  type ProjectScan,
+  type ScanOptions,
+  scanProject,
+} from './projectScan.js';
 import { PythonResolver } from './pythonResolution.js';
 import { dirnameOf, type ResolvedImport } from './resolution.js';
 import type { FileFacts } from './sourceFacts.js';
@@ -35,6 +42,13 @@ export interface IndexedProject {
   graph: DependencyGraph;
   scan: ProjectScan;
   stats: IndexStats;
+  /** Where this call reads file contents (the tool's confined root handle). */
+  source: FileSource;
+}
+
+export interface BuildOptions extends ScanOptions {
+  /** Where to read file contents; by default plain reads below the root (core tests, bench). */
+  source?: FileSource;
 }
 
 /** Files whose change can move where imports resolve. */
@@ -58,16 +72,18 @@ export class ProjectIndex {
   }
 
   /** Scans and, where needed, parses and resolves; concurrent calls run one after the other. */
-  build(options: ScanOptions = {}): Promise<IndexedProject> {
+  build(options: BuildOptions = {}): Promise<IndexedProject> {
     const run = this.queue.then(() => this.buildNow(options));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async buildNow(options: ScanOptions): Promise<IndexedProject> {
+  private async buildNow(options: BuildOptions): Promise<IndexedProject> {
+    const source = options.source ?? pathFileSource(this.root);
     await settleQueuedEvents();
     if (this.current !== undefined && this.folderWatch.unchanged) {
-      this.current = { ...this.current, stats: { ...this.current.stats, parsed: 0, graphReused: true } };
+      const stats = { ...this.current.stats, parsed: 0, graphReused: true };
+      this.current = { ...this.current, stats, source };
       return this.current;
     }
     this.folderWatch.startScan();
@@ -90,27 +106,31 @@ export class ProjectIndex {
     for (const file of removed) this.cache.delete(file);
     const stats: IndexStats = { files: scan.files.length, parsed: 0, graphReused: false };
     if (this.current !== undefined && changed.length === 0 && removed.length === 0) {
-      this.current = { graph: this.current.graph, scan, stats: { ...stats, graphReused: true } };
+      this.current = { graph: this.current.graph, scan, stats: { ...stats, graphReused: true }, source };
       return this.current;
     }
-    stats.parsed = await this.parseChanged(changed, options);
+    stats.parsed = await this.parseChanged(changed, options, source);
     const fileSetChanged =
       removed.length > 0 || changed.some((file) => this.current?.graph.files.has(file) !== true);
     const configChanged = [...changed, ...removed].some((file) => RESOLUTION_CONFIG.test(file));
     if (fileSetChanged || configChanged) this.oxcResolver?.clearCache();
     const graph = await this.resolveAll(scan);
-    this.current = { graph, scan, stats };
+    this.current = { graph, scan, stats, source };
     return this.current;
   }
 
-  private async parseChanged(changed: readonly string[], options: ScanOptions): Promise<number> {
+  private async parseChanged(
+    changed: readonly string[],
+    options: ScanOptions,
+    source: FileSource,
+  ): Promise<number> {
     const budget = new WorkBudget(options.signal);
     const toParse = changed.filter((file) => languageOf(file) !== undefined);
     let parsed = 0;
     for (const file of toParse) {
       const language = languageOf(file)!;
       const entry = this.cache.get(file)!;
-      const content = readIfPresent(path.join(this.root, file));
+      const content = await source.read(file, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, options.signal);
       entry.facts =
         content === undefined || looksBinary(content)
           ? { language, imports: [] }
@@ -216,15 +236,6 @@ function mergeResults(results: readonly ResolvedImport[]): ResolvedImport {
     external: results.find((result) => result.external !== undefined)?.external,
     unresolved: results.length > 0 && results.every((result) => result.unresolved === true),
   };
-}
-
-/** A file's bytes, or undefined when it went away between the scan and now (the next call rescans). */
-function readIfPresent(file: string): Buffer | undefined {
-  try {
-    return readFileSync(file);
-  } catch {
-    return undefined;
-  }
 }
 
 function readJsonName(file: string): string | undefined {

@@ -41,7 +41,8 @@ export const contextBundleTool = defineTool({
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async apply(args, ctx) {
-    const { index, project } = await openProject(args.path, ctx);
+    await using opened = await openProject(args.path, ctx);
+    const { index, project } = opened;
     const bundle = await withToolErrors(() =>
       buildContextBundle(
         index,

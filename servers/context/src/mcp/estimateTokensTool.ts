@@ -26,7 +26,8 @@ export const estimateTokensTool = defineTool({
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async apply(args, ctx) {
-    const { index, project } = await openProject(args.path, ctx);
+    await using opened = await openProject(args.path, ctx);
+    const { index, project } = opened;
     const estimate = await withToolErrors(() =>
       estimateTokens(
         index,

@@ -38,7 +38,8 @@ export const findContextTool = defineTool({
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async apply(args, ctx) {
-    const { project } = await openProject(args.path, ctx);
+    await using opened = await openProject(args.path, ctx);
+    const { project } = opened;
     const { graph } = project;
     const file = await withToolErrors(async () => lookupFile(graph, args.file));
     const reached = graph.reachDirected([file], args.depth, args.direction);

@@ -1,10 +1,11 @@
 // Shared by the tools: the project root argument through AllowedPaths, the index build with the call's
 // cancellation and progress, and core errors turned into tool errors.
-import { stat } from 'node:fs/promises';
 import { type ToolContext, ToolError } from '@groundwork/mcp-common';
+import { WrongFileKindError } from '@groundwork/mcp-common/files';
 import { z } from 'zod';
 import { DEFAULT_ANSWER_TOKENS, MAX_ANSWER_TOKENS } from '../core/answerSize.js';
 import { ContextError, NotADirectoryError } from '../core/contextError.js';
+import { confinedFileSource } from '../core/fileSource.js';
 import { type IndexedProject, type ProjectIndex, projectIndexFor } from '../core/projectIndex.js';
 import { DEFAULT_ENCODING, ENCODINGS } from '../core/tokenCounter.js';
 import type { WorkControl } from '../core/workBudget.js';
@@ -58,16 +59,30 @@ export function workControl(ctx: ToolContext): WorkControl {
   };
 }
 
+/**
+ * The project root, opened as a confined directory handle (no link raced, inside the allowed directories),
+ * and its index; every file content the call reads goes through that handle. Close it when the call ends
+ * (`await using`). The index is kept per real root path across calls.
+ */
 export async function openProject(
   given: string,
   ctx: ToolContext,
-): Promise<{ index: ProjectIndex; project: IndexedProject }> {
-  const root = await ctx.allowedPaths.resolve(given);
-  const info = await stat(root).catch(() => undefined);
-  if (info === undefined || !info.isDirectory()) throw asToolError(new NotADirectoryError(given));
-  const index = projectIndexFor(root);
-  const project = await withToolErrors(() => index.build(workControl(ctx)));
-  return { index, project };
+): Promise<{ index: ProjectIndex; project: IndexedProject } & AsyncDisposable> {
+  const root = await ctx.allowedPaths
+    .openDirectory(given, { signal: ctx.signal })
+    .catch(async (error: unknown) => {
+      if (error instanceof WrongFileKindError) throw asToolError(new NotADirectoryError(given));
+      throw error;
+    });
+  try {
+    const index = projectIndexFor(root.realPath);
+    const source = confinedFileSource(root);
+    const project = await withToolErrors(() => index.build({ ...workControl(ctx), source }));
+    return { index, project, [Symbol.asyncDispose]: () => root.close() };
+  } catch (error) {
+    await root.close();
+    throw error;
+  }
 }
 
 /** Runs core work, turning domain errors into tool errors with the same code and message. */

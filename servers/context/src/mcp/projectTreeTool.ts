@@ -83,7 +83,8 @@ export const projectTreeTool = defineTool({
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async apply(args, ctx) {
-    const { project } = await openProject(args.path, ctx);
+    await using opened = await openProject(args.path, ctx);
+    const { project } = opened;
     const { graph } = project;
     const offset = await withToolErrors(async () => decodeCursor(args.cursor, graph.stamp));
     const tree = describeProjectTree(graph, {

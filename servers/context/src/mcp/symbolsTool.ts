@@ -36,11 +36,14 @@ export const symbolsTool = defineTool({
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async apply(args, ctx) {
-    const { index, project } = await openProject(args.path, ctx);
+    await using opened = await openProject(args.path, ctx);
+    const { project } = opened;
     const file = await withToolErrors(async () => lookupFile(project.graph, args.file));
     const language = project.graph.files.get(file)?.language;
     if (language === undefined) return ToolResult.success({ file, symbols: [], truncated: false });
-    const symbols = await outlineSymbols(language, file, readProjectFile(index, file));
+    const symbols = await withToolErrors(async () =>
+      outlineSymbols(language, file, await readProjectFile(project, file, ctx.signal)),
+    );
     const { stamp } = project.graph;
     const offset = await withToolErrors(async () => decodeCursor(args.cursor, stamp));
     const answer = (run: typeof symbols, next?: number) => ({
