@@ -87,6 +87,19 @@ describe('Python resolution', () => {
   });
 });
 
+describe('Python namespace packages and unresolved relative imports', () => {
+  it('resolves through folders without __init__.py and reports a relative import that names nothing', async () => {
+    const { graph } = await new ProjectIndex(fixtureRoot('python-ns')).build();
+    expect(graph.files.get('app.py')?.dependencies).toEqual([
+      'plugins/formats/csv_export.py',
+      'plugins/formats/json_export.py',
+      'plugins/registry.py',
+    ]);
+    expect(graph.files.get('app.py')?.externals).toEqual([]);
+    expect(graph.unresolved).toEqual({ count: 1, samples: [{ file: 'app.py', specifier: '.settings' }] });
+  });
+});
+
 describe('Java, Kotlin and Scala resolution', () => {
   it('links imports and same-package references (no import needed) to the declaring files', async () => {
     const file = await graphOf('jvm-app');

@@ -6,9 +6,16 @@ import type { ImportRef } from './sourceFacts.js';
 
 export class PythonResolver {
   private readonly sourceRoots: string[];
+  /** Folders holding Python files at any depth: packages, namespace packages (PEP 420) among them. */
+  private readonly pythonFolders = new Set<string>();
 
   constructor(private readonly files: ReadonlySet<string>) {
     this.sourceRoots = findSourceRoots(files);
+    for (const file of files) {
+      if (!file.endsWith('.py') && !file.endsWith('.pyi')) continue;
+      for (let folder = dirnameOf(file); folder !== '' && !this.pythonFolders.has(folder); folder = dirnameOf(folder))
+        this.pythonFolders.add(folder);
+    }
   }
 
   resolve(fromFile: string, ref: ImportRef): ResolvedImport[] {
@@ -48,8 +55,10 @@ export class PythonResolver {
     return this.files.has(init) ? init : undefined;
   }
 
+  /** A regular package (with __init__.py) or a namespace package: a folder of Python files without one. */
   private isPackage(base: string, segments: readonly string[]): boolean {
-    return this.files.has(joinRelative(base, `${segments.join('/')}/__init__.py`));
+    const folder = joinRelative(base, segments.join('/'));
+    return this.files.has(`${folder}/__init__.py`) || this.pythonFolders.has(folder);
   }
 }
 
