@@ -138,6 +138,23 @@ describe('Java, Kotlin and Scala resolution', () => {
   });
 });
 
+describe('JVM names without an import', () => {
+  it('links a fully-qualified Java name to its declaring file', async () => {
+    const file = await graphOf('jvm-app');
+    expect(file('src/main/java/com/acme/other/Fqn.java').dependencies).toEqual([
+      'src/main/java/com/acme/util/Strings.java',
+    ]);
+  });
+
+  it('sees Scala package-object members and the packages of chained package clauses', async () => {
+    const file = await graphOf('jvm-app');
+    expect(file('src/main/scala/com/acme/report/util/Loud.scala').dependencies).toEqual([
+      'src/main/java/com/acme/Helper.java', // `package com.acme` then `package report.util`
+      'src/main/scala/com/acme/report/util/package.scala', // package object util { def shout }
+    ]);
+  });
+});
+
 describe('Go resolution', () => {
   it('resolves a module import (go.mod path) to the package folder file declaring what is used', async () => {
     const file = await graphOf('go-app');

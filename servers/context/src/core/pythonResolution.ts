@@ -13,7 +13,11 @@ export class PythonResolver {
     this.sourceRoots = findSourceRoots(files);
     for (const file of files) {
       if (!file.endsWith('.py') && !file.endsWith('.pyi')) continue;
-      for (let folder = dirnameOf(file); folder !== '' && !this.pythonFolders.has(folder); folder = dirnameOf(folder))
+      for (
+        let folder = dirnameOf(file);
+        folder !== '' && !this.pythonFolders.has(folder);
+        folder = dirnameOf(folder)
+      )
         this.pythonFolders.add(folder);
     }
   }

@@ -26,6 +26,12 @@ export interface FileFacts {
   declares?: string[];
   /** JVM: identifiers the file mentions (for same-package references). */
   mentions?: string[];
+  /** JVM: dotted names written out in the code (`com.acme.util.Strings.trim(…)`), no import needed. */
+  qualifiedMentions?: string[];
+  /** Scala: packages whose members the file sees without import (`package a` then `package b`: a). */
+  enclosingPackages?: string[];
+  /** Scala: `package object o { … }` members, declared into package `<package>.o`. */
+  packageObjects?: Array<{ packageName: string; names: string[] }>;
   go?: GoFileFacts;
 }
 
