@@ -42,7 +42,14 @@ describe.skipIf(!haveGo || !haveCorpus)('Go edges equal go/types on Debian modul
     const expected = execFileSync('go', ['run', oracle, root], {
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, GO111MODULE: 'off', GOFLAGS: '' },
+      // turbo passes a minimal environment (maybe no HOME): give go its cache and GOPATH explicitly.
+      env: {
+        ...process.env,
+        GO111MODULE: 'off',
+        GOFLAGS: '',
+        GOCACHE: process.env.GOCACHE ?? path.join(os.tmpdir(), 'groundwork-go-cache'),
+        GOPATH: process.env.GOPATH ?? path.join(os.tmpdir(), 'groundwork-gopath'),
+      },
     })
       .split('\n')
       .filter((line) => line !== '');
