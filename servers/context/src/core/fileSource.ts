@@ -3,8 +3,7 @@
 // could be raced on, refuses a FIFO/socket/device swapped in after the scan (never opening it, so nothing
 // blocks), and checks the file is still inside the allowed directories. Core tests and the bench, which have
 // no AllowedPaths, read below a plain root with the same refusals (O_NOFOLLOW, O_NONBLOCK, fstat).
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
 
@@ -30,19 +29,20 @@ export function confinedFileSource(root: ConfinedDirectory): FileSource {
 
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
+/** Synchronous inside: small source files read faster without four trips through the threadpool each. */
 export function pathFileSource(root: string): FileSource {
   return {
     async read(relative, maxBytes) {
-      let handle: Awaited<ReturnType<typeof open>> | undefined;
+      let descriptor: number | undefined;
       try {
-        handle = await open(path.join(root, relative), READ_FLAGS);
-        const stat = await handle.stat();
+        descriptor = openSync(path.join(root, relative), READ_FLAGS);
+        const stat = fstatSync(descriptor);
         if (!stat.isFile() || stat.size > maxBytes) return undefined;
-        return await handle.readFile();
+        return readFileSync(descriptor);
       } catch {
         return undefined;
       } finally {
-        await handle?.close();
+        if (descriptor !== undefined) closeSync(descriptor);
       }
     },
   };
