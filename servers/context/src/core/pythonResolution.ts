@@ -43,12 +43,22 @@ export class PythonResolver {
       if (local.length > 0 || module !== undefined) return [{ local }];
     }
     if (level > 0) return [UNRESOLVED];
-    return [{ local: [], external: segments[0] ?? ref.specifier }];
+    // A module of one of the project's own top-level packages that is not there (missing, or in a folder the
+    // scan leaves out, such as build/) is reported, not taken for an external package.
+    const top = segments[0];
+    if (
+      top !== undefined &&
+      segments.length > 1 &&
+      this.sourceRoots.some((base) => this.isPackage(base, [top]))
+    )
+      return [UNRESOLVED];
+    return [{ local: [], external: top ?? ref.specifier }];
   }
 
   private moduleFile(base: string, segments: readonly string[]): string | undefined {
     const stem = joinRelative(base, segments.join('/'));
-    for (const candidate of [`${stem}.py`, `${stem}/__init__.py`, `${stem}.pyi`, `${stem}/__init__.pyi`]) {
+    // Python's path finder takes a package folder over a module file of the same name (py/ over py.py).
+    for (const candidate of [`${stem}/__init__.py`, `${stem}.py`, `${stem}/__init__.pyi`, `${stem}.pyi`]) {
       if (this.files.has(candidate)) return candidate;
     }
     return undefined;
