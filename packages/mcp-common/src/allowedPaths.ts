@@ -68,7 +68,7 @@ export class AllowedPaths {
    * Creates or replaces the regular file at `given`. A symbolic link on the way (the final one included) is
    * followed when its target lies inside the roots and refused otherwise; nothing is truncated before the
    * opened file has been checked. An existing file is rewritten in place (truncated, then written) and keeps its
-   * mode unless `mode` is given.
+   * mode unless `mode` is given; one with a second name (a hard link) is refused.
    */
   async writeFile(
     given: string,
@@ -98,12 +98,12 @@ export class AllowedPaths {
       ownsStart: true,
     });
     try {
-      const here = await verifiedLocation(end.parent);
+      const here = verifiedLocation(end.parent);
       const real = end.name === undefined ? path.resolve(here, ...end.missing) : path.join(here, end.name);
       if (!this.confinement.contains(real)) throw new PathOutsideAllowedError(given);
       return real;
     } finally {
-      await end.release();
+      end.release();
     }
   }
 

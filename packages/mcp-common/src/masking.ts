@@ -56,10 +56,8 @@ export function maskAbsolutePaths(text: string): string {
  */
 export function maskForClient(text: string, sentByClient?: unknown): string {
   const masked = maskSecrets(text);
-  return maskPathsOutside(
-    masked,
-    sentByClient === undefined ? [] : spansOf(masked, pathLikeStrings(sentByClient)),
-  );
+  if (sentByClient === undefined) return maskPathsOutside(masked, []);
+  return maskPathsOutside(masked, spansOf(masked, pathLikeStrings(sentByClient, text.length)));
 }
 
 type Span = readonly [start: number, end: number];
@@ -87,15 +85,19 @@ function maskPathsOutside(text: string, kept: readonly Span[]): string {
 const MAX_CLIENT_STRINGS = 256;
 const MAX_DEPTH = 8;
 
-/** The strings inside a client's arguments that could be mistaken for a path, secrets masked. */
-function pathLikeStrings(value: unknown, found: string[] = [], depth = 0): string[] {
+/**
+ * The strings inside a client's arguments that could be mistaken for a path, secrets masked; one longer than
+ * the message (`maxLength`) cannot occur in it whole and is skipped unread.
+ */
+function pathLikeStrings(value: unknown, maxLength: number, found: string[] = [], depth = 0): string[] {
   if (found.length >= MAX_CLIENT_STRINGS || depth > MAX_DEPTH) return found;
   if (typeof value === 'string') {
-    if (value.includes('/') || value.includes('\\')) found.push(maskSecrets(value));
+    if (value.length <= maxLength && (value.includes('/') || value.includes('\\')))
+      found.push(maskSecrets(value));
   } else if (Array.isArray(value)) {
-    for (const item of value) pathLikeStrings(item, found, depth + 1);
+    for (const item of value) pathLikeStrings(item, maxLength, found, depth + 1);
   } else if (typeof value === 'object' && value !== null) {
-    for (const item of Object.values(value)) pathLikeStrings(item, found, depth + 1);
+    for (const item of Object.values(value)) pathLikeStrings(item, maxLength, found, depth + 1);
   }
   return found;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as childProcess from './childProcess.js';
 import * as files from './files/index.js';
 import * as publicApi from './index.js';
 import * as masking from './masking.js';
@@ -32,6 +33,18 @@ describe('@groundwork/mcp-common public API', () => {
       'maskForClient',
       'maskSecrets',
       'maskValue',
+    ]);
+  });
+
+  it('keeps the childProcess subpath to the runner and its errors', () => {
+    expect(Object.keys(childProcess).sort()).toEqual([
+      'ChildCancelledError',
+      'ChildMissingError',
+      'ChildTimeoutError',
+      'SAFE_ENV_NAMES',
+      'isAvailable',
+      'runChild',
+      'scrubbedEnv',
     ]);
   });
 

@@ -127,10 +127,10 @@ async function startStdio(): Promise<Running> {
   };
 }
 
-async function startHttp(mode: 'streamable-http'): Promise<Running> {
+async function startHttp(): Promise<Running> {
   const child = spawn(
     process.execPath,
-    [bin, '--transport', mode, '--port', '0', '--allowed-dir', tree, '--allowed-dir', '/dev'],
+    [bin, '--transport', 'streamable-http', '--port', '0', '--allowed-dir', tree, '--allowed-dir', '/dev'],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   children.push(child);
@@ -163,7 +163,7 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
 
 const starts: Array<[string, () => Promise<Running>]> = [
   ['stdio', startStdio],
-  ['streamable-http', () => startHttp('streamable-http')],
+  ['streamable-http', startHttp],
 ];
 
 describe.each(starts)('path confinement over %s', (_transport, start) => {

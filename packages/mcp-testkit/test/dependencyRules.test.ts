@@ -21,6 +21,8 @@ const TREE: Record<string, string> = {
     "import { maskSecrets } from '@groundwork/mcp-common/masking';\nexport { maskSecrets };\n",
   'servers/alpha/src/core/handles.ts':
     "import type { ConfinedFile } from '@groundwork/mcp-common/files';\nexport type { ConfinedFile };\n",
+  'servers/alpha/src/core/runs.ts':
+    "import { runChild } from '@groundwork/mcp-common/childProcess';\nexport { runChild };\n",
   'servers/alpha/src/core/lookalike.ts':
     "import { x } from '@groundwork/mcp-common/files-internal';\nexport { x };\n",
   'servers/alpha/src/mcp/protocol.ts':
@@ -82,7 +84,7 @@ describe('.dependency-cruiser.cjs', () => {
     expect(reported('core-imports-no-mcp-layer')).toEqual(['servers/alpha/src/core/pricing.ts']);
   });
 
-  it('core-imports-no-mcp-scaffolding: a core module importing mcp-common, but not its masking or files subpath', () => {
+  it('core-imports-no-mcp-scaffolding: a core module importing mcp-common, but not its masking, files or childProcess subpath', () => {
     expect(reported('core-imports-no-mcp-scaffolding').sort()).toEqual([
       'servers/alpha/src/core/lookalike.ts',
       'servers/alpha/src/core/scaffolded.ts',

@@ -1,10 +1,10 @@
 // A directory inside the allowed directories, held open, and the one way anything below it (or below a root)
 // is opened: walk the path through descriptors, fstat what was opened, check where it really is.
 import type { Stats } from 'node:fs';
-import { open, opendir } from 'node:fs/promises';
+import { lstat, open, opendir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfinedFile } from './confinedFile.js';
-import type { Confinement } from './confinement.js';
+import { Confinement } from './confinement.js';
 import { type FileKind, kindOf } from './fileKind.js';
 import {
   InvalidPathError,
@@ -15,7 +15,7 @@ import {
 } from './pathErrors.js';
 import {
   checkPathArgument,
-  type OpenDirectory,
+  OpenDirectory,
   READ_FLAGS,
   realLocationOf,
   refusal,
@@ -26,6 +26,8 @@ import {
 } from './pathWalk.js';
 
 const CHANGED = 'changed while it was being opened; try again.';
+const HARD_LINKED =
+  'has more than one name (hard links), so it is not written; replace it with a plain copy first.';
 
 export interface OpenOptions {
   signal?: AbortSignal | undefined;
@@ -66,6 +68,45 @@ export class ConfinedDirectory implements AsyncDisposable {
     readonly given: string,
   ) {}
 
+  /**
+   * A directory that is its own boundary: nothing opened or written below it may lead outside it, even to
+   * elsewhere in the allowed directories (a repository checkout, whose committed links are not trusted).
+   * `directory` is a path the server chose or already confined; refusals below it quote paths relative to it.
+   *
+   * @example
+   *   await using checkout = await ConfinedDirectory.confinedTo(checkoutPath);
+   *   const text = await (await checkout.openFile('AGENTS.md')).readText({ maxBytes: 1 << 20 });
+   */
+  static async confinedTo(directory: string, options: OpenOptions = {}): Promise<ConfinedDirectory> {
+    const real = await realpath(path.resolve(directory)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') throw new PathNotFoundError('.');
+      throw error;
+    });
+    const start = await OpenDirectory.open(real).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOTDIR') throw new WrongFileKindError('.', 'regular file', 'directory');
+      throw error;
+    });
+    return openDirectoryFrom(start, '.', '.', new Confinement([real]), {
+      ...options,
+      ownsStart: true,
+    });
+  }
+
+  /**
+   * This directory as its own boundary (see confinedTo), reopened through this descriptor — never by path, so
+   * a folder swapped in after this handle was opened changes nothing. For a tool whose client names a
+   * repository inside the allowed directories.
+   */
+  async asOwnBoundary(options: OpenOptions = {}): Promise<ConfinedDirectory> {
+    const reopened = await this.directory.reopen();
+    // Where the descriptor is now (it may have been moved since it was opened), as the kernel says.
+    const real = verifiedLocation(reopened);
+    return openDirectoryFrom(new OpenDirectory(reopened.handle, real), '.', '.', new Confinement([real]), {
+      ...options,
+      ownsStart: true,
+    });
+  }
+
   /** The entries, read through the descriptor, one at a time (a huge directory is never held in memory). */
   async *entries(options: OpenOptions = {}): AsyncGenerator<DirectoryEntry> {
     const listing = await opendir(this.directory.selfPath, { bufferSize: 64 });
@@ -78,6 +119,20 @@ export class ConfinedDirectory implements AsyncDisposable {
       // for-await closes the listing when it ends or breaks; a throw from the signal lands here too.
       await listing.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * Metadata of the entry `name` in this directory (a link is described, not followed), or undefined when it
+   * is gone. For cheap scans (sizes, modification times) that need not open every file; read through openFile.
+   */
+  async statEntry(name: string): Promise<Stats | undefined> {
+    if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\0')) {
+      throw new InvalidPathError(this.childGiven(name), 'must be the name of an entry in its folder.');
+    }
+    return lstat(this.directory.childPath(name)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
   }
 
   /** A regular file at `relative` below this directory (links followed, and checked like any path). */
@@ -155,11 +210,10 @@ export async function openFileFrom(
     ownsStart: options.ownsStart,
   });
   try {
-    if (end.name === undefined) throw await kindRefusal(end, 'directory', 'regular file', given, confinement);
+    if (end.name === undefined) throw kindRefusal(end, 'directory', 'regular file', given, confinement);
     if (end.entry === undefined) throw new PathNotFoundError(given);
     // Judged by lstat before anything is opened: a device is never opened, so never told it was.
-    if (!end.entry.isFile())
-      throw await kindRefusal(end, kindOf(end.entry), 'regular file', given, confinement);
+    if (!end.entry.isFile()) throw kindRefusal(end, kindOf(end.entry), 'regular file', given, confinement);
     const handle = await open(end.parent.childPath(end.name), READ_FLAGS).catch(
       (error: NodeJS.ErrnoException) => {
         // O_NOFOLLOW met a link renamed into place since the lstat.
@@ -184,7 +238,7 @@ export async function openFileFrom(
       throw error;
     }
   } finally {
-    await end.release();
+    end.release();
   }
 }
 
@@ -206,7 +260,7 @@ export async function openDirectoryFrom(
   const directory = await takeDirectory(end, given, confinement);
   try {
     const stats = await directory.handle.stat();
-    const real = await verifiedLocation(directory);
+    const real = verifiedLocation(directory);
     if (!confinement.contains(real)) throw new PathOutsideAllowedError(given);
     return new ConfinedDirectory(directory, confinement, stats, real, given);
   } catch (error) {
@@ -220,14 +274,13 @@ async function takeDirectory(end: WalkEnd, given: string, confinement: Confineme
   if (end.name === undefined) return end.owned ? end.parent : end.parent.reopen();
   try {
     if (end.entry === undefined) throw new PathNotFoundError(given);
-    if (!end.entry.isDirectory())
-      throw await kindRefusal(end, kindOf(end.entry), 'directory', given, confinement);
+    if (!end.entry.isDirectory()) throw kindRefusal(end, kindOf(end.entry), 'directory', given, confinement);
     const name = end.name;
     return await end.parent.openChild(name).catch((error: NodeJS.ErrnoException) => {
       throw refusal(error, path.join(end.parent.real, name), { confinement, given, missing: 'refuse' });
     });
   } finally {
-    await end.release();
+    end.release();
   }
 }
 
@@ -252,12 +305,12 @@ export async function writeFileFrom(
     ownsStart: options.ownsStart,
   });
   try {
-    if (end.name === undefined) throw await kindRefusal(end, 'directory', 'regular file', given, confinement);
+    if (end.name === undefined) throw kindRefusal(end, 'directory', 'regular file', given, confinement);
     if (end.entry !== undefined && !end.entry.isFile()) {
-      throw await kindRefusal(end, kindOf(end.entry), 'regular file', given, confinement);
+      throw kindRefusal(end, kindOf(end.entry), 'regular file', given, confinement);
     }
     const where = path.join(end.parent.real, end.name);
-    if (!confinement.contains(path.join(await verifiedLocation(end.parent), end.name))) {
+    if (!confinement.contains(path.join(verifiedLocation(end.parent), end.name))) {
       throw new PathOutsideAllowedError(given);
     }
     const handle = await open(end.parent.childPath(end.name), WRITE_FLAGS, options.mode ?? 0o666).catch(
@@ -273,6 +326,8 @@ export async function writeFileFrom(
     try {
       const stats = await handle.stat();
       if (!stats.isFile()) throw new WrongFileKindError(given, kindOf(stats), 'regular file');
+      // A second name may be a hard link from outside the roots (its real location is the name we opened).
+      if (stats.nlink > 1) throw new PathAccessError(given, HARD_LINKED);
       const real = await realLocationOf(handle, where, stats);
       if (real === undefined) throw new PathAccessError(given, CHANGED);
       if (!confinement.contains(real)) throw new PathOutsideAllowedError(given);
@@ -284,19 +339,19 @@ export async function writeFileFrom(
       await handle.close();
     }
   } finally {
-    await end.release();
+    end.release();
   }
 }
 
 /** Refuses the walk's final entry for its kind, unless it lies outside: then that is what the client hears. */
-async function kindRefusal(
+function kindRefusal(
   end: WalkEnd,
   found: FileKind,
   expected: 'regular file' | 'directory',
   given: string,
   confinement: Confinement,
-): Promise<Error> {
-  const here = await verifiedLocation(end.parent);
+): Error {
+  const here = verifiedLocation(end.parent);
   const real = end.name === undefined ? here : path.join(here, end.name);
   if (!confinement.contains(real)) return new PathOutsideAllowedError(given);
   return new WrongFileKindError(given, found, expected);

@@ -2,7 +2,7 @@
 // was checked, so nothing can swap what is read after the check.
 import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { addAbortSignal, type Readable } from 'node:stream';
+import { addAbortSignal, Readable } from 'node:stream';
 import { FileTooLargeError } from './pathErrors.js';
 import { descriptorPath } from './pathWalk.js';
 
@@ -20,7 +20,7 @@ export interface StreamOptions {
   /** Last byte to read, inclusive (default: the end). */
   end?: number;
   highWaterMark?: number;
-  /** Destroys the stream with the signal's reason when it aborts. */
+  /** Destroys the stream (AbortError, the reason as its cause) when it aborts; already aborted: throws. */
   signal?: AbortSignal | undefined;
 }
 
@@ -61,13 +61,15 @@ export class ConfinedFile implements AsyncDisposable {
     let total = 0;
     for (;;) {
       signal?.throwIfAborted();
-      // One byte past the cap tells a file that grew since it was opened from one that did not.
-      const want = Math.min(CHUNK, maxBytes + 1 - total);
+      // Asking for one byte more than is left tells the end (a short read) from a file that grew since it was
+      // opened, and reads a small file in one call.
+      const left = total < this.stat.size ? this.stat.size - total + 1 : CHUNK;
+      const want = Math.min(left, CHUNK, maxBytes + 1 - total);
       const { bytesRead, buffer } = await this.handle.read(Buffer.allocUnsafe(want), 0, want, total);
-      if (bytesRead === 0) break;
       chunks.push(buffer.subarray(0, bytesRead));
       total += bytesRead;
       if (total > maxBytes) throw new FileTooLargeError(this.given, total, maxBytes);
+      if (bytesRead < want) break;
     }
     return Buffer.concat(chunks, total);
   }
@@ -88,14 +90,23 @@ export class ConfinedFile implements AsyncDisposable {
    * if the file is closed first: keep the handle open until the stream is consumed.
    */
   stream(options: StreamOptions = {}): Readable {
-    const stream = this.handle.createReadStream({
-      autoClose: false,
-      emitClose: true,
-      ...(options.start === undefined ? {} : { start: options.start }),
-      ...(options.end === undefined ? {} : { end: options.end }),
-      ...(options.highWaterMark === undefined ? {} : { highWaterMark: options.highWaterMark }),
-    });
+    // An already cancelled call gets no stream (one destroyed before anyone listens reports its error nowhere).
+    options.signal?.throwIfAborted();
+    // Not FileHandle.createReadStream: destroying that stream closes the handle even with autoClose false, and
+    // the handle belongs to this object, not to one stream over it.
+    const stream = Readable.from(this.chunks(options), { objectMode: false });
     return options.signal === undefined ? stream : addAbortSignal(options.signal, stream);
+  }
+
+  private async *chunks({ start = 0, end = Number.POSITIVE_INFINITY, highWaterMark = CHUNK }: StreamOptions) {
+    let position = start;
+    while (position <= end) {
+      const buffer = Buffer.allocUnsafe(Math.min(highWaterMark, end - position + 1));
+      const { bytesRead } = await this.handle.read(buffer, 0, buffer.length, position);
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+    }
   }
 
   /** Closes the descriptor; safe to call more than once. */

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import {
+  appendFile,
   chmod,
+  link,
   lstat,
   mkdir,
   mkdtemp,
@@ -85,6 +87,20 @@ describe('AllowedPaths.openFile', () => {
     }
   });
 
+  it('keeps the file open when a stream over it is destroyed early, and honours start, end and chunk size', async () => {
+    const file = await allowed.openFile('sub/b.txt');
+    try {
+      const chunks: string[] = [];
+      for await (const chunk of file.stream({ start: 1, end: 3, highWaterMark: 2 }))
+        chunks.push(String(chunk));
+      expect(chunks).toEqual(['ra', 'v']);
+      for await (const _chunk of file.stream({ highWaterMark: 1 })) break; // destroys the stream
+      expect(await file.readText({ maxBytes: 5 })).toBe('bravo');
+    } finally {
+      await file.close();
+    }
+  });
+
   it('works with await using, closing the descriptor at the end of the block', async () => {
     let descriptor: string | undefined;
     {
@@ -159,6 +175,33 @@ describe('AllowedPaths.openFile', () => {
     expect(loop.message).toContain('loop of symbolic links');
   });
 
+  it('reads what a file grew to since it was opened, up to maxBytes', async () => {
+    await writeFile(path.join(project, 'growing.txt'), 'start');
+    await using file = await allowed.openFile('growing.txt');
+    await appendFile(path.join(project, 'growing.txt'), '-more'.repeat(20_000));
+    expect((await file.read({ maxBytes: 100_005 })).length).toBe(100_005);
+    expect((await refusal(file.read({ maxBytes: 100_004 }))).code).toBe('FILE_TOO_LARGE');
+  });
+
+  it('stops a read, a stream and a listing when the call is cancelled', async () => {
+    const cancelled = new AbortController();
+    cancelled.abort(new Error('client went away'));
+    await using file = await allowed.openFile('sub/b.txt');
+    await expect(file.read({ maxBytes: 10, signal: cancelled.signal })).rejects.toThrow('client went away');
+    expect(() => file.stream({ signal: cancelled.signal })).toThrow('client went away');
+    const cancelling = new AbortController();
+    const consume = async () => {
+      for await (const _chunk of file.stream({ signal: cancelling.signal, highWaterMark: 1 })) {
+        cancelling.abort(new Error('client went away'));
+      }
+    };
+    await expect(consume()).rejects.toThrow('The operation was aborted');
+    await using dir = await allowed.openDirectory('sub');
+    await expect(async () => {
+      for await (const _entry of dir.entries({ signal: cancelled.signal })) expect.unreachable();
+    }).rejects.toThrow('client went away');
+  });
+
   it('refuses a read over maxBytes before reading', async () => {
     await using file = await allowed.openFile('sub/deep/c.txt');
     const error = await refusal(file.read({ maxBytes: 3 }));
@@ -209,13 +252,14 @@ describe('path argument caps', () => {
   it('stops when the call is cancelled', async () => {
     const cancelled = new AbortController();
     cancelled.abort(new Error('client went away'));
+    // Started one at a time, so that no rejection waits unobserved while another is awaited.
     for (const attempt of [
-      allowed.openFile('sub/b.txt', { signal: cancelled.signal }),
-      allowed.openDirectory('sub', { signal: cancelled.signal }),
-      allowed.resolve('sub/new', { signal: cancelled.signal }),
-      allowed.writeFile('sub/new.txt', 'x', { signal: cancelled.signal }),
+      () => allowed.openFile('sub/b.txt', { signal: cancelled.signal }),
+      () => allowed.openDirectory('sub', { signal: cancelled.signal }),
+      () => allowed.resolve('sub/new', { signal: cancelled.signal }),
+      () => allowed.writeFile('sub/new.txt', 'x', { signal: cancelled.signal }),
     ]) {
-      await expect(attempt).rejects.toThrow('client went away');
+      await expect(attempt()).rejects.toThrow('client went away');
     }
     await expect(lstat(path.join(project, 'sub', 'new.txt'))).rejects.toThrow();
   });
@@ -237,6 +281,16 @@ describe('AllowedPaths.openDirectory', () => {
     expect(c.given).toBe('sub/deep/c.txt');
     await using again = await dir.openDirectory('.');
     expect(again.realPath).toBe(dir.realPath);
+  });
+
+  it('describes an entry without opening or following it', async () => {
+    await using root = await allowed.openDirectory('.');
+    expect((await root.statEntry('a.txt'))?.size).toBe(5);
+    expect((await root.statEntry('link-out'))?.isSymbolicLink()).toBe(true);
+    expect((await root.statEntry('pipe'))?.isFIFO()).toBe(true);
+    expect(await root.statEntry('missing')).toBeUndefined();
+    for (const name of ['..', 'sub/b.txt', ''])
+      expect((await refusal(root.statEntry(name))).code).toBe('INVALID_PATH');
   });
 
   it('re-checks children: a link or .. out of the roots is refused, naming the child path', async () => {
@@ -297,6 +351,12 @@ describe('AllowedPaths.writeFile', () => {
     expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('outside bytes');
     await expect(lstat(path.join(outside, 'not-yet.txt'))).rejects.toThrow();
     await expect(lstat(path.join(outside, 'new.txt'))).rejects.toThrow();
+  });
+
+  it('refuses to write a file that has a second name (a hard link could lead outside)', async () => {
+    await link(path.join(outside, 'secret.txt'), path.join(project, 'hard-link'));
+    expect((await refusal(allowed.writeFile('hard-link', 'evil'))).message).toContain('hard links');
+    expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('outside bytes');
   });
 
   it('refuses a FIFO, a socket and a directory by kind, without blocking', async () => {

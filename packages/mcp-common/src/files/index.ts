@@ -2,7 +2,8 @@
 //
 // A tool never opens a path string from a client. It asks its AllowedPaths (ctx.allowedPaths) for a handle:
 //   openFile(given)      → ConfinedFile       a regular file, held open; read/stream/readAt through it
-//   openDirectory(given) → ConfinedDirectory  a directory, held open; list it, open children relative to it
+//   openDirectory(given) → ConfinedDirectory  a directory, held open; list or stat its entries, open children
+//                                             relative to it (checked the same way)
 //   writeFile(given, …)  → WrittenFile        create or replace a regular file (adopt)
 // and passes the handle down (cores may import the types from here; this module is pure: no SDK, no zod).
 //

@@ -2,7 +2,7 @@
 // never letting the kernel follow a symbolic link: each link is read and walked by us, every directory is
 // opened with O_NOFOLLOW|O_DIRECTORY (so no device or FIFO is ever opened on the way), and the work is
 // linear in the path (capped) and checks the abort signal at every step.
-import { constants, existsSync, type Stats } from 'node:fs';
+import { constants, existsSync, readlinkSync, type Stats } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Confinement } from './confinement.js';
@@ -76,11 +76,24 @@ export async function realLocationOf(
   walked: string,
   opened: Stats,
 ): Promise<string | undefined> {
-  if (PROC_FD !== undefined) return readlink(`${PROC_FD}/${handle.fd}`);
+  if (PROC_FD !== undefined) return descriptorLocation(handle.fd);
   const real = await realpath(walked).catch(() => undefined);
   if (real === undefined) return undefined;
   const now = await lstat(real).catch(() => undefined);
   return now !== undefined && now.dev === opened.dev && now.ino === opened.ino ? real : undefined;
+}
+
+/**
+ * The kernel's own answer for where descriptor `fd` is. Read synchronously on purpose: procfs answers from
+ * memory and never waits on a disk, so this costs microseconds, where a trip through the threadpool costs tens.
+ */
+function descriptorLocation(fd: number): string {
+  return readlinkSync(`${PROC_FD}/${fd}`);
+}
+
+/** Closes a directory a walk is done with; nothing waits for it, and it cannot fail in a way that matters. */
+function closeQuietly(handle: FileHandle): void {
+  handle.close().catch(() => undefined);
 }
 
 /** Whether `/proc/self/fd/N` paths exist here (a native library may then open a verified descriptor). */
@@ -99,8 +112,8 @@ export interface WalkEnd {
   missing: string[];
   /** Whether `parent` belongs to this walk (false: it is the caller's starting directory). */
   owned: boolean;
-  /** Closes `parent` if it belongs to this walk. */
-  release(): Promise<void>;
+  /** Closes `parent` if it belongs to this walk (without waiting: nothing depends on it). */
+  release(): void;
 }
 
 export interface WalkOptions {
@@ -138,15 +151,15 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
   const { confinement, given, signal } = options;
   let current = start;
   let owned = options.ownsStart === true;
-  const moveTo = async (next: OpenDirectory) => {
-    if (owned) await current.handle.close();
+  const moveTo = (next: OpenDirectory) => {
+    if (owned) closeQuietly(current.handle);
     current = next;
     owned = true;
   };
   // Segments still to walk, the next one last, without empty and `.` segments (so the last is easy to see).
   const pending: string[] = [];
   const pushPath = async (target: string) => {
-    if (path.isAbsolute(target)) await moveTo(await OpenDirectory.open('/'));
+    if (path.isAbsolute(target)) moveTo(await OpenDirectory.open('/'));
     const segments = target.split('/');
     for (let at = segments.length - 1; at >= 0; at -= 1) {
       const segment = segments[at] as string;
@@ -164,8 +177,8 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
       entry,
       missing,
       owned: close,
-      release: async () => {
-        if (close) await parent.handle.close();
+      release: () => {
+        if (close) closeQuietly(parent.handle);
       },
     };
   };
@@ -192,7 +205,7 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
       if (name === undefined) return end(undefined, undefined);
       if (name === '..') {
         const parent = await open(current.childPath('..'), DIRECTORY_FLAGS);
-        await moveTo(new OpenDirectory(parent, path.dirname(current.real)));
+        moveTo(new OpenDirectory(parent, path.dirname(current.real)));
         continue;
       }
       const child = current.childPath(name);
@@ -200,7 +213,7 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
         // Try the directory first: one system call on the common path; lstat only to learn why it failed.
         const opened = await open(child, DIRECTORY_FLAGS).catch((error: NodeJS.ErrnoException) => error);
         if (!(opened instanceof Error)) {
-          await moveTo(new OpenDirectory(opened, path.join(current.real, name)));
+          moveTo(new OpenDirectory(opened, path.join(current.real, name)));
           continue;
         }
         const stats = await lstat(child).catch(() => undefined);
@@ -216,7 +229,7 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
         if (stats === undefined) opened.code = 'ENOENT';
         if (opened.code !== 'ENOENT' || options.missing === 'refuse')
           throw refusal(opened, wouldBe(name), options);
-        const here = await verifiedLocation(current);
+        const here = verifiedLocation(current);
         if (!confinement.contains(path.join(here, name))) throw new PathOutsideAllowedError(given);
         if (options.missing === 'allow') return end(undefined, undefined, [name, ...rest()]);
         await mkdir(child).catch((error: NodeJS.ErrnoException) => {
@@ -245,8 +258,8 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
 }
 
 /** The directory's real location: from the kernel where it can say (the directory may have been moved). */
-export async function verifiedLocation(directory: OpenDirectory): Promise<string> {
-  return PROC_FD === undefined ? directory.real : readlink(directory.selfPath);
+export function verifiedLocation(directory: OpenDirectory): string {
+  return PROC_FD === undefined ? directory.real : descriptorLocation(directory.handle.fd);
 }
 
 function isSystemError(error: unknown): error is NodeJS.ErrnoException {
