@@ -215,6 +215,17 @@ describe('find_context', () => {
     ]);
   });
 
+  it('refuses an oversized file argument by name, without echoing it', async () => {
+    const huge = 'a/'.repeat(100_000);
+    const result = await call('find_context', { path: 'ts-app', file: huge });
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain("Invalid argument 'file'");
+    expect(result.text.length).toBeLessThan(2000);
+    const many = await call('estimate_tokens', { path: 'ts-app', files: Array(1001).fill('src/main.ts') });
+    expect(many.isError).toBe(true);
+    expect(many.text).toContain("Invalid argument 'files'");
+  });
+
   it('reports an unknown file with close matches', async () => {
     const result = await call('find_context', { path: 'python-app', file: 'shop/model.py' });
     expect(result.isError).toBe(true);

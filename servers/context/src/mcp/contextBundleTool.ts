@@ -1,8 +1,15 @@
-import { defineTool, optionalBoundedInt, requiredInt, stringList, ToolResult } from '@groundwork/mcp-common';
+import { defineTool, optionalBoundedInt, requiredInt, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { buildContextBundle, MAX_BUNDLE_TOKENS, MIN_BUNDLE_TOKENS } from '../core/contextBundle.js';
 import { ENCODINGS } from '../core/tokenCounter.js';
-import { encodingArg, openProject, projectPathArg, withToolErrors, workControl } from './projectAccess.js';
+import {
+  encodingArg,
+  fileListArg,
+  openProject,
+  projectPathArg,
+  withToolErrors,
+  workControl,
+} from './projectAccess.js';
 
 export const contextBundleTool = defineTool({
   definition: {
@@ -12,7 +19,7 @@ export const contextBundleTool = defineTool({
       "The target files in full plus their most relevant dependencies (nearest first, then most central by personalized PageRank), packed so that the whole answer (framing, paths, contents as JSON, counted with `encoding`) fits `budget_tokens`; the target comes first (in full, else its outline, else as much of its outline as fits). A dependency too big to fit whole comes as an outline of its exported declarations (mode 'outline'); what does not fit at all is listed in `omitted`. Use it to load exactly the context an edit needs.",
     input: z.object({
       path: projectPathArg,
-      files: stringList('The target file(s), relative to the project root.'),
+      files: fileListArg('The target file(s), relative to the project root.'),
       budget_tokens: requiredInt(
         `The most tokens the whole answer may cost (its JSON: framing, paths, contents), ${MIN_BUNDLE_TOKENS}–${MAX_BUNDLE_TOKENS}.`,
       )

@@ -1,9 +1,16 @@
-import { defineTool, optionalBoundedInt, stringList, ToolResult } from '@groundwork/mcp-common';
+import { defineTool, optionalBoundedInt, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { DEFAULT_ANSWER_TOKENS, fitPage } from '../core/answerSize.js';
 import { ENCODINGS } from '../core/tokenCounter.js';
 import { estimateTokens } from '../core/tokenEstimate.js';
-import { encodingArg, openProject, projectPathArg, withToolErrors, workControl } from './projectAccess.js';
+import {
+  encodingArg,
+  fileListArg,
+  openProject,
+  projectPathArg,
+  withToolErrors,
+  workControl,
+} from './projectAccess.js';
 
 export const estimateTokensTool = defineTool({
   definition: {
@@ -13,7 +20,7 @@ export const estimateTokensTool = defineTool({
       'Exact token counts (the same as tiktoken) of one or more files plus the files they depend on to `depth`: what reading them into context would cost. Targets come first; `total` covers every file, the list stops at about 20,000 tokens (`truncated`). Counts are cached until a file changes.',
     input: z.object({
       path: projectPathArg,
-      files: stringList('The target file(s), relative to the project root.'),
+      files: fileListArg('The target file(s), relative to the project root.'),
       depth: optionalBoundedInt(0, 10, 1, 'Dependency hops to include (0 = the targets alone).'),
       encoding: encodingArg,
     }),

@@ -1,8 +1,15 @@
-import { defineTool, optionalBoundedInt, requiredString, ToolResult } from '@groundwork/mcp-common';
+import { defineTool, optionalBoundedInt, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { decodeCursor, encodeCursor, fitPage } from '../core/answerSize.js';
 import { lookupFile } from '../core/fileLookup.js';
-import { cursorArg, maxTokensArg, openProject, projectPathArg, withToolErrors } from './projectAccess.js';
+import {
+  cursorArg,
+  fileArg,
+  maxTokensArg,
+  openProject,
+  projectPathArg,
+  withToolErrors,
+} from './projectAccess.js';
 
 const DIRECTIONS = ['dependencies', 'dependents', 'both'] as const;
 
@@ -14,7 +21,7 @@ export const findContextTool = defineTool({
       "Before editing a file: the project files it depends on (direction 'dependencies'), the files that depend on it ('dependents', i.e. what an edit may break), or both (each walked in its own direction), nearest first; each entry says how it was reached ('dependency', 'dependent' or 'both') and its distance in import hops. Long lists come in pages (pass `next_cursor` back as `cursor`). Cheap after the first call on a project (cached index).",
     input: z.object({
       path: projectPathArg,
-      file: requiredString('The file, relative to the project root (as project_tree lists it).'),
+      file: fileArg('The file, relative to the project root (as project_tree lists it).'),
       depth: optionalBoundedInt(1, 10, 1, 'How many import hops to follow.'),
       direction: z.enum(DIRECTIONS).default('dependencies').describe('dependencies, dependents or both.'),
       limit: optionalBoundedInt(1, 5000, 500, 'At most this many files in one page.'),

@@ -1,6 +1,6 @@
 // Shared by the tools: the project root argument through AllowedPaths, the index build with the call's
 // cancellation and progress, and core errors turned into tool errors.
-import { type ToolContext, ToolError } from '@groundwork/mcp-common';
+import { requiredString, stringList, type ToolContext, ToolError } from '@groundwork/mcp-common';
 import { WrongFileKindError } from '@groundwork/mcp-common/files';
 import { z } from 'zod';
 import { DEFAULT_ANSWER_TOKENS, MAX_ANSWER_TOKENS } from '../core/answerSize.js';
@@ -24,6 +24,26 @@ export const maxTokensArg = z
   .describe(
     `The most this answer may cost in tokens (o200k_base, counted on its JSON); default ${DEFAULT_ANSWER_TOKENS}, at most ${MAX_ANSWER_TOKENS}. What does not fit comes in the next page.`,
   );
+
+/** A project file name: at most as long as a path may be (mcp-common's PATH_LIMITS), so echoes stay small. */
+const MAX_FILE_ARGUMENT = 4096;
+/** The most target files one call may name. */
+export const MAX_TARGET_FILES = 1000;
+
+export function fileArg(description: string) {
+  return requiredString(description).max(
+    MAX_FILE_ARGUMENT,
+    `must be at most ${MAX_FILE_ARGUMENT} characters`,
+  );
+}
+
+export function fileListArg(description: string) {
+  return stringList(`${description} At most ${MAX_TARGET_FILES}.`).pipe(
+    z
+      .array(z.string().max(MAX_FILE_ARGUMENT, `must hold names of at most ${MAX_FILE_ARGUMENT} characters`))
+      .max(MAX_TARGET_FILES, `must name at most ${MAX_TARGET_FILES} files`),
+  );
+}
 
 export const cursorArg = z
   .string()

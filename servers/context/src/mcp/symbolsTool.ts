@@ -1,10 +1,17 @@
-import { defineTool, requiredString, ToolResult } from '@groundwork/mcp-common';
+import { defineTool, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { decodeCursor, encodeCursor, fitPage } from '../core/answerSize.js';
 import { lookupFile } from '../core/fileLookup.js';
 import { readProjectFile } from '../core/fileTokens.js';
 import { outlineSymbols } from '../core/symbolOutline.js';
-import { cursorArg, maxTokensArg, openProject, projectPathArg, withToolErrors } from './projectAccess.js';
+import {
+  cursorArg,
+  fileArg,
+  maxTokensArg,
+  openProject,
+  projectPathArg,
+  withToolErrors,
+} from './projectAccess.js';
 
 export const symbolsTool = defineTool({
   definition: {
@@ -14,7 +21,7 @@ export const symbolsTool = defineTool({
       "A file's top-level declarations (kind, name, 1-based line, whether other files can use it, its first line) — a cheap look before reading the whole file. Works for TypeScript/JavaScript, Python, Java, Kotlin, Scala and Go.",
     input: z.object({
       path: projectPathArg,
-      file: requiredString('The file, relative to the project root.'),
+      file: fileArg('The file, relative to the project root.'),
       max_tokens: maxTokensArg,
       cursor: cursorArg,
     }),
