@@ -201,9 +201,12 @@ func (r *run_) load(dir string) *pkgFiles {
 	if p, ok := r.parsed[dir]; ok {
 		return p
 	}
-	entries, err := os.ReadDir(dir)
-	check(err)
 	p := &pkgFiles{}
+	entries, err := os.ReadDir(dir)
+	if err != nil { // an import path under a module whose folder is not there
+		r.parsed[dir] = p
+		return p
+	}
 	for _, entry := range entries {
 		name := entry.Name()
 		if entry.IsDir() || !strings.HasSuffix(name, ".go") {
