@@ -109,14 +109,22 @@ export class ProjectIndex {
       this.current = { graph: this.current.graph, scan, stats: { ...stats, graphReused: true }, source };
       return this.current;
     }
-    stats.parsed = await this.parseChanged(changed, options, source);
-    const fileSetChanged =
-      removed.length > 0 || changed.some((file) => this.current?.graph.files.has(file) !== true);
-    const configChanged = [...changed, ...removed].some((file) => RESOLUTION_CONFIG.test(file));
-    if (fileSetChanged || configChanged) this.oxcResolver?.clearCache();
-    const graph = await this.resolveAll(scan);
-    this.current = { graph, scan, stats, source };
-    return this.current;
+    try {
+      stats.parsed = await this.parseChanged(changed, options, source);
+      const fileSetChanged =
+        removed.length > 0 || changed.some((file) => this.current?.graph.files.has(file) !== true);
+      const configChanged = [...changed, ...removed].some((file) => RESOLUTION_CONFIG.test(file));
+      if (fileSetChanged || configChanged) this.oxcResolver?.clearCache();
+      const graph = await this.resolveAll(scan, options);
+      this.current = { graph, scan, stats, source };
+      return this.current;
+    } catch (error) {
+      // A cancelled or failed update leaves no half state behind: files it did not parse count as changed on
+      // the next build, and the graph is resolved again (else the next call would reuse a graph without them).
+      for (const file of changed) if (this.cache.get(file)?.facts === undefined) this.cache.delete(file);
+      this.current = undefined;
+      throw error;
+    }
   }
 
   private async parseChanged(
@@ -146,7 +154,8 @@ export class ProjectIndex {
     return parsed;
   }
 
-  private async resolveAll(scan: ProjectScan): Promise<DependencyGraph> {
+  private async resolveAll(scan: ProjectScan, options: ScanOptions): Promise<DependencyGraph> {
+    const budget = new WorkBudget(options.signal);
     const paths = new Set(scan.files.map((file) => file.path));
     const facts = new Map<string, FileFacts>();
     for (const [file, entry] of this.cache) if (entry.facts !== undefined) facts.set(file, entry.facts);
@@ -165,7 +174,7 @@ export class ProjectIndex {
     const go = languages.has('go') ? new GoResolver(facts, this.goModules(scan)) : undefined;
 
     const unresolved = new UnresolvedImports();
-    const files: GraphFile[] = scan.files.map((file) => {
+    const resolveFile = (file: ProjectScan['files'][number]): GraphFile => {
       const fact = facts.get(file.path);
       const language = languageOf(file.path);
       if (fact === undefined)
@@ -192,7 +201,13 @@ export class ProjectIndex {
         dependencies: [...dependencies].sort(),
         externals: [...externals].sort(),
       };
-    });
+    };
+    const files: GraphFile[] = [];
+    for (const file of scan.files) {
+      // Resolution is synchronous work over every file: hand the event loop back so a cancellation lands.
+      if (budget.due) await budget.checkpoint();
+      files.push(resolveFile(file));
+    }
     return new DependencyGraph(files, unresolved.summary());
   }
 
