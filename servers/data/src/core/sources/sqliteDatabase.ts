@@ -10,7 +10,7 @@ type Database = import('better-sqlite3').Database;
 
 export async function openSqliteDatabase(path: string): Promise<SqlDatabase> {
   await statFile(path);
-  const { default: BetterSqlite3 } = await import('better-sqlite3');
+  const BetterSqlite3 = await loadBetterSqlite3();
   let db: Database;
   try {
     db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
@@ -22,6 +22,19 @@ export async function openSqliteDatabase(path: string): Promise<SqlDatabase> {
     );
   }
   return new SqliteDatabase(db);
+}
+
+// better-sqlite3 is a native module and an optional dependency of the published package: where npm could
+// neither fetch a prebuilt binary nor compile one, SQLite is the only thing missing.
+async function loadBetterSqlite3(): Promise<typeof import('better-sqlite3')> {
+  try {
+    return (await import('better-sqlite3')).default;
+  } catch {
+    throw new DataError(
+      'SQLITE_UNAVAILABLE',
+      'SQLite support needs the native module better-sqlite3, which is not installed with this server (no prebuilt binary for this platform and no compiler at install time). Install it beside the server (`npm install better-sqlite3`) or read the data as CSV, JSON Lines or Parquet.',
+    );
+  }
 }
 
 class SqliteDatabase implements SqlDatabase {
