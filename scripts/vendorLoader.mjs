@@ -51,7 +51,14 @@ function installedDiffers(bundle) {
     progress = false;
     for (const [index, { name, parents }] of packages.entries()) {
       if (roots.has(index) || !parents.every((parent) => roots.has(parent))) continue;
-      const found = new Set(parents.map((parent) => roots.get(parent) && lookUp(name, roots.get(parent))));
+      // Where the installed packages that import it find it (a parent not installed looks nowhere).
+      const found = new Set(
+        parents
+          .map((parent) => roots.get(parent))
+          .filter((root) => root !== undefined)
+          .map((root) => lookUp(name, root))
+          .filter((root) => root !== undefined),
+      );
       if (found.size > 1) return name; // the bundle has one copy where the install has several
       roots.set(index, [...found][0]);
       progress = true;
@@ -66,14 +73,12 @@ function installedDiffers(bundle) {
   }
   let signature;
   try {
-    signature = hashOf(
-      files
-        .map(({ file }) => {
-          const { size, mtimeMs, ino } = statSync(file);
-          return `${file}:${size}:${mtimeMs}:${ino}`;
-        })
-        .join('\n'),
-    );
+    signature = files
+      .map(({ file }) => {
+        const { size, mtimeMs, ino } = statSync(file);
+        return `${file}:${size}:${mtimeMs}:${ino}`;
+      })
+      .join('\n');
   } catch {
     return files.find(({ file }) => !existsSync(file))?.name;
   }

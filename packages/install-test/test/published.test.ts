@@ -5,7 +5,8 @@
 // proxied from the public one), answers --help and --version, and serves the official SDK client over
 // stdio. Each MCP bundle is unpacked and its server entry driven the same way.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,7 +68,7 @@ beforeAll(async () => {
   process.stderr.write(
     stderr
       .split('\n')
-      .filter((line) => line.startsWith('release:'))
+      .filter((line) => /^(release|bundle):/.test(line))
       .join('\n'),
   );
   const home = path.join(work, 'home');
@@ -107,16 +108,19 @@ describe('pnpm release', () => {
 
 // The servers run at the same time as each other: most of their time is npm downloading.
 describe.concurrent('installed with npx from the registry', () => {
+  // The form adopt_repo writes into a repository's .mcp.json, `npx -y @groundwork/<name> --allowed-dir .`,
+  // started in the project (here a fresh folder holding the server's demo files).
   it.each(SERVERS)(
     '@groundwork/%s: --help, --version, then initialize, tools/list and a real call',
     async (name) => {
-      const spec = `@groundwork/${name}@0.1.1`;
       const folder = await mkdtemp(path.join(work, `user-${name}-`));
+      await cp(path.join(repoRoot, 'servers', name, demoOf(name).allowedDir), folder, { recursive: true });
+      const spec = `@groundwork/${name}`;
       const help = await run('npx', ['-y', spec, '--help'], { cwd: folder, env: userEnv });
       expect(help.stdout).toContain(`Usage: groundwork-${name}`);
       const version = await run('npx', ['-y', spec, '--version'], { cwd: folder, env: userEnv });
       expect(version.stdout.trim()).toBe('0.1.1');
-      await driveServer(name, 'npx', ['-y', spec], folder, userEnv);
+      await driveServer(name, 'npx', ['-y', spec, '--allowed-dir', '.'], folder, userEnv);
     },
   );
 });
@@ -140,15 +144,12 @@ describe.concurrent('MCP bundles', () => {
       user_config: { allowed_directories: { type: 'directory', multiple: true } },
     });
     expect(manifest.server.mcp_config.env).toHaveProperty('GROUNDWORK_LOG_LEVEL');
-    const tools = await driveServer(
-      name,
-      process.execPath,
-      [path.join(unpacked, 'server/index.mjs')],
-      unpacked,
-      {
-        PATH: process.env.PATH ?? '',
-      },
-    );
+    // As Claude Desktop starts it: node, the entry, then the allowed directories as arguments.
+    const entry = path.join(unpacked, 'server/index.mjs');
+    const allowedDir = path.join(repoRoot, 'servers', name, demoOf(name).allowedDir);
+    const tools = await driveServer(name, process.execPath, [entry, allowedDir], unpacked, {
+      PATH: process.env.PATH ?? '',
+    });
     expect(manifest.tools.map((tool: { name: string }) => tool.name)).toEqual(tools);
   });
 });
@@ -159,7 +160,7 @@ describe('@groundwork/data without its optional native module', () => {
     const allowedDir = path.join(repoRoot, 'servers/data/test/fixtures');
     const transport = new StdioClientTransport({
       command: 'npx',
-      args: ['-y', '@groundwork/data@0.1.1', '--allowed-dir', allowedDir],
+      args: ['-y', '@groundwork/data', '--allowed-dir', allowedDir],
       cwd: folder,
       env: userEnv,
       stderr: 'pipe',
@@ -194,19 +195,22 @@ describe('an installed dependency that differs from the bundled copy', () => {
     const zodEntry = path.join(folder, 'node_modules/zod/index.js');
     await writeFile(zodEntry, `${await readFile(zodEntry, 'utf8')}\n// patched by the user\n`);
     const bin = path.join(folder, 'node_modules/.bin/groundwork-test-reports');
+    const allowedDir = path.join(repoRoot, 'servers/test-reports', demoOf('test-reports').allowedDir);
     const stderr: string[] = [];
-    await driveServer('test-reports', bin, [], folder, userEnv, stderr);
+    await driveServer('test-reports', bin, ['--allowed-dir', allowedDir], folder, userEnv, stderr);
     expect(stderr.join('')).toContain(
       'zod: the installed copy differs from the one bundled into this server',
     );
   });
 });
 
-/**
- * initialize, tools/list and the server's demo call (package.json `groundwork.demo`) over stdio; returns
- * the tool names. An npm bin takes `--allowed-dir <dir>`; a bundle's entry takes the directories as
- * arguments, as Claude Desktop passes them.
- */
+/** The call each server names as its demo in package.json (`groundwork.demo`). */
+function demoOf(name: string): Demo {
+  return JSON.parse(readFileSync(path.join(repoRoot, 'servers', name, 'package.json'), 'utf8')).groundwork
+    .demo;
+}
+
+/** initialize, tools/list and the server's demo call over stdio; returns the tool names. */
 async function driveServer(
   name: string,
   command: string,
@@ -215,17 +219,8 @@ async function driveServer(
   env: Record<string, string>,
   stderr: string[] = [],
 ): Promise<string[]> {
-  const pkg = JSON.parse(await readFile(path.join(repoRoot, 'servers', name, 'package.json'), 'utf8'));
-  const demo = pkg.groundwork.demo as Demo;
-  const allowedDir = path.join(repoRoot, 'servers', name, demo.allowedDir);
-  const bundleEntry = command === process.execPath;
-  const transport = new StdioClientTransport({
-    command,
-    args: bundleEntry ? [...args, allowedDir] : [...args, '--allowed-dir', allowedDir],
-    cwd,
-    env,
-    stderr: 'pipe',
-  });
+  const demo = demoOf(name);
+  const transport = new StdioClientTransport({ command, args, cwd, env, stderr: 'pipe' });
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const client = new Client({ name: 'groundwork-install-test', version: '0' });
   await client.connect(transport);
