@@ -46,6 +46,9 @@ if (!pkg.private) {
 // another package, say) never sees a half-built directory.
 const staging = `${outdir}.building-${process.pid}`;
 const binName = path.basename(entry).replace(/\.ts$/, '.js');
+// Further entry points a server starts itself, e.g. worker threads (package.json "groundwork.entries"); each
+// is built beside the bin as dist/<name>.js, sharing its chunks.
+const entries = [entry, ...(pkg.groundwork?.entries ?? [])];
 
 /**
  * Start-up time is mostly the parsing and evaluation of bundled code, so code that no groundwork server
@@ -104,7 +107,8 @@ const common = {
 const shared = new Set();
 await build({
   ...common,
-  entryPoints: [entry],
+  entryPoints: entries,
+  outdir: staging,
   write: false,
   format: 'esm',
   sourcemap: false,
@@ -161,7 +165,8 @@ const vendorExports = createRequire(import.meta.url)(vendorFile);
 const loader = fileURLToPath(new URL('./vendorLoader.mjs', import.meta.url));
 await build({
   ...common,
-  entryPoints: [entry],
+  entryPoints: entries,
+  entryNames: '[name]',
   outdir: staging,
   splitting: true,
   format: 'esm',

@@ -1,23 +1,31 @@
 // Path confinement handed to tools as an object — never process-wide state, so two servers in one host
-// keep their own boundaries.
-import { lstat, readlink, realpath } from 'node:fs/promises';
+// keep their own boundaries. Everything a tool reads or writes is opened through here as a handle
+// (see ./files/index.ts for how, and why).
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolError } from './toolError.js';
+import {
+  type ConfinedDirectory,
+  type OpenOptions,
+  openDirectoryFrom,
+  openFileFrom,
+  type WriteOptions,
+  type WrittenFile,
+  writeFileFrom,
+} from './files/confinedDirectory.js';
+import type { ConfinedFile } from './files/confinedFile.js';
+import { Confinement } from './files/confinement.js';
+import { PathOutsideAllowedError } from './files/pathErrors.js';
+import { checkPathArgument, OpenDirectory, verifiedLocation, walk } from './files/pathWalk.js';
 
-const MAX_LINK_HOPS = 40;
+export { PathOutsideAllowedError };
 
-export class PathOutsideAllowedError extends ToolError {
-  constructor(given: string) {
-    super(
-      'PATH_NOT_ALLOWED',
-      `Path '${given}' is outside the directories this server may read; pass a path inside them (relative paths resolve against the first one).`,
-    );
-  }
-}
-
-/** The directories a server may touch; every client-supplied path goes through `resolve`. */
+/** The directories a server may touch; every client-supplied path is opened through here. */
 export class AllowedPaths {
-  private constructor(private readonly roots: readonly string[]) {}
+  private readonly confinement: Confinement;
+
+  private constructor(roots: readonly string[]) {
+    this.confinement = new Confinement(roots);
+  }
 
   /** Roots are resolved to their real paths once, here; a root that does not exist is a start-up error. */
   static async under(...roots: string[]): Promise<AllowedPaths> {
@@ -28,69 +36,88 @@ export class AllowedPaths {
 
   /** How many roots there are (the roots themselves are never revealed to clients). */
   get size(): number {
-    return this.roots.length;
+    return this.confinement.roots.length;
   }
 
   /**
-   * The real absolute path of `given`, following symlinks (dangling ones and a missing file's parents
-   * too), or a PathOutsideAllowedError that echoes only what the client sent.
+   * The regular file at `given` (relative paths resolve against the first root), held open and checked.
+   * Refused by kind (a directory, FIFO, socket or device), when missing, or when it lies outside the roots.
+   *
+   * @example
+   *   await using file = await ctx.allowedPaths.openFile(args.file, { signal: ctx.signal });
+   *   const bytes = await file.read({ maxBytes: 8 * 1024 * 1024, signal: ctx.signal });
    */
-  async resolve(given: string): Promise<string> {
-    if (given.includes('\0')) throw new ToolError('INVALID_PATH', 'Path contains a NUL byte.');
-    const first = this.roots[0] as string;
-    const real = await realPathOf(path.resolve(first, given), 0).catch((error: unknown) => {
-      // realpath's own ELOOP would reach the client as an unexpected failure naming an absolute path.
-      if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
-        throw new ToolError('INVALID_PATH', `Path '${given}' runs into a loop of symbolic links.`);
-      }
-      throw error;
+  async openFile(given: string, options: OpenOptions = {}): Promise<ConfinedFile> {
+    checkPathArgument(given);
+    return openFileFrom(await this.startFor(given), given, given, this.confinement, {
+      ...options,
+      ownsStart: true,
     });
-    if (!this.contains(real)) throw new PathOutsideAllowedError(given);
-    return real;
+  }
+
+  /** The directory at `given`, held open; list it and open what is below it through the handle. */
+  async openDirectory(given: string, options: OpenOptions = {}): Promise<ConfinedDirectory> {
+    checkPathArgument(given);
+    return openDirectoryFrom(await this.startFor(given), given, given, this.confinement, {
+      ...options,
+      ownsStart: true,
+    });
+  }
+
+  /**
+   * Creates or replaces the regular file at `given`. A symbolic link on the way (the final one included) is
+   * followed when its target lies inside the roots and refused otherwise; nothing is truncated before the
+   * opened file has been checked. An existing file is rewritten in place (truncated, then written) and keeps its
+   * mode unless `mode` is given; one with a second name (a hard link) is refused.
+   */
+  async writeFile(
+    given: string,
+    data: string | Uint8Array,
+    options: WriteOptions = {},
+  ): Promise<WrittenFile> {
+    checkPathArgument(given);
+    return writeFileFrom(await this.startFor(given), given, given, this.confinement, data, {
+      ...options,
+      ownsStart: true,
+    });
+  }
+
+  /**
+   * The real absolute path `given` names, which may not exist yet (missing parts are appended as written;
+   * a dangling link is judged by where it points). Only for what genuinely needs a path rather than an open
+   * file — a folder to create, a working directory for a child process. Never open the answer to read it:
+   * use openFile/openDirectory, which cannot be raced.
+   */
+  async resolve(given: string, options: OpenOptions = {}): Promise<string> {
+    checkPathArgument(given);
+    const end = await walk(await this.startFor(given), given, {
+      confinement: this.confinement,
+      given,
+      signal: options.signal,
+      missing: 'allow',
+      ownsStart: true,
+    });
+    try {
+      const here = verifiedLocation(end.parent);
+      const real = end.name === undefined ? path.resolve(here, ...end.missing) : path.join(here, end.name);
+      if (!this.confinement.contains(real)) throw new PathOutsideAllowedError(given);
+      return real;
+    } finally {
+      end.release();
+    }
   }
 
   /** `absolute` relative to the root that holds it, `/`-separated, for showing to clients. */
   display(absolute: string): string {
-    const root = this.roots.find((candidate) => isWithin(candidate, absolute));
-    if (root === undefined) return path.basename(absolute);
-    const relative = path.relative(root, absolute);
-    return relative === '' ? '.' : relative.split(path.sep).join('/');
+    return this.confinement.relative(absolute) ?? path.basename(absolute);
   }
 
   contains(realAbsolute: string): boolean {
-    return this.roots.some((root) => isWithin(root, realAbsolute));
+    return this.confinement.contains(realAbsolute);
   }
-}
 
-function isWithin(root: string, candidate: string): boolean {
-  if (candidate === root) return true;
-  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
-  return candidate.startsWith(prefix);
-}
-
-/** realpath that also resolves paths that do not exist yet, through their nearest existing ancestor. */
-async function realPathOf(absolute: string, hops: number): Promise<string> {
-  if (hops > MAX_LINK_HOPS) throw new ToolError('INVALID_PATH', 'Too many symbolic links in path.');
-  try {
-    return await realpath(absolute);
-  } catch (error) {
-    if (!isMissing(error)) throw error;
+  /** Walks start at `/` for an absolute path and at the first root for a relative one. */
+  private startFor(given: string): Promise<OpenDirectory> {
+    return OpenDirectory.open(path.isAbsolute(given) ? '/' : (this.confinement.roots[0] as string));
   }
-  const parent = path.dirname(absolute);
-  if (parent === absolute) return absolute;
-  const name = path.basename(absolute);
-  const realParent = await realPathOf(parent, hops);
-  const candidate = path.join(realParent, name);
-  const stat = await lstat(candidate).catch(() => undefined);
-  if (stat?.isSymbolicLink()) {
-    // A dangling link: confinement is decided by where it points, not where it sits.
-    const target = await readlink(candidate);
-    return realPathOf(path.resolve(realParent, target), hops + 1);
-  }
-  return candidate;
-}
-
-function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
 }

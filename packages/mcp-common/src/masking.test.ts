@@ -100,6 +100,37 @@ describe('maskForClient', () => {
   });
 });
 
+describe('maskForClient with what the client sent', () => {
+  it('echoes a path the client sent verbatim, and still masks server-side paths around it', () => {
+    const message =
+      "Path '/srv/exports/users.csv' is outside; the server looked in /srv/data/groundwork/root";
+    expect(maskForClient(message, { file: '/srv/exports/users.csv' })).toBe(
+      "Path '/srv/exports/users.csv' is outside; the server looked in root",
+    );
+    expect(maskForClient(message)).toBe("Path 'users.csv' is outside; the server looked in root");
+  });
+
+  it('leaves client text that merely looks like a path alone, wherever it sits in the arguments', () => {
+    const args = { rows: [{ route: '/api/v1/users' }], pattern: 'C:\\Users\\x\\y.txt' };
+    expect(maskForClient("no row matches '/api/v1/users' nor 'C:\\Users\\x\\y.txt'", args)).toBe(
+      "no row matches '/api/v1/users' nor 'C:\\Users\\x\\y.txt'",
+    );
+  });
+
+  it('masks a server path that only starts with what the client sent', () => {
+    expect(maskForClient("cannot open '/srv/data/secret.txt'", { path: '/srv/data' })).toBe(
+      "cannot open 'secret.txt'",
+    );
+  });
+
+  it('still masks secrets inside what the client sent', () => {
+    const sent = `/repo?token=abc123/x`;
+    expect(maskForClient(`Path '${sent}' does not exist.`, { path: sent })).toBe(
+      "Path '/repo?token=***' does not exist.",
+    );
+  });
+});
+
 describe('maskValue', () => {
   it('masks every string inside nested arrays and objects, keeping other values', () => {
     expect(

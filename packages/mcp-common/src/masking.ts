@@ -46,14 +46,72 @@ export function maskSecrets(text: string): string {
 
 /** Reduces absolute paths to their last segment, so a message never reveals the server's layout. */
 export function maskAbsolutePaths(text: string): string {
-  return text
-    .replace(POSIX_ABSOLUTE, (match, last: string) => (match === '/' ? match : last || '.'))
-    .replace(WINDOWS_ABSOLUTE, (_match, last: string) => last || '.');
+  return maskPathsOutside(text, []);
 }
 
-/** What a client may read of a failure: secrets and absolute paths masked. */
-export function maskForClient(text: string): string {
-  return maskAbsolutePaths(maskSecrets(text));
+/**
+ * What a client may read of a failure: secrets and absolute paths masked. Text the client sent itself
+ * (`sentByClient`: the call's arguments, any shape) is echoed as sent, secrets still masked: a path the client
+ * wrote reveals nothing, and cutting it to its last segment would name a different file.
+ */
+export function maskForClient(text: string, sentByClient?: unknown): string {
+  const masked = maskSecrets(text);
+  if (sentByClient === undefined) return maskPathsOutside(masked, []);
+  return maskPathsOutside(masked, spansOf(masked, pathLikeStrings(sentByClient, text.length)));
+}
+
+type Span = readonly [start: number, end: number];
+
+/** Masks every absolute path except those lying wholly inside one of the `kept` spans. */
+function maskPathsOutside(text: string, kept: readonly Span[]): string {
+  const keep = (match: string, offset: number) =>
+    kept.some(([start, end]) => offset >= start && offset + match.length <= end);
+  // The Windows pass runs on the POSIX pass's output, whose offsets differ: find its spans again there.
+  const posix = text.replace(POSIX_ABSOLUTE, (match: string, last: string, offset: number) =>
+    match === '/' || keep(match, offset) ? match : last || '.',
+  );
+  const keptAfter =
+    kept.length === 0
+      ? kept
+      : spansOf(
+          posix,
+          kept.map(([start, end]) => text.slice(start, end)),
+        );
+  return posix.replace(WINDOWS_ABSOLUTE, (match: string, last: string, offset: number) =>
+    keptAfter.some(([start, end]) => offset >= start && offset + match.length <= end) ? match : last || '.',
+  );
+}
+
+const MAX_CLIENT_STRINGS = 256;
+const MAX_DEPTH = 8;
+
+/**
+ * The strings inside a client's arguments that could be mistaken for a path, secrets masked; one longer than
+ * the message (`maxLength`) cannot occur in it whole and is skipped unread.
+ */
+function pathLikeStrings(value: unknown, maxLength: number, found: string[] = [], depth = 0): string[] {
+  if (found.length >= MAX_CLIENT_STRINGS || depth > MAX_DEPTH) return found;
+  if (typeof value === 'string') {
+    if (value.length <= maxLength && (value.includes('/') || value.includes('\\')))
+      found.push(maskSecrets(value));
+  } else if (Array.isArray(value)) {
+    for (const item of value) pathLikeStrings(item, maxLength, found, depth + 1);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const item of Object.values(value)) pathLikeStrings(item, maxLength, found, depth + 1);
+  }
+  return found;
+}
+
+/** Where each of `needles` occurs in `text`. */
+function spansOf(text: string, needles: readonly string[]): Span[] {
+  const spans: Span[] = [];
+  for (const needle of needles) {
+    if (needle.length === 0) continue;
+    for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) {
+      spans.push([at, at + needle.length]);
+    }
+  }
+  return spans;
 }
 
 export interface SecretFinding {

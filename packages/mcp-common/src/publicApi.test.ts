@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import * as childProcess from './childProcess.js';
+import * as files from './files/index.js';
 import * as publicApi from './index.js';
 import * as masking from './masking.js';
 
@@ -31,6 +33,32 @@ describe('@groundwork/mcp-common public API', () => {
       'maskForClient',
       'maskSecrets',
       'maskValue',
+    ]);
+  });
+
+  it('keeps the childProcess subpath to the runner and its errors', () => {
+    expect(Object.keys(childProcess).sort()).toEqual([
+      'ChildCancelledError',
+      'ChildMissingError',
+      'ChildTimeoutError',
+      'SAFE_ENV_NAMES',
+      'isAvailable',
+      'runChild',
+      'scrubbedEnv',
+    ]);
+  });
+
+  it('keeps the files subpath to handles, their refusals and the path limits', () => {
+    expect(Object.keys(files).sort()).toEqual([
+      'ConfinedDirectory',
+      'ConfinedFile',
+      'FileTooLargeError',
+      'InvalidPathError',
+      'PATH_LIMITS',
+      'PathAccessError',
+      'PathNotFoundError',
+      'PathOutsideAllowedError',
+      'WrongFileKindError',
     ]);
   });
 });

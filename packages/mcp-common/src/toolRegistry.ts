@@ -59,10 +59,10 @@ export class ToolRegistry {
     const tool = this.tools.get(name);
     if (tool === undefined) throw new UnknownToolError(name, this.names);
     const parsed = parseArguments(tool.definition.input, rawArguments);
-    if (!parsed.ok) return errorOutcome(maskForClient(parsed.message));
+    if (!parsed.ok) return errorOutcome(maskForClient(parsed.message, rawArguments));
     try {
       const result = await tool.apply(parsed.value, ctx);
-      if (result.kind === 'error') return errorOutcome(maskForClient(result.message));
+      if (result.kind === 'error') return errorOutcome(maskForClient(result.message, rawArguments));
       return this.successOutcome(tool, result.value);
     } catch (error) {
       return this.failureOutcome(tool, rawArguments, error);
@@ -90,7 +90,7 @@ export class ToolRegistry {
 
   private failureOutcome(tool: McpTool, rawArguments: unknown, error: unknown): CallOutcome {
     const name = tool.definition.name;
-    if (error instanceof ToolError) return errorOutcome(maskForClient(error.message));
+    if (error instanceof ToolError) return errorOutcome(maskForClient(error.message, rawArguments));
     if (isAbort(error)) return errorOutcome(`Tool '${name}' was cancelled.`);
     const message = error instanceof Error ? error.message : String(error);
     this.logger.error(

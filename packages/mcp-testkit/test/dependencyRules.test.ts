@@ -19,6 +19,12 @@ const TREE: Record<string, string> = {
     "import { ToolError } from '@groundwork/mcp-common';\nexport { ToolError };\n",
   'servers/alpha/src/core/masked.ts':
     "import { maskSecrets } from '@groundwork/mcp-common/masking';\nexport { maskSecrets };\n",
+  'servers/alpha/src/core/handles.ts':
+    "import type { ConfinedFile } from '@groundwork/mcp-common/files';\nexport type { ConfinedFile };\n",
+  'servers/alpha/src/core/runs.ts':
+    "import { runChild } from '@groundwork/mcp-common/childProcess';\nexport { runChild };\n",
+  'servers/alpha/src/core/lookalike.ts':
+    "import { x } from '@groundwork/mcp-common/files-internal';\nexport { x };\n",
   'servers/alpha/src/mcp/protocol.ts':
     "import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nexport { Server };\n",
   'servers/alpha/test/wire.test.ts':
@@ -78,8 +84,11 @@ describe('.dependency-cruiser.cjs', () => {
     expect(reported('core-imports-no-mcp-layer')).toEqual(['servers/alpha/src/core/pricing.ts']);
   });
 
-  it('core-imports-no-mcp-scaffolding: a core module importing mcp-common, but not its masking subpath', () => {
-    expect(reported('core-imports-no-mcp-scaffolding')).toEqual(['servers/alpha/src/core/scaffolded.ts']);
+  it('core-imports-no-mcp-scaffolding: a core module importing mcp-common, but not its masking, files or childProcess subpath', () => {
+    expect(reported('core-imports-no-mcp-scaffolding').sort()).toEqual([
+      'servers/alpha/src/core/lookalike.ts',
+      'servers/alpha/src/core/scaffolded.ts',
+    ]);
   });
 
   it('sdk-only-in-mcp-common-and-testkit: a server tool importing the SDK, but not a server test', () => {
@@ -104,6 +113,6 @@ describe('.dependency-cruiser.cjs', () => {
   });
 
   it('reports nothing else', () => {
-    expect(violations).toHaveLength(7);
+    expect(violations).toHaveLength(8);
   });
 });

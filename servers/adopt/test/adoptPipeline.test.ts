@@ -49,6 +49,10 @@ async function options(overrides: Partial<AdoptOptions> = {}): Promise<AdoptOpti
     timeoutMs: 60_000,
     retries: 2,
     backoffBaseMs: 1,
+    // The tests' bare remotes live in temporary directories; the MCP adapter confines these to the allowed dirs.
+    confineLocalRemote: async (given) => given,
+    // Tests read the checkout after a successful run.
+    keepCheckout: true,
     log: (line) => logs.push(line),
     logs,
     ...overrides,
@@ -82,7 +86,7 @@ describe.concurrent('adopt_repo pipeline', { timeout: 120_000 }, () => {
     const report = await adoptRepository({ kind: 'url', url: remote.url }, opts);
 
     expect(report.failure).toBeUndefined();
-    expect(report.completed_steps).toEqual([...STEPS, 'push', 'pull-request']);
+    expect(report.completed_steps).toEqual([...STEPS, 'push', 'pull-request', 'cleanup']);
     expect(report.pull_request_url).toBe('https://github.com/example/demo/pull/7');
     expect(remoteRef(remote, 'refs/heads/main')).toBe(mainBefore);
     expect(remoteRef(remote, `refs/heads/${BRANCH}`)).toBeDefined();
@@ -220,7 +224,7 @@ describe.concurrent('adopt_repo pipeline', { timeout: 120_000 }, () => {
     const again = await adoptRepository({ kind: 'url', url: remote.url }, await options({ env }));
     expect(again.succeeded).toBe(true);
     expect(again.notes).toContain('the repository already follows the conventions; nothing to push');
-    expect(again.completed_steps.at(-1)).toBe('push');
+    expect(again.completed_steps.slice(-2)).toEqual(['push', 'cleanup']);
     expect(remoteRef(remote, `refs/heads/${BRANCH}`)).toBeUndefined();
     expect((await gh.calls()).slice(callsBefore).map((args) => args[0])).toEqual(['--version']);
   });
@@ -379,7 +383,9 @@ describe('adopt_repo over HTTP with a token in the URL', { timeout: 60_000 }, ()
       const checkout = checkoutOf(opts.workspace, report.checkout);
       const config = await readFile(path.join(checkout, '.git', 'config'), 'utf8');
       expect(JSON.stringify(report) + opts.logs.join('\n') + config).not.toContain(token);
-      // gh receives the token through its environment, never as an argument.
+      // gh logs in with the token from a private configuration directory, never an argument or variable.
+      expect((await gh.logins()).every((login) => login.includes(`oauth_token: "${token}"`))).toBe(true);
+      expect((await gh.logins()).length).toBeGreaterThan(0);
       expect(JSON.stringify(await gh.calls())).not.toContain(token);
     } finally {
       await server.close();

@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sarifSchemaErrors } from '../src/testing/sarifSchema.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
@@ -15,14 +16,16 @@ describe('groundwork-adopt verify', () => {
   it('exits 0 and says passed for a conforming repository', () => {
     const { code, stdout } = verify('conventional-repo');
     expect(code).toBe(0);
-    expect(stdout).toContain('passed: 0 error(s), 0 warning(s)');
+    expect(stdout).toContain('passed: 0 error(s), 0 warning(s), 0 note(s)');
   });
 
   it('exits 1 and lists each finding with file, line and rule when there are errors', () => {
     const { code, stdout } = verify('broken-repo');
     expect(code).toBe(1);
-    expect(stdout).toContain('CLAUDE.md:3: error [claude-md/import-unresolved]');
-    expect(stdout).toContain('.claude/skills/Bad_Skill/SKILL.md:3: error [skill/duplicate-key]');
+    expect(stdout).toContain('CLAUDE.md:3: warning [claude-md/import-unresolved]');
+    expect(stdout).toContain('.claude/skills/my skill/SKILL.md:3: error [skill/front-matter]');
+    expect(stdout).toContain('why: When the front matter does not parse');
+    expect(stdout).toContain('(https://code.claude.com/docs/en/skills#troubleshooting)');
     expect(stdout).toMatch(/^failed: \d+ error\(s\)/m);
   });
 
@@ -34,31 +37,38 @@ describe('groundwork-adopt verify', () => {
     expect(report.findings.map((finding) => finding.rule)).toContain('settings/allow-deny-conflict');
   });
 
-  it('prints SARIF 2.1.0 that code scanning can annotate from', () => {
+  it('prints SARIF 2.1.0 that validates against the official schema and code scanning can annotate from', () => {
     const { stdout } = verify('--format=sarif', 'broken-repo');
-    const sarif = JSON.parse(stdout) as {
-      version: string;
-      runs: Array<{
-        tool: { driver: { name: string; rules: Array<{ id: string }> } };
-        results: Array<Record<string, unknown>>;
-      }>;
-    };
-    expect(sarif.version).toBe('2.1.0');
+    const sarif = JSON.parse(stdout);
+    expect(sarifSchemaErrors(sarif)).toEqual([]);
     const run = sarif.runs[0];
-    expect(run?.tool.driver.name).toBe('groundwork-adopt');
-    const duplicate = run?.results.find((result) => result.ruleId === 'skill/duplicate-key');
-    expect(duplicate).toMatchObject({
+    expect(run.tool.driver.name).toBe('groundwork-adopt');
+    for (const rule of run.tool.driver.rules) {
+      expect(rule).toMatchObject({
+        fullDescription: { text: expect.any(String) },
+        help: { text: expect.stringContaining('https://') },
+        helpUri: expect.stringMatching(/^https:\/\//),
+      });
+    }
+    for (const result of run.results) {
+      expect(result.locations[0].physicalLocation.region.startLine).toBeGreaterThanOrEqual(1);
+      expect(result.partialFingerprints['groundworkFinding/v1']).toMatch(/^[0-9a-f]{32}$/);
+      expect(run.tool.driver.rules[result.ruleIndex].id).toBe(result.ruleId);
+    }
+    const frontMatter = run.results.find(
+      (result: { ruleId: string }) => result.ruleId === 'skill/front-matter',
+    );
+    expect(frontMatter).toMatchObject({
       level: 'error',
       locations: [
         {
           physicalLocation: {
-            artifactLocation: { uri: '.claude/skills/Bad_Skill/SKILL.md' },
+            artifactLocation: { uri: '.claude/skills/my%20skill/SKILL.md', uriBaseId: '%SRCROOT%' },
             region: { startLine: 3 },
           },
         },
       ],
     });
-    expect(run?.tool.driver.rules[duplicate?.ruleIndex as number]?.id).toBe('skill/duplicate-key');
   });
 
   it('exits 2 with a usage message for a bad format or a missing directory', () => {

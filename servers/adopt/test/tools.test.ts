@@ -42,6 +42,9 @@ describe('tools/list', () => {
     expect(byName.verify_repo?.annotations?.readOnlyHint).toBe(true);
     expect(byName.adopt_repo?.annotations?.readOnlyHint).toBe(false);
     expect(byName.adopt_repo?.annotations?.openWorldHint).toBe(true);
+    // It pushes to remotes and commits in local checkouts.
+    expect(byName.adopt_repo?.annotations?.destructiveHint).toBe(true);
+    expect(byName.verify_repo?.annotations?.openWorldHint).toBe(false);
   });
 });
 
@@ -52,17 +55,18 @@ describe('verify_repo', () => {
     expect(result.structuredContent).toMatchObject({ passed: true, totals: { errors: 0, warnings: 0 } });
   });
 
-  it('returns findings with rule, severity, file, line and fix', async () => {
+  it('returns findings with rule, severity, file, line, fix and documentation', async () => {
     const result = await call('verify_repo', { path: 'broken-repo' });
     const findings = result.structuredContent?.findings as Array<Record<string, unknown>>;
     expect(result.structuredContent?.passed).toBe(false);
     expect(findings).toContainEqual({
       rule: 'links/unresolved',
-      severity: 'error',
+      severity: 'warning',
       file: 'AGENTS.md',
       line: 4,
       message: "Link 'docs/gone.md' does not resolve to a file in the repository.",
       fix: 'Fix the path (it is relative to this file) or remove the link.',
+      docs: 'https://agents.md',
     });
   });
 
@@ -84,7 +88,7 @@ describe('verify_repo', () => {
 
 describe('adopt_repo', () => {
   it('prepares the branch in a dry run and reports the checkout', async () => {
-    const remote = await createBareRemote(plainRepo);
+    const remote = await createBareRemote(plainRepo, 'main', workspaceRoot);
     const result = await call('adopt_repo', {
       repository_url: remote.url,
       workspace: path.join(workspaceRoot, 'ws'),
@@ -98,7 +102,7 @@ describe('adopt_repo', () => {
   });
 
   it('is an error result when any repository of a batch fails, with every report and the token masked', async () => {
-    const remote = await createBareRemote(plainRepo);
+    const remote = await createBareRemote(plainRepo, 'main', workspaceRoot);
     const result = await call('adopt_repo', {
       repository_urls: [remote.url, `http://x-access-token:${TOKEN}@127.0.0.1:9/octo/demo.git`],
       workspace: path.join(workspaceRoot, 'batch'),
@@ -114,7 +118,7 @@ describe('adopt_repo', () => {
   });
 
   it('accepts names as a comma-separated string too', async () => {
-    const remote = await createBareRemote(plainRepo);
+    const remote = await createBareRemote(plainRepo, 'main', workspaceRoot);
     const result = await call('adopt_repo', {
       repository_urls: remote.url,
       reviewers: 'alice, bob',
@@ -122,6 +126,17 @@ describe('adopt_repo', () => {
       dry_run: true,
     });
     expect(result.isError).toBeFalsy();
+  });
+
+  it('refuses a local remote outside the allowed directories before git sees it', async () => {
+    const outside = await createBareRemote(plainRepo);
+    const result = await call('adopt_repo', {
+      repository_url: outside.url,
+      workspace: path.join(workspaceRoot, 'out'),
+      dry_run: true,
+    });
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain('is outside the directories this server may read');
   });
 
   it('needs a repository_url, repository_urls or path', async () => {

@@ -6,7 +6,9 @@ import { type DataServer, startDataServer } from './dataServer.js';
 
 const url = process.env.GROUNDWORK_TEST_PG_URL;
 if (url === undefined && process.env.CI) {
-  throw new Error('GROUNDWORK_TEST_PG_URL is not set; in CI, run `eval "$(scripts/ci/setup.d/postgres.sh)"` first.');
+  throw new Error(
+    'GROUNDWORK_TEST_PG_URL is not set; in CI, run `eval "$(scripts/ci/setup.d/postgres.sh)"` first.',
+  );
 }
 
 describe.skipIf(url === undefined)('PostgreSQL tables', () => {
@@ -65,8 +67,9 @@ describe.skipIf(url === undefined)('PostgreSQL tables', () => {
       connection_env: 'DATABASE_URL',
       table: 'groundwork_orders',
     });
-    expect((result.keys as string[][]).map((key) => key.join('+'))).toEqual([
-      'note',
+    const keys = result.keys as { columns: string[]; has_nulls: boolean }[];
+    expect(keys.map((key) => `${key.columns.join('+')}${key.has_nulls ? ' (nulls)' : ''}`)).toEqual([
+      'note (nulls)',
       'order_id+line',
       'order_id+sku',
       'line+sku',

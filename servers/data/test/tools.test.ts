@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -111,7 +112,11 @@ describe('find_keys', () => {
       table: 'customers',
       max_columns: 2,
     });
-    expect(result).toMatchObject({ keys: [['id']], rows: 5, columns: ['id', 'email', 'country'] });
+    expect(result).toMatchObject({
+      keys: [{ columns: ['id'], has_nulls: false }],
+      rows: 5,
+      columns: ['id', 'email', 'country'],
+    });
   });
 });
 
@@ -165,7 +170,12 @@ describe('bad input', () => {
       table: 'customers; DROP TABLE customers',
       columns: ['id'],
     });
-    expect(message).toMatch(/'table' must be a plain identifier/);
+    expect(message).toMatch(/'table' must be an identifier .* or a double-quoted name/);
+  });
+
+  it('refuses a FIFO without opening it (the call does not hang)', async () => {
+    execFileSync('mkfifo', [path.join(directory, 'pipe.csv')]);
+    expect(await server.fail('profile_columns', { file: 'pipe.csv' })).toMatch(/FIFO/);
   });
 
   it('explains a file that is not readable in its format', async () => {
@@ -179,6 +189,143 @@ describe('bad input', () => {
     const result = await server.call('uniqueness_check', { file: 'people.csv', columns: ['id'] });
     expect(result.unique).toBe(true);
   });
+});
+
+describe('bounded answers', () => {
+  it('cuts a 10 MB value to its first 256 characters, marked with its full length', async () => {
+    const huge = 'x'.repeat(10 * 1024 * 1024);
+    writeFileSync(path.join(directory, 'huge.csv'), `id,blob\n1,${huge}\n2,${huge}\n3,short\n`);
+    const result = await server.call('find_duplicates', { file: 'huge.csv', columns: ['blob'] });
+    const value = (result.groups as { values: string[] }[])[0]!.values[0]!;
+    expect(value).toBe(`${'x'.repeat(256)}…[cut: ${huge.length} characters]`);
+    expect(result.truncated).toBe(true);
+    expect(result.truncated_parts).toEqual(['values: 1 value(s) cut to 256 characters']);
+    const profile = await server.call('profile_columns', { file: 'huge.csv' });
+    expect(JSON.stringify(profile).length).toBeLessThan(20_000);
+    expect(profile.columns).toMatchObject([{}, { max_length: huge.length }]);
+  }, 30_000);
+
+  it('keeps an answer under 256 KB, saying how many groups it dropped', async () => {
+    const lines = ['k'];
+    for (let i = 0; i < 1000; i++) lines.push(`${i}-${'v'.repeat(600)}`, `${i}-${'v'.repeat(600)}`);
+    writeFileSync(path.join(directory, 'wide.csv'), `${lines.join('\n')}\n`);
+    const result = await server.call('find_duplicates', { file: 'wide.csv', columns: ['k'], limit: 1000 });
+    expect(JSON.stringify(result).length).toBeLessThanOrEqual(256 * 1024);
+    const listed = (result.groups as unknown[]).length;
+    expect(listed).toBeLessThan(1000);
+    expect(result.truncated_parts).toEqual([
+      'values: 1000 value(s) cut to 256 characters',
+      `size: ${1000 - listed} more group(s) dropped to keep the answer under 256 KB`,
+    ]);
+  });
+});
+
+describe('SQL sources', () => {
+  beforeAll(() => {
+    const db = new Database(path.join(directory, 'groups.db'));
+    db.exec('CREATE TABLE "Order Lines" (k INTEGER, n TEXT)');
+    const insert = db.prepare('INSERT INTO "Order Lines" VALUES (?, ?)');
+    db.transaction(() => {
+      for (let i = 0; i < 1200; i++) {
+        insert.run(i, 'a');
+        insert.run(i, 'b');
+      }
+    })();
+    db.close();
+  });
+
+  it('lists 1,000 duplicate groups with their rows (no expression-depth limit), under a quoted table name', async () => {
+    const result = await server.call('find_duplicates', {
+      file: 'sqlite:groups.db',
+      table: '"Order Lines"',
+      columns: ['k'],
+      limit: 1000,
+      rows_per_group: 2,
+    });
+    expect(result).toMatchObject({ total_groups: 1200, rows: 2400 });
+    const groups = result.groups as { values: string[]; rows: number[] }[];
+    expect(groups).toHaveLength(1000);
+    expect(groups[999]).toEqual({ values: ['999'], count: 2, rows: [1999, 2000] });
+  });
+
+  it('gives find_keys, profile_columns and uniqueness_check the same values', async () => {
+    const keys = await server.call('find_keys', { file: 'sqlite:groups.db', table: '"Order Lines"' });
+    expect(keys.keys).toEqual([{ columns: ['k', 'n'], has_nulls: false }]);
+    const check = await server.call('uniqueness_check', {
+      file: 'sqlite:groups.db',
+      table: '"Order Lines"',
+      columns: ['k', 'n'],
+    });
+    expect(check.unique).toBe(true);
+  });
+});
+
+describe('text encodings', () => {
+  beforeAll(() => {
+    // café and cafè in Latin-1: E9 and E8, neither valid UTF-8.
+    const latin1 = Buffer.concat([
+      Buffer.from('name\ncaf'),
+      Buffer.from([0xe9]),
+      Buffer.from('\nCAF'),
+      Buffer.from([0xc8]),
+      Buffer.from('\n'),
+    ]);
+    writeFileSync(path.join(directory, 'latin1.csv'), latin1);
+    writeFileSync(
+      path.join(directory, 'image.csv'),
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+    );
+  });
+
+  it('decodes Latin-1 when told, so café and CAFÈ differ even ignoring case', async () => {
+    const result = await server.call('uniqueness_check', {
+      file: 'latin1.csv',
+      columns: ['name'],
+      encoding: 'latin1',
+      case_insensitive: true,
+    });
+    expect(result).toMatchObject({ unique: true, distinct: 2 });
+    expect(result.warnings).toBeUndefined();
+    const profile = await server.call('profile_columns', { file: 'latin1.csv', encoding: 'windows-1252' });
+    expect(profile.columns).toMatchObject([{ min: 'CAFÈ', max: 'café', max_length: 4 }]);
+  });
+
+  it('warns when a file is not valid UTF-8', async () => {
+    const result = await server.call('uniqueness_check', { file: 'latin1.csv', columns: ['name'] });
+    expect(result.warnings).toEqual([
+      expect.stringMatching(/not valid UTF-8 \(first at line 2\).*encoding: 'latin1'/),
+    ]);
+  });
+
+  it('refuses a binary file as not delimited text', async () => {
+    expect(await server.fail('profile_columns', { file: 'image.csv' })).toMatch(/not delimited text/);
+  });
+});
+
+describe('find_keys arguments', () => {
+  it('refuses a negative max_violating_rows', async () => {
+    expect(await server.fail('find_keys', { file: 'people.csv', max_violating_rows: -1 })).toMatch(
+      /max_violating_rows/,
+    );
+  });
+});
+
+describe('a scan on all cores', () => {
+  it('gives the same answer over the wire as the single-threaded scan', async () => {
+    const lines = ['id,note,key'];
+    for (let i = 1; i <= 20_000; i++)
+      lines.push(`${i},"note ${i}${i % 5 === 0 ? '\nmore' : ''}",${i % 9_973}`);
+    writeFileSync(path.join(directory, 'parallel.csv'), `${lines.join('\n')}\n`);
+    const threaded = await startDataServer(directory, { GROUNDWORK_DATA_PARALLEL_MIN_MB: '0' });
+    try {
+      const args = { file: 'parallel.csv', columns: ['key'], limit: 1000, rows_per_sample: 3 };
+      const expected = await server.call('uniqueness_check', args);
+      expect(expected).toMatchObject({ rows: 20_000, duplicate_values: 9_973 });
+      expect(await threaded.call('uniqueness_check', args)).toEqual(expected);
+    } finally {
+      await threaded.close();
+    }
+  }, 60_000);
 });
 
 describe('cancellation', () => {

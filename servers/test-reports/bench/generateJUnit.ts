@@ -11,6 +11,10 @@ export interface GeneratorOptions {
   targetMegabytes: number;
   seed: number;
   directory: string;
+  /** Share of cases that fail or error (a fifth of them errors); default 0.10. */
+  failureRate?: number;
+  /** Frames per stack trace; default 40–80, varying. */
+  stackFrames?: number;
 }
 
 export interface GeneratedReport {
@@ -36,7 +40,12 @@ const FRAMEWORK_FRAMES = [
 /** Writes the report unless one with the same parameters exists; returns its path and expected counts. */
 export async function generateJUnit(options: GeneratorOptions): Promise<GeneratedReport> {
   await mkdir(options.directory, { recursive: true });
-  const name = `junit-${options.cases}-${options.targetMegabytes}mb-seed${options.seed}.xml`;
+  const failureRate = options.failureRate ?? 0.1;
+  const shape =
+    options.failureRate === undefined && options.stackFrames === undefined
+      ? ''
+      : `-fail${Math.round(failureRate * 100)}-frames${options.stackFrames ?? 'mixed'}`;
+  const name = `junit-${options.cases}-${options.targetMegabytes}mb${shape}-seed${options.seed}.xml`;
   const file = path.join(options.directory, name);
   // Same seed and sizes give the same bytes, so an earlier file is reused.
   if (existsSync(file) && existsSync(`${file}.json`)) {
@@ -46,8 +55,15 @@ export async function generateJUnit(options: GeneratorOptions): Promise<Generate
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   // Output lines per case are sized so the file reaches the target; failures carry most of the bulk.
   const bytesPerCase = (options.targetMegabytes * 1024 * 1024) / options.cases;
-  // ≈ 700 bytes of markup and stack per case on average, plus ≈ 46 bytes per log line (see the mix below).
-  const logLinesPerCase = Math.max(1, Math.round((bytesPerCase - 700) / 46));
+  // ≈ 150 bytes of markup per case and ≈ 90 per stack frame of a failure, plus ≈ 46 bytes per log line
+  // (failures log three times the lines, passing tests a third of them).
+  const meanFrames = options.stackFrames ?? 60;
+  const stackBytes = failureRate * (meanFrames * 90 + 250);
+  const lineWeight = failureRate * 3 + (1 - failureRate) / 3;
+  const logLinesPerCase =
+    shape === ''
+      ? Math.max(1, Math.round((bytesPerCase - 700) / 46)) // the original shape, kept byte for byte
+      : Math.max(1, Math.round((bytesPerCase - 150 - stackBytes) / 46 / lineWeight / 1.1));
   const counts = { failed: 0, errored: 0, skipped: 0 };
   const casesPerSuite = 50;
   const temporary = `${file}.partial`;
@@ -66,8 +82,8 @@ export async function generateJUnit(options: GeneratorOptions): Promise<Generate
     const roll = random();
     let body = '';
     const logLines = Math.round(logLinesPerCase * (0.5 + random()));
-    if (roll < 0.08 || (roll >= 0.08 && roll < 0.1)) {
-      const isError = roll >= 0.08;
+    if (roll < failureRate) {
+      const isError = roll >= failureRate * 0.8;
       if (isError) counts.errored += 1;
       else counts.failed += 1;
       const expected = Math.floor(random() * 1000);
@@ -76,7 +92,7 @@ export async function generateJUnit(options: GeneratorOptions): Promise<Generate
         : `expected: &lt;${expected}&gt; but was: &lt;${expected + 1}&gt;`;
       const type = isError ? 'java.net.ConnectException' : 'org.opentest4j.AssertionFailedError';
       const frames: string[] = [];
-      const depth = 40 + Math.floor(random() * 40);
+      const depth = options.stackFrames ?? 40 + Math.floor(random() * 40);
       for (let frame = 0; frame < depth; frame += 1) {
         frames.push(
           frame < 6
@@ -87,7 +103,7 @@ export async function generateJUnit(options: GeneratorOptions): Promise<Generate
       const element = isError ? 'error' : 'failure';
       body += `      <${element} message="${message}" type="${type}">${type}: ${message}\n${frames.join('\n')}\n</${element}>\n`;
       body += `      <system-out><![CDATA[${logLinesOf(random, logLines * 3, index)}]]></system-out>\n`;
-    } else if (roll < 0.12) {
+    } else if (roll < failureRate + 0.02) {
       counts.skipped += 1;
       body += '      <skipped message="disabled until the migration lands"/>\n';
     } else if (logLines > 0) {

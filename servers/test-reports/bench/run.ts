@@ -1,6 +1,8 @@
 // `pnpm bench`: test_summary's streaming read against junit2json (the xml2js approach most report tools
 // use) on the same generated JUnit file, each side in its own child process, then a 500 MB file alone.
 // Sizes: BENCH_CASES (100000), BENCH_MB (200), BENCH_LARGE_MB (500, 0 to skip), BENCH_RUNS (5), BENCH_SEED (7).
+// Shapes: BENCH_SHAPES (`mixed,failure-heavy`): the original mix (10 % failing, 40–80-frame stacks, BENCH_MB)
+// and a failure-heavy report (30 % failing, 80-frame stacks, BENCH_HEAVY_MB, 235).
 import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
@@ -74,41 +76,52 @@ console.log(
   `machine: ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30)} GB, node ${process.version}`,
 );
 
-const report = await generateJUnit({ cases, targetMegabytes: megabytes, seed, directory: dataDir });
-console.log(
-  `report: ${path.basename(report.file)}: ${fmt(report.bytes / 2 ** 20)} MB, ${report.cases} cases (${report.failed} failed, ${report.errored} errored, ${report.skipped} skipped)`,
-);
-// Interleaved, so a burst of load elsewhere on the machine hits both sides alike.
-const oursAll: Measurement[] = [];
-const theirsAll: Measurement[] = [];
-for (let index = 0; index < runs; index += 1) {
-  oursAll.push(await measure(summaryScript, report.file));
-  theirsAll.push(await measure(junit2jsonScript, report.file));
-}
-const ours = median(oursAll);
-const theirs = median(theirsAll);
-for (const [name, result] of [
-  ['test_summary', ours],
-  ['junit2json', theirs],
-] as const) {
-  const agrees =
-    result.counts.total === report.cases &&
-    result.counts.failed === report.failed &&
-    result.counts.errored === report.errored &&
-    result.counts.skipped === report.skipped;
+const SHAPES = {
+  mixed: { targetMegabytes: megabytes },
+  'failure-heavy': {
+    targetMegabytes: Number(process.env.BENCH_HEAVY_MB ?? 235),
+    failureRate: 0.3,
+    stackFrames: 80,
+  },
+} as const;
+const shapes = (process.env.BENCH_SHAPES ?? 'mixed,failure-heavy').split(',') as (keyof typeof SHAPES)[];
+for (const shape of shapes) {
+  const report = await generateJUnit({ cases, seed, directory: dataDir, ...SHAPES[shape] });
   console.log(
-    `${name.padEnd(13)} ${fmt(result.elapsedMs).padStart(7)} ms wall ${fmt(result.cpuMs).padStart(7)} ms CPU  peak RSS ${fmt(result.maxRssMb).padStart(5)} MB  counts ${agrees ? 'match' : `DIFFER ${JSON.stringify(result.counts)}`}`,
+    `report (${shape}): ${path.basename(report.file)}: ${fmt(report.bytes / 2 ** 20)} MB, ${report.cases} cases (${report.failed} failed, ${report.errored} errored, ${report.skipped} skipped)`,
+  );
+  // Interleaved, so a burst of load elsewhere on the machine hits both sides alike.
+  const oursAll: Measurement[] = [];
+  const theirsAll: Measurement[] = [];
+  for (let index = 0; index < runs; index += 1) {
+    oursAll.push(await measure(summaryScript, report.file));
+    theirsAll.push(await measure(junit2jsonScript, report.file));
+  }
+  const ours = median(oursAll);
+  const theirs = median(theirsAll);
+  for (const [name, result] of [
+    ['test_summary', ours],
+    ['junit2json', theirs],
+  ] as const) {
+    const agrees =
+      result.counts.total === report.cases &&
+      result.counts.failed === report.failed &&
+      result.counts.errored === report.errored &&
+      result.counts.skipped === report.skipped;
+    console.log(
+      `${name.padEnd(13)} ${fmt(result.elapsedMs).padStart(7)} ms wall ${fmt(result.cpuMs).padStart(7)} ms CPU  peak RSS ${fmt(result.maxRssMb).padStart(5)} MB  counts ${agrees ? 'match' : `DIFFER ${JSON.stringify(result.counts)}`}`,
+    );
+  }
+  const speedup = theirs.elapsedMs / ours.elapsedMs;
+  const cpuSpeedup = theirs.cpuMs / ours.cpuMs;
+  const memory = ours.maxRssMb / theirs.maxRssMb;
+  console.log(
+    `speed: ${fmt(speedup, 1)}x faster by wall time (target >= 5x: ${speedup >= 5 ? 'met' : 'NOT met'}), ${fmt(cpuSpeedup, 1)}x by CPU time`,
+  );
+  console.log(
+    `memory: ${fmt(memory, 3)} of junit2json's peak (target <= 0.25: ${memory <= 0.25 ? 'met' : 'NOT met'})`,
   );
 }
-const speedup = theirs.elapsedMs / ours.elapsedMs;
-const cpuSpeedup = theirs.cpuMs / ours.cpuMs;
-const memory = ours.maxRssMb / theirs.maxRssMb;
-console.log(
-  `speed: ${fmt(speedup, 1)}x faster by wall time (target >= 5x: ${speedup >= 5 ? 'met' : 'NOT met'}), ${fmt(cpuSpeedup, 1)}x by CPU time`,
-);
-console.log(
-  `memory: ${fmt(memory, 3)} of junit2json's peak (target <= 0.25: ${memory <= 0.25 ? 'met' : 'NOT met'})`,
-);
 
 if (largeMegabytes > 0) {
   const large = await generateJUnit({

@@ -10,9 +10,9 @@ type Format = (typeof FORMATS)[number];
 
 const VERIFY_USAGE = `Usage: groundwork-adopt verify [path] [--format text|json|sarif]
 
-Checks a repository's AI-agent conventions (CLAUDE.md, AGENTS.md, skills, subagents, commands,
-.claude/settings.json, .mcp.json). Exits 1 when there are errors. Rules are configured in
-.groundwork/adopt.json.
+Checks a repository's AI-agent conventions (CLAUDE.md, AGENTS.md, skills, subagents, commands, rules,
+.claude/settings.json, plugins, .mcp.json) against Claude Code's documentation. Exits 1 when there are
+errors. Rules are configured in .groundwork/adopt.json.
 `;
 
 export async function runVerifyCommand(argv: readonly string[], version: string): Promise<number> {

@@ -39,12 +39,14 @@ export const adoptRepoTool = defineTool({
     description:
       'Prepares repositories for coding agents on a branch and opens a pull request: writes or completes AGENTS.md and CLAUDE.md from the ' +
       'detected build (accurate commands and layout), wires a guard into the build (package.json test script, Maven plugin, Gradle check, or CI ' +
-      'workflow), optionally adds .mcp.json/settings/hooks, runs verify_repo and the guard, pushes the branch (never the default branch, never ' +
+      'workflow), optionally adds .mcp.json/settings/hooks, checks the result with verify_repo and the guard, pushes the branch (never the default branch, never ' +
       'forced) and opens or reuses the pull request with gh. Give repository_url(s) to clone, or path for a local checkout. dry_run stops after ' +
-      'verify. Slow (clones and pushes; minutes). Each repository gets its own report; the call is an error when any failed.',
+      'verify. Runs no code from the repository unless run_repository_code is true. Slow (clones and pushes; minutes). Each repository gets ' +
+      'its own report; the call is an error when any failed.',
     input: z.object({
       repository_url: optionalString(
-        'A repository to clone (https://, ssh://, git@host:owner/repo or file://). A token in it is used, never stored or shown.',
+        'A repository to clone: https://, ssh:// or git@host:owner/repo (file:// or a path only under the allowed directories). A token in ' +
+          'it is handed to git and gh through a private channel: never in a command line, stored or shown.',
       ),
       repository_urls: names('Several repositories, adopted one after the other, each in its own checkout.'),
       path: pathArg('A local git checkout to adopt in place (instead of repository_url).').optional(),
@@ -53,7 +55,9 @@ export const adoptRepoTool = defineTool({
         .string()
         .min(1)
         .default(DEFAULT_BRANCH_NAME)
-        .describe('The branch to commit to and push (never the default branch).'),
+        .describe(
+          "The branch to commit to and push: 'name' or 'refs/heads/name', never the default branch, and never a remote branch adopt_repo did not create.",
+        ),
       title: optionalString('Pull request title.'),
       body: optionalString('Pull request body (Markdown).'),
       reviewers: names('GitHub logins or org/team names to request reviews from.'),
@@ -66,11 +70,21 @@ export const adoptRepoTool = defineTool({
       ),
       dry_run: optionalBoolean(
         false,
-        'Stop after verify: nothing is pushed and no pull request is opened; the checkout is reported.',
+        'Stop after verify: nothing is pushed, no pull request is opened, no repository code runs; the checkout is kept and reported.',
+      ),
+      run_repository_code: optionalBoolean(
+        false,
+        "RISK: also run the guard through the repository's own build tool (e.g. npm run check:agent-docs), which runs code from the " +
+          'repository (npm pre/post scripts, build plugins) as the server user, with a scrubbed environment and the same deadline. ' +
+          'Off by default: the server checks the guard itself. Never with dry_run.',
+      ),
+      keep_checkout: optionalBoolean(
+        false,
+        'Keep the checkout of a repository_url after a successful run (it is removed otherwise; failed runs and dry runs keep theirs, at most 10).',
       ),
       use_claude: optionalBoolean(
         false,
-        'Let the claude CLI write the agent docs when it is installed (templates complete them either way).',
+        "Let the claude CLI write the agent docs when it is installed (templates complete them either way); it loads only the user's settings, not the repository's hooks.",
       ),
       timeout_minutes: optionalBoundedInt(
         1,
@@ -86,7 +100,8 @@ export const adoptRepoTool = defineTool({
       ),
     }),
     output: z.object({ succeeded: z.boolean(), repositories: z.array(report) }),
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    // Destructive: it pushes to remotes and commits in a local checkout. Open world: it talks to remote hosts.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   },
   async apply(args, ctx) {
     const urls = [
@@ -101,6 +116,12 @@ export const adoptRepoTool = defineTool({
     }
     if (urls.length > 0 && args.path !== undefined) {
       throw new InvalidArgumentError('path', 'give either path or repository_url(s), not both.');
+    }
+    if (args.dry_run && args.run_repository_code) {
+      throw new InvalidArgumentError(
+        'run_repository_code',
+        'a dry run never runs code from the repository; drop one of the two.',
+      );
     }
     const workspace = await ctx.allowedPaths.resolve(args.workspace ?? DEFAULT_WORKSPACE);
     const targets =
@@ -123,6 +144,8 @@ export const adoptRepoTool = defineTool({
         draft: args.draft,
         assets: args.assets,
         dryRun: args.dry_run,
+        runRepositoryCode: args.run_repository_code,
+        keepCheckout: args.keep_checkout,
         useClaude: args.use_claude,
         timeoutMs: args.timeout_minutes * 60_000,
         retries: args.retries,
@@ -131,6 +154,8 @@ export const adoptRepoTool = defineTool({
         signal: ctx.signal,
         log: (message) => ctx.log.info(message),
         display: (absolute) => ctx.allowedPaths.display(absolute),
+        // file:// URLs and local paths are remotes only under the allowed directories.
+        confineLocalRemote: (given) => ctx.allowedPaths.resolve(given),
       },
       (done, total) => ctx.progress(done, total, 'repositories'),
     );

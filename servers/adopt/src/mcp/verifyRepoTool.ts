@@ -1,19 +1,26 @@
 // verify_repo over MCP: resolves the path inside the allowed directories and returns the core's report.
 import { defineTool, pathArg, ToolError, ToolResult } from '@groundwork/mcp-common';
+import { type ConfinedDirectory, WrongFileKindError } from '@groundwork/mcp-common/files';
 import { z } from 'zod';
 
 const finding = z.object({
   rule: z.string(),
-  severity: z.enum(['error', 'warning']),
+  severity: z.enum(['error', 'warning', 'note']),
   file: z.string(),
-  line: z.number().int().optional(),
+  line: z.number().int(),
   message: z.string(),
   fix: z.string().optional(),
+  docs: z.string().optional(),
 });
 
 const verifyReportSchema = z.object({
   passed: z.boolean(),
-  totals: z.object({ errors: z.number().int(), warnings: z.number().int(), files_checked: z.number().int() }),
+  totals: z.object({
+    errors: z.number().int(),
+    warnings: z.number().int(),
+    notes: z.number().int(),
+    files_checked: z.number().int(),
+  }),
   findings: z.array(finding),
 });
 
@@ -22,23 +29,36 @@ export const verifyRepoTool = defineTool({
     name: 'verify_repo',
     title: 'Verify AI-agent conventions',
     description:
-      "Checks a repository's conventions for coding agents: CLAUDE.md (title, reference to AGENTS.md, @imports, token budget), " +
-      'AGENTS.md sections, skills/subagents/commands front matter, .claude/settings.json (permissions, hooks, scripts), .mcp.json, ' +
-      'committed secrets (reported masked) and local Markdown links. Returns findings with rule, severity, file, line and a fix; ' +
-      '`passed` is false when any error is found. Read-only and fast (well under a second). Call it before and after editing these files.',
+      "Checks a repository's conventions for coding agents against Claude Code's documentation and the Agent Skills and AGENTS.md formats: " +
+      'CLAUDE.md/AGENTS.md at every level (imports, symlinked pairs), skills, subagents, commands and rules (front matter), ' +
+      '.claude/settings.json (schema of the documented keys, permissions, hooks and their scripts), plugins and marketplaces, .mcp.json, ' +
+      'committed secrets (reported masked) and local Markdown links. Returns findings with rule, severity (error: Claude Code would not load it ' +
+      'or would misbehave; warning: ignored or not portable; note: house style), file, line, a fix and a documentation link; ' +
+      '`passed` is false when any error is found. Reads only regular files inside the repository (a symlink out, a FIFO or device, or a file ' +
+      'over 1 MiB is a finding, never read). Read-only and fast (well under a second). Call it before and after editing these files.',
     input: z.object({ path: pathArg('The repository root folder.') }),
     output: verifyReportSchema,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async apply(args, ctx) {
-    const root = await ctx.allowedPaths.resolve(args.path);
     const { NotARepositoryError, verifyRepo } = await import('../core/verify/verifyRepo.js');
+    const notARepository = (error: { code: string; message: string }) =>
+      new ToolError(error.code, `Invalid argument 'path': ${error.message}`);
+    // Opened once, as a handle, through the allowed directories; verify reads below it through that handle.
+    let root: ConfinedDirectory;
+    try {
+      root = await ctx.allowedPaths.openDirectory(args.path, { signal: ctx.signal });
+    } catch (error) {
+      if (error instanceof WrongFileKindError) throw notARepository(new NotARepositoryError(args.path));
+      throw error;
+    }
     try {
       return ToolResult.success(await verifyRepo(root, args.path));
     } catch (error) {
-      if (error instanceof NotARepositoryError)
-        throw new ToolError(error.code, `Invalid argument 'path': ${error.message}`);
+      if (error instanceof NotARepositoryError) throw notARepository(error);
       throw error;
+    } finally {
+      await root.close();
     }
   },
 });

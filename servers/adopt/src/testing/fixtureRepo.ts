@@ -1,9 +1,10 @@
 // Writes small repositories for tests into a temporary directory: a map of path → content (or file spec).
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export type FixtureFile = string | { content: string; mode: number };
+/** Content, content with a mode, or a symbolic link to `symlink` (committed as a link, as git stores it). */
+export type FixtureFile = string | { content: string; mode: number } | { symlink: string };
 export type FixtureFiles = Record<string, FixtureFile | null>;
 
 /** Creates a directory holding `files`; a `null` entry leaves that path out (for overlays). */
@@ -21,6 +22,10 @@ export async function writeFixtureFiles(root: string, files: FixtureFiles): Prom
       continue;
     }
     await mkdir(path.dirname(target), { recursive: true });
+    if (typeof file !== 'string' && 'symlink' in file) {
+      await symlink(file.symlink, target);
+      continue;
+    }
     const spec = typeof file === 'string' ? { content: file, mode: 0o644 } : file;
     await writeFile(target, spec.content);
     await chmod(target, spec.mode);

@@ -21,9 +21,13 @@ export interface BareRemote {
   url: string;
 }
 
-/** A bare repository whose default branch holds `files` in one commit. */
-export async function createBareRemote(files: FixtureFiles, defaultBranch = 'main'): Promise<BareRemote> {
-  const base = await mkdtemp(path.join(tmpdir(), 'adopt-remote-'));
+/** A bare repository whose default branch holds `files` in one commit (made under `under`, default tmp). */
+export async function createBareRemote(
+  files: FixtureFiles,
+  defaultBranch = 'main',
+  under = tmpdir(),
+): Promise<BareRemote> {
+  const base = await mkdtemp(path.join(under, 'adopt-remote-'));
   const work = path.join(base, 'work');
   const bare = path.join(base, 'remote.git');
   git(base, 'init', '--quiet', '-b', defaultBranch, work);
@@ -49,6 +53,8 @@ export interface GhStandIn {
   calls(): Promise<string[][]>;
   /** Where a hanging stand-in writes the pid of the child it leaves sleeping. */
   hangingPidFile: string;
+  /** For each `pr` call: the hosts.yml gh would log in with (from GH_CONFIG_DIR), or '' without one. */
+  logins(): Promise<string[]>;
 }
 
 /**
@@ -61,6 +67,7 @@ export async function createGhStandIn(
 ): Promise<GhStandIn> {
   const dir = await mkdtemp(path.join(tmpdir(), 'adopt-gh-'));
   const log = path.join(dir, 'calls.jsonl');
+  const logins = path.join(dir, 'logins.jsonl');
   const state = path.join(dir, 'open-pr');
   await writeFile(
     path.join(dir, 'gh'),
@@ -68,6 +75,11 @@ export async function createGhStandIn(
 const fs = require('node:fs');
 const args = process.argv.slice(2);
 fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify(args) + '\\n');
+if (args[0] === 'pr') {
+  const hosts = process.env.GH_CONFIG_DIR === undefined ? '' : require('node:path').join(process.env.GH_CONFIG_DIR, 'hosts.yml');
+  const login = hosts !== '' && fs.existsSync(hosts) ? fs.readFileSync(hosts, 'utf8') : '';
+  fs.appendFileSync(${JSON.stringify(logins)}, JSON.stringify(login) + '\\n');
+}
 if (args[0] === '--version') { process.stdout.write('gh version 2.0.0 (stand-in)\\n'); process.exit(0); }
 if (args[0] === 'pr' && args[1] === 'list' && ${hang}) {
   const child = require('node:child_process').spawn('sleep', ['120'], { stdio: 'ignore' });
@@ -92,6 +104,13 @@ process.exit(1);
   return {
     path: `${dir}${path.delimiter}${process.env.PATH ?? ''}`,
     hangingPidFile: path.join(dir, 'hanging.pid'),
+    async logins() {
+      const text = await readFile(logins, 'utf8').catch(() => '');
+      return text
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as string);
+    },
     async calls() {
       const text = await readFile(log, 'utf8').catch(() => '');
       return text

@@ -1,7 +1,7 @@
 // A real smart-HTTP git server for tests: git's own http-backend behind Basic auth with a fake token, so a
 // test can prove the token is used for fetch and push yet never shown or stored.
 import { execFileSync, spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
@@ -13,8 +13,22 @@ export interface GitHttpServer {
   close(): Promise<void>;
 }
 
+export interface GitHttpHooks {
+  /**
+   * Awaited before an authorised push request (`git-receive-pack`: the ref advertisement and the pack) is
+   * answered, with its phase, so a test can act while a push is in flight (scan processes, move a ref,
+   * kill the server).
+   */
+  beforePush?: (phase: 'advertisement' | 'pack') => Promise<void>;
+}
+
 /** `failFirst` answers that many requests with 503 first, as an overloaded host would. */
-export async function startGitHttpServer(root: string, token: string, failFirst = 0): Promise<GitHttpServer> {
+export async function startGitHttpServer(
+  root: string,
+  token: string,
+  failFirst = 0,
+  hooks: GitHttpHooks = {},
+): Promise<GitHttpServer> {
   const backend = path.join(
     execFileSync('git', ['--exec-path'], { encoding: 'utf8' }).trim(),
     'git-http-backend',
@@ -34,6 +48,20 @@ export async function startGitHttpServer(root: string, token: string, failFirst 
     }
     authorized++;
     const url = new URL(request.url ?? '/', 'http://localhost');
+    const phase = url.pathname.endsWith('/git-receive-pack')
+      ? 'pack'
+      : url.searchParams.get('service') === 'git-receive-pack'
+        ? 'advertisement'
+        : undefined;
+    const held =
+      phase === undefined || hooks.beforePush === undefined ? Promise.resolve() : hooks.beforePush(phase);
+    held.then(
+      () => serve(request, response, url),
+      () => response.destroy(),
+    );
+  });
+  function serve(request: IncomingMessage, response: ServerResponse, url: URL): void {
+    if (request.destroyed || response.destroyed) return;
     const cgi = spawn(backend, [], {
       env: {
         PATH: process.env.PATH,
@@ -71,7 +99,7 @@ export async function startGitHttpServer(root: string, token: string, failFirst 
       response.write(head.subarray(end + 4));
     });
     cgi.on('close', () => response.end());
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

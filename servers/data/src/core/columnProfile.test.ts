@@ -70,4 +70,24 @@ describe('profileColumns', () => {
     expect(Math.abs(column.distinct - 50000) / 50000).toBeLessThan(4 * column.distinctError!);
     expect(column.topValuesExact).toBe(false);
   });
+
+  it('types no impossible day as a date, and orders big numbers and text exactly', async () => {
+    const content = [
+      'day,at,amount,big,word',
+      '2024-02-29,2024-02-29 23:59:59,99999999999999999.98,9007199254740993,\uffff',
+      '2021-02-29,2024-01-01 24:00,99999999999999999.99,9007199254740992,\u{1f600}',
+      '2023-04-30,2024-01-01T00:00Z,1e-400,-9007199254740993,a',
+    ].join('\n');
+    const source = await openCsvSource(tempFile('exact.csv', content), {});
+    const { columns } = await profileColumns(source, {
+      comparison: DEFAULT_COMPARISON,
+      exactDistinctBound: 100,
+      topValues: 0,
+    });
+    expect(columns.map((column) => column.type)).toEqual(['string', 'string', 'number', 'integer', 'string']);
+    expect(columns[2]).toMatchObject({ min: '1e-400', max: '99999999999999999.99' });
+    expect(columns[3]).toMatchObject({ min: '-9007199254740993', max: '9007199254740993' });
+    // Code point order (U+1F600 after U+FFFF) and lengths in code points.
+    expect(columns[4]).toMatchObject({ min: 'a', max: '\u{1f600}', minLength: 1, maxLength: 1 });
+  });
 });

@@ -4,6 +4,7 @@ import { FieldHash } from './fieldHash.js';
 import { HLL_RELATIVE_ERROR, HyperLogLog } from './hyperLogLog.js';
 import type { Comparison, ScanControl } from './scanOptions.js';
 import { columnIndexes, type TabularSource } from './sources/tabularSource.js';
+import { codePointLength, compareCodePoints, compareNumberText } from './textOrder.js';
 
 export type InferredType = 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'string' | 'empty';
 
@@ -15,7 +16,7 @@ export interface ColumnProfile {
   /** When true, `distinct` is a HyperLogLog estimate with relative standard error `distinctError`. */
   distinctEstimated: boolean;
   distinctError?: number;
-  /** Smallest and largest value (numerically for numbers, else by text); absent for an all-null column. */
+  /** Smallest and largest value (exactly by value for numbers, else by code points); absent when all null. */
   min?: string;
   max?: string;
   minLength?: number;
@@ -36,8 +37,21 @@ export interface ProfileQuery {
 const INTEGER = /^[+-]?\d+$/;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const BOOLEAN = /^(true|false|yes|no)$/i;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATETIME =
+  /^(\d{4})-(\d{2})-(\d{2})[T ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?$/;
+
+/** A YYYY-MM-DD (at the start of a regular expression match) that names a real day: no 2021-02-29. */
+function realDay(match: RegExpExecArray | null): boolean {
+  if (match === null) return false;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+  return day <= days;
+}
 
 class ColumnState {
   nulls = 0;
@@ -49,10 +63,8 @@ class ColumnState {
   datetime = true;
   minText: string | undefined;
   maxText: string | undefined;
-  minNumber = Number.POSITIVE_INFINITY;
-  maxNumber = Number.NEGATIVE_INFINITY;
-  minNumberText = '';
-  maxNumberText = '';
+  minNumber: string | undefined;
+  maxNumber: string | undefined;
   minLength = Number.POSITIVE_INFINITY;
   maxLength = 0;
   counts: Map<string, number> | undefined = new Map();
@@ -64,23 +76,17 @@ class ColumnState {
     if (this.integer && !INTEGER.test(text)) this.integer = false;
     if (this.number && !NUMBER.test(text)) this.number = false;
     if (this.boolean && !BOOLEAN.test(text)) this.boolean = false;
-    if (this.date && !DATE.test(text)) this.date = false;
-    if (this.datetime && !DATETIME.test(text) && !DATE.test(text)) this.datetime = false;
+    if (this.date && !realDay(DATE.exec(text))) this.date = false;
+    if (this.datetime && !realDay(DATETIME.exec(text)) && !realDay(DATE.exec(text))) this.datetime = false;
     if (this.number) {
-      const value = Number(text);
-      if (value < this.minNumber) {
-        this.minNumber = value;
-        this.minNumberText = text;
-      }
-      if (value > this.maxNumber) {
-        this.maxNumber = value;
-        this.maxNumberText = text;
-      }
+      if (this.minNumber === undefined || compareNumberText(text, this.minNumber) < 0) this.minNumber = text;
+      if (this.maxNumber === undefined || compareNumberText(text, this.maxNumber) > 0) this.maxNumber = text;
     }
-    if (this.minText === undefined || text < this.minText) this.minText = text;
-    if (this.maxText === undefined || text > this.maxText) this.maxText = text;
-    if (text.length < this.minLength) this.minLength = text.length;
-    if (text.length > this.maxLength) this.maxLength = text.length;
+    if (this.minText === undefined || compareCodePoints(text, this.minText) < 0) this.minText = text;
+    if (this.maxText === undefined || compareCodePoints(text, this.maxText) > 0) this.maxText = text;
+    const length = codePointLength(text);
+    if (length < this.minLength) this.minLength = length;
+    if (length > this.maxLength) this.maxLength = length;
     if (this.counts !== undefined) {
       this.counts.set(text, (this.counts.get(text) ?? 0) + 1);
       if (this.counts.size > bound) this.switchToEstimate(hash);
@@ -115,7 +121,7 @@ class ColumnState {
     const exact = this.counts !== undefined;
     const counted = this.counts ?? this.frozen!;
     const top = [...counted.entries()]
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .sort((a, b) => b[1] - a[1] || compareCodePoints(a[0], b[0]))
       .slice(0, topValues)
       .map(([value, count]) => ({ value, count }));
     const profile: ColumnProfile = {
@@ -129,8 +135,8 @@ class ColumnState {
     };
     if (!exact) profile.distinctError = Number(HLL_RELATIVE_ERROR.toFixed(4));
     if (this.values > 0) {
-      profile.min = numeric ? this.minNumberText : this.minText!;
-      profile.max = numeric ? this.maxNumberText : this.maxText!;
+      profile.min = numeric ? this.minNumber! : this.minText!;
+      profile.max = numeric ? this.maxNumber! : this.maxText!;
       profile.minLength = this.minLength;
       profile.maxLength = this.maxLength;
     }

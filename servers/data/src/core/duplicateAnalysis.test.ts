@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
-import { tempFile } from '../testSupport.js';
-import { analyzeDuplicates, type DuplicateQuery } from './duplicateAnalysis.js';
+import { fileAt, tempFile, tempPath } from '../testSupport.js';
+import { analyzeDuplicates } from './duplicateAnalysis.js';
+import type { DuplicateQuery } from './duplicatePasses.js';
 import { type Comparison, DEFAULT_COMPARISON } from './scanOptions.js';
 import { openCsvSource } from './sources/csvSource.js';
 import { openSource } from './sources/openSource.js';
@@ -129,7 +130,7 @@ describe('the same semantics for every source', () => {
         }),
       ),
     );
-    const sqlite = tempFile('data.db', '');
+    const sqlite = tempPath('data.db', '');
     const db = new Database(sqlite);
     db.exec('CREATE TABLE people (id INTEGER PRIMARY KEY, email TEXT, team TEXT)');
     const insert = db.prepare('INSERT INTO people VALUES (?, ?, ?)');
@@ -137,9 +138,9 @@ describe('the same semantics for every source', () => {
     db.close();
     return {
       csv: await csv(PEOPLE),
-      jsonl: await openSource({ kind: 'file', path: jsonl, csv: {} }),
-      parquet: await openSource({ kind: 'file', path: parquet, csv: {} }),
-      sqlite: await openSource({ kind: 'sqlite', path: sqlite, table: 'people' }),
+      jsonl: await openSource({ kind: 'file', file: jsonl, csv: {} }),
+      parquet: await openSource({ kind: 'file', file: parquet, csv: {} }),
+      sqlite: await openSource({ kind: 'sqlite', file: fileAt(sqlite), table: 'people' }),
     };
   }
 

@@ -1,23 +1,22 @@
 // The exact duplicate search behind uniqueness_check and find_duplicates. Pass 1 finds the key hashes that
 // repeat (bounded memory, spilling to disk); pass 2 re-reads only to compare the real values of rows whose
 // hash repeated, so a hash collision can never make a unique key look duplicated. A file whose hashes never
-// repeat is proven unique after one pass. SQL sources push the whole search down to their database.
+// repeat is proven unique after one pass. SQL sources push the whole search down to their database; large
+// plain delimited-text files run both passes on all cores (parallelDuplicates.ts), with the same answer.
 import { throwIfAborted } from './dataError.js';
-import { FieldHash } from './fieldHash.js';
-import type { HashCounts } from './hashCounts.js';
+import {
+  collectGroups,
+  countKeys,
+  type DuplicateGroup,
+  type DuplicatePasses,
+  type DuplicateQuery,
+  type KeyCounts,
+  type KeyScan,
+} from './duplicatePasses.js';
+import { FallBack, parallelPasses } from './parallelDuplicates.js';
 import { RepeatedHashFinder } from './repeatedHashes.js';
-import { type Comparison, DEFAULT_MEMORY_BUDGET_BYTES, type ScanControl } from './scanOptions.js';
-import { columnIndexes, type RecordCursor, type TabularSource } from './sources/tabularSource.js';
-
-export interface DuplicateGroup {
-  /** The key's values as compared (after trim / case folding); null for a null. */
-  values: (string | null)[];
-  count: number;
-  /** The first rows of the group (1-based data-record numbers), in file order. */
-  rows: number[];
-  /** The physical line where each of those rows starts (empty where the source has no lines). */
-  lines: number[];
-}
+import { DEFAULT_MEMORY_BUDGET_BYTES, type ScanControl } from './scanOptions.js';
+import { columnIndexes, type TabularSource } from './sources/tabularSource.js';
 
 export interface DuplicateAnalysis {
   rows: number;
@@ -35,20 +34,13 @@ export interface DuplicateAnalysis {
   truncated: boolean;
   /** Whether the search went to temporary files because it outgrew its memory budget. */
   spilled: boolean;
+  /** When the file was scanned on several threads: the byte ranges it was cut into. */
+  ranges?: number;
 }
 
-export interface DuplicateQuery {
-  columns: readonly string[];
-  comparison: Comparison;
-  /** Groups to return at most. */
-  limit: number;
-  /** Rows to list per group at most. */
-  rowsPerGroup: number;
-}
-
-/** A source that answers the search itself (SQL databases). */
+/** A source that answers the search itself (SQL databases), or undefined when it cannot for this query. */
 export interface DuplicateSearchPushdown {
-  analyzeDuplicates(query: DuplicateQuery, control: ScanControl): Promise<DuplicateAnalysis>;
+  analyzeDuplicates(query: DuplicateQuery, control: ScanControl): Promise<DuplicateAnalysis | undefined>;
 }
 
 function hasPushdown(source: TabularSource): source is TabularSource & DuplicateSearchPushdown {
@@ -64,48 +56,26 @@ export async function analyzeDuplicates(
   control: ScanControl = {},
 ): Promise<DuplicateAnalysis> {
   const columns = columnIndexes(source, query.columns);
-  if (hasPushdown(source)) return source.analyzeDuplicates(query, control);
-  const budget = control.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
-  const nullsEqual = query.comparison.nulls === 'equal';
-  const hash = new FieldHash();
-  /** Hashes the row's key into `hash`, telling whether it has a null and whether that excludes it. */
-  const hashKey = (cursor: RecordCursor): KeyState => {
-    hash.reset();
-    let hasNull = false;
-    for (let k = 0; k < columns.length; k++) {
-      if (!cursor.hash(k, hash)) {
-        if (!nullsEqual) return KeyState.Excluded;
-        hasNull = true;
-        hash.addNull();
-      }
-    }
-    hash.finish();
-    return hasNull ? KeyState.KeyedWithNull : KeyState.Keyed;
-  };
-
-  let rows = 0;
-  let nulls = 0;
-  const finder = new RepeatedHashFinder(budget);
-  let repeated: HashCounts;
-  try {
-    await source.scan(
-      columns,
-      query.comparison,
-      (cursor) => {
-        rows++;
-        const state = hashKey(cursor);
-        if (state !== KeyState.Keyed) nulls++;
-        if (state !== KeyState.Excluded) finder.add(hash.h1, hash.h2);
-      },
-      control,
-      'counting keys',
-    );
-    repeated = await finder.finish(control.signal);
-  } finally {
-    finder.dispose();
+  if (hasPushdown(source)) {
+    const answered = await source.analyzeDuplicates(query, control);
+    if (answered !== undefined) return answered;
   }
+  const budget = control.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
+  const scan: KeyScan = (visit, pass) => source.scan(columns, query.comparison, visit, control, pass);
+  const sequential = sequentialPasses(scan, columns.length, query, control, budget);
+  let passes = (await parallelPasses(source, columns, query, control, budget)) ?? sequential;
+  let counts: KeyCounts;
+  try {
+    counts = await passes.countKeys();
+  } catch (error) {
+    if (!(error instanceof FallBack)) throw error;
+    passes = sequential;
+    counts = await passes.countKeys();
+  }
+  const { rows, nulls, repeated, spilled } = counts;
+  const threaded = counts.ranges === undefined ? {} : { ranges: counts.ranges };
 
-  const candidates = nullsEqual ? rows : rows - nulls;
+  const candidates = query.comparison.nulls === 'equal' ? rows : rows - nulls;
   if (repeated.size === 0) {
     return {
       rows,
@@ -115,7 +85,8 @@ export async function analyzeDuplicates(
       duplicateRows: 0,
       groups: [],
       truncated: false,
-      spilled: finder.spilled,
+      spilled,
+      ...threaded,
     };
   }
 
@@ -128,31 +99,7 @@ export async function analyzeDuplicates(
   let top: DuplicateGroup[] = [];
   for (let slice = 0; slice < slices; slice++) {
     throwIfAborted(control.signal);
-    const groups = new Map<string | null, DuplicateGroup>();
-    await source.scan(
-      columns,
-      query.comparison,
-      (cursor) => {
-        if (hashKey(cursor) === KeyState.Excluded || !repeated.has(hash.h1, hash.h2)) return;
-        if (slices > 1 && (hash.h1 >>> 0) % slices !== slice) return;
-        const values: (string | null)[] = [];
-        for (let k = 0; k < columns.length; k++) values.push(cursor.text(k));
-        const key = values.length === 1 ? values[0]! : JSON.stringify(values);
-        let group = groups.get(key);
-        if (group === undefined) {
-          group = { values, count: 0, rows: [], lines: [] };
-          groups.set(key, group);
-        }
-        group.count++;
-        if (group.rows.length < query.rowsPerGroup) {
-          group.rows.push(cursor.row);
-          if (cursor.line > 0) group.lines.push(cursor.line);
-        }
-      },
-      control,
-      slices > 1 ? `comparing repeated keys (${slice + 1} of ${slices})` : 'comparing repeated keys',
-    );
-    for (const group of groups.values()) {
+    for (const group of await passes.collectGroups(repeated, slice, slices)) {
       if (group.count < 2) continue;
       duplicateValues++;
       duplicateRows += group.count;
@@ -174,12 +121,35 @@ export async function analyzeDuplicates(
     duplicateRows,
     groups: top,
     truncated,
-    spilled: finder.spilled,
+    spilled,
+    ...threaded,
   };
 }
 
-const KeyState = { Excluded: 0, Keyed: 1, KeyedWithNull: 2 } as const;
-type KeyState = (typeof KeyState)[keyof typeof KeyState];
+/** Both passes over `scan` on this thread; pass 1 spills to disk beyond the budget. */
+function sequentialPasses(
+  scan: KeyScan,
+  width: number,
+  query: DuplicateQuery,
+  control: ScanControl,
+  budget: number,
+): DuplicatePasses {
+  return {
+    async countKeys() {
+      const finder = new RepeatedHashFinder(budget);
+      try {
+        const counted = await countKeys(scan, width, query.comparison, (h1, h2) => finder.add(h1, h2));
+        const repeated = await finder.finish(control.signal);
+        return { ...counted, repeated, spilled: finder.spilled };
+      } finally {
+        finder.dispose();
+      }
+    },
+    async collectGroups(repeated, slice, slices) {
+      return (await collectGroups(scan, width, query, repeated, slice, slices)).values();
+    },
+  };
+}
 
 function largestFirst(a: DuplicateGroup, b: DuplicateGroup): number {
   return b.count - a.count || (a.rows[0] ?? 0) - (b.rows[0] ?? 0);

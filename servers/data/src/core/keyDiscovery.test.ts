@@ -69,7 +69,7 @@ describe('findKeys', () => {
       });
       const expected = oracle(table, width, 3);
       const sortKeys = (keys: string[][]) => keys.map((key) => key.join(',')).sort();
-      expect(sortKeys(found.keys), `seed ${seed}`).toEqual(
+      expect(sortKeys(found.keys.map((key) => key.columns)), `seed ${seed}`).toEqual(
         sortKeys(expected.keys.map((key) => key.map((c) => `c${c}`))),
       );
       for (const near of found.nearKeys) {
@@ -78,6 +78,11 @@ describe('findKeys', () => {
           expected.violations.get(combination.join(',')),
         );
         expect(near.violatingRows).toBeLessThanOrEqual(3);
+        // Minimal: no smaller near-key inside it already has as few violating rows.
+        for (const other of found.nearKeys) {
+          const inside = other !== near && other.columns.every((name) => near.columns.includes(name));
+          if (inside) expect(other.violatingRows, `seed ${seed}`).toBeGreaterThan(near.violatingRows);
+        }
       }
     }
   });
@@ -90,11 +95,38 @@ describe('findKeys', () => {
       limit: 10,
       maxViolatingRows: 1,
     });
-    expect(found.keys).toEqual([['id', 'name']]);
+    expect(found.keys).toEqual([{ columns: ['id', 'name'], hasNulls: false }]);
     expect(found.nearKeys).toEqual([
       { columns: ['id'], violatingRows: 1 },
       { columns: ['name'], violatingRows: 1 },
     ]);
+  });
+
+  it('flags keys with nulls, and lists no near-key that only adds columns to a smaller one', async () => {
+    const source = await openCsvSource(
+      tempFile('nulls.csv', 'id,blank,team,x\n1,,r,1\n2,,r,1\n3,,b,2\n3,,b,3\n'),
+      {},
+    );
+    const found = await findKeys(source, {
+      maxColumns: 2,
+      comparison: DEFAULT_COMPARISON,
+      limit: 10,
+      maxViolatingRows: 1,
+    });
+    expect(found.keys).toContainEqual({ columns: ['blank'], hasNulls: true });
+    expect(found.keys).toContainEqual({ columns: ['id', 'x'], hasNulls: false });
+    // id has one violating row; id+team still has it, so only id is listed.
+    expect(found.nearKeys).toEqual([
+      { columns: ['id'], violatingRows: 1 },
+      { columns: ['x'], violatingRows: 1 },
+    ]);
+  });
+
+  it('refuses a negative near-key threshold', async () => {
+    const source = await openCsvSource(tempFile('neg.csv', 'a\n1\n1\n'), {});
+    await expect(
+      findKeys(source, { maxColumns: 1, comparison: DEFAULT_COMPARISON, limit: 10, maxViolatingRows: -1 }),
+    ).rejects.toThrow(/≥ 0/);
   });
 
   it('never examines a superset of a key', () => {

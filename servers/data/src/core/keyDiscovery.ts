@@ -25,10 +25,16 @@ export interface NearKey {
   violatingRows: number;
 }
 
+export interface CandidateKey {
+  columns: string[];
+  /** Whether some row has a null in one of the key's columns (unique as SQL UNIQUE, not a primary key). */
+  hasNulls: boolean;
+}
+
 export interface KeyDiscovery {
   rows: number;
   columns: string[];
-  keys: string[][];
+  keys: CandidateKey[];
   nearKeys: NearKey[];
   truncated: boolean;
 }
@@ -36,6 +42,7 @@ export interface KeyDiscovery {
 interface ColumnValues {
   ids: Int32Array;
   domain: number;
+  nulls: number;
 }
 
 export async function findKeys(
@@ -46,6 +53,11 @@ export async function findKeys(
   const names = query.columns ?? source.columns;
   const indexes = columnIndexes(source, names);
   const { rows, values } = await encodeColumns(source, indexes, query.comparison, control);
+  if (
+    query.maxViolatingRows !== undefined &&
+    !(Number.isInteger(query.maxViolatingRows) && query.maxViolatingRows >= 0)
+  )
+    throw new RangeError('maxViolatingRows must be a whole number ≥ 0');
   const maxViolating = query.maxViolatingRows ?? Math.max(1, Math.floor(rows / 1000));
   const refiner = new Refiner(Math.max(1, ...values.map((column) => column.domain)), rows);
   const checkpoint = new Checkpoint(control.signal);
@@ -100,19 +112,48 @@ export async function findKeys(
   const original = (combination: number[]) => combination.map((c) => order[c]!).sort((a, b) => a - b);
   const bySizeThenColumns = (a: number[], b: number[]) => a.length - b.length || compareCombinations(a, b);
   const sortedKeys = keys.map(original).sort(bySizeThenColumns);
-  const sortedNear = near
-    .map((entry) => ({ columns: original(entry.columns), violatingRows: entry.violatingRows }))
-    .sort((a, b) => a.violatingRows - b.violatingRows || bySizeThenColumns(a.columns, b.columns));
+  const sortedNear = minimalNearKeys(
+    near.map((entry) => ({ columns: original(entry.columns), violatingRows: entry.violatingRows })),
+  ).sort((a, b) => a.violatingRows - b.violatingRows || bySizeThenColumns(a.columns, b.columns));
   const named = (combination: number[]) => combination.map((c) => names[c]!);
   return {
     rows,
     columns: [...names],
-    keys: sortedKeys.slice(0, query.limit).map(named),
+    keys: sortedKeys.slice(0, query.limit).map((combination) => ({
+      columns: named(combination),
+      hasNulls: combination.some((c) => values[c]!.nulls > 0),
+    })),
     nearKeys: sortedNear
       .slice(0, query.limit)
       .map((entry) => ({ columns: named(entry.columns), violatingRows: entry.violatingRows })),
-    truncated: keys.length > query.limit || near.length > query.limit,
+    truncated: keys.length > query.limit || sortedNear.length > query.limit,
   };
+}
+
+/**
+ * Drops every near-key that adds columns to a smaller near-key without removing a violating row: adding a
+ * column never adds violations, so such a superset says nothing its subset does not.
+ */
+function minimalNearKeys<T extends { columns: number[]; violatingRows: number }>(near: T[]): T[] {
+  const byColumns = new Map(near.map((entry) => [entry.columns.join(','), entry.violatingRows]));
+  const redundant = (entry: T) =>
+    entry.columns.length > 1 &&
+    entry.columns.some((_, skip) => {
+      const subset = entry.columns.filter((_, i) => i !== skip);
+      return subsetsOf(subset).some((part) => {
+        const violating = byColumns.get(part.join(','));
+        return violating !== undefined && violating <= entry.violatingRows;
+      });
+    });
+  return near.filter((entry) => !redundant(entry));
+}
+
+/** `combination` and all its non-empty subsets. */
+function subsetsOf(combination: number[]): number[][] {
+  const subsets: number[][] = [];
+  for (let mask = 1; mask < 1 << combination.length; mask++)
+    subsets.push(combination.filter((_, i) => (mask & (1 << i)) !== 0));
+  return subsets;
 }
 
 /**
@@ -164,6 +205,7 @@ async function encodeColumns(
   const dictionaries = indexes.map(() => new ValueIds(firstId));
   let ids = indexes.map(() => new Int32Array(1 << 16));
   const hash = new FieldHash();
+  const nulls = indexes.map(() => 0);
   let rows = 0;
   await source.scan(
     indexes,
@@ -182,7 +224,7 @@ async function encodeColumns(
         if (cursor.hash(k, hash)) {
           hash.finish();
           id = dictionaries[k]!.idOf(hash.h1, hash.h2);
-        }
+        } else nulls[k]!++;
         ids[k]![rows] = id;
       }
       rows++;
@@ -192,6 +234,10 @@ async function encodeColumns(
   );
   return {
     rows,
-    values: ids.map((column, k) => ({ ids: column, domain: dictionaries[k]!.size + firstId })),
+    values: ids.map((column, k) => ({
+      ids: column,
+      domain: dictionaries[k]!.size + firstId,
+      nulls: nulls[k]!,
+    })),
   };
 }

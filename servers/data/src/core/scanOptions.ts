@@ -21,14 +21,38 @@ export interface ScanControl {
   ) => void;
   /** The memory the analysis may use for its own tables before it spills to temporary files. */
   memoryBudgetBytes?: number;
+  /** Threads a duplicate search of a large plain delimited-text file may use (default: the cores). */
+  threads?: number;
+  /** The smallest file scanned on several threads (default 64 MB; smaller ones are not worth a thread). */
+  parallelMinBytes?: number;
+  /** At most this many rows with a repeated key are read one by one in pass 2 (default 2^20); beyond,
+   * pass 2 reads the file again. */
+  targetRows?: number;
 }
 
 export const DEFAULT_MEMORY_BUDGET_BYTES = 512 * 1024 * 1024;
 
-/** Applies trim / case folding; an empty result is a null. */
+/**
+ * Applies trim / case folding; an empty result is a null. `trim` removes ASCII white space only (space, tab,
+ * LF, VT, FF, CR) — what SQL's trim can be told to remove too, so every source trims alike; case folding is
+ * Unicode lower-casing (locale-independent), which SQL sources therefore do here rather than in the database.
+ */
 export function normalizeText(value: string, comparison: Comparison): string | null {
-  let text = comparison.trim ? value.trim() : value;
+  let text = comparison.trim ? trimAscii(value) : value;
   if (text.length === 0) return null;
   if (comparison.caseInsensitive) text = text.toLowerCase();
   return text;
+}
+
+/** The code units `trim` removes: ASCII space, tab, LF, VT, FF and CR. */
+export function isAsciiSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13);
+}
+
+export function trimAscii(value: string): string {
+  let start = 0;
+  let end = value.length;
+  while (start < end && isAsciiSpace(value.charCodeAt(start))) start++;
+  while (end > start && isAsciiSpace(value.charCodeAt(end - 1))) end--;
+  return start === 0 && end === value.length ? value : value.slice(start, end);
 }

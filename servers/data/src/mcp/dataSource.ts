@@ -7,11 +7,13 @@ import {
   type ToolContext,
   ToolError,
 } from '@groundwork/mcp-common';
+import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import { z } from 'zod';
 import { DataError } from '../core/dataError.js';
 import type { Comparison, ScanControl } from '../core/scanOptions.js';
-import { openSource } from '../core/sources/openSource.js';
+import { openSource, type SourceSpec } from '../core/sources/openSource.js';
 import type { TabularSource } from '../core/sources/tabularSource.js';
+import { TEXT_ENCODINGS, type TextEncoding } from '../core/sources/textEncoding.js';
 
 export const sourceArguments = {
   file: z
@@ -45,7 +47,26 @@ export const sourceArguments = {
     false,
     'Delimited text: accept records with the wrong number of fields (missing ones are nulls, extra ones ignored) instead of failing.',
   ),
+  encoding: z
+    .enum(TEXT_ENCODINGS)
+    .default('utf-8')
+    .describe(
+      "Delimited text: the file's text encoding. A file that is not valid UTF-8 gets a warning in the answer.",
+    ),
 };
+
+/** Present in an answer only when a scan found something doubtful about the data. */
+export const warningsSchema = z
+  .array(z.string())
+  .optional()
+  .describe('What looked wrong in the data, e.g. a file that is not valid in the chosen encoding.');
+
+/** The answer's `warnings`, when the source has any. */
+export function warningsOf(source: TabularSource): { warnings?: string[] } {
+  return source.warnings !== undefined && source.warnings.length > 0
+    ? { warnings: [...source.warnings] }
+    : {};
+}
 
 export const comparisonArguments = {
   nulls: z
@@ -54,8 +75,14 @@ export const comparisonArguments = {
     .describe(
       "'distinct' (default, as in SQL): rows whose key has a null (empty field, SQL NULL, JSON null/missing) are counted in 'nulls' but never duplicate anything; 'equal': null is one value like any other.",
     ),
-  trim: optionalBoolean(false, 'Compare values with leading and trailing white space removed.'),
-  case_insensitive: optionalBoolean(false, 'Compare values ignoring letter case.'),
+  trim: optionalBoolean(
+    false,
+    'Compare values with leading and trailing ASCII white space (space, tab, CR, LF, VT, FF) removed.',
+  ),
+  case_insensitive: optionalBoolean(
+    false,
+    'Compare values ignoring letter case (Unicode lower-casing; SQL sources are then compared by the server, not the database).',
+  ),
 };
 
 type SourceArgs = {
@@ -68,6 +95,7 @@ type SourceArgs = {
   quote?: string | undefined;
   header_row: number;
   allow_ragged: boolean;
+  encoding: TextEncoding;
 };
 
 type ComparisonArgs = { nulls: 'distinct' | 'equal'; trim: boolean; case_insensitive: boolean };
@@ -86,18 +114,33 @@ export async function withSource<T>(
   work: (source: TabularSource) => Promise<T>,
 ): Promise<T> {
   let source: TabularSource | undefined;
+  let file: ConfinedFile | undefined;
   try {
-    source = await openSource(await sourceSpec(args, ctx));
+    const spec = await sourceSpec(args, ctx, (opened) => {
+      file = opened;
+    });
+    source = await openSource(spec);
     return await work(source);
   } catch (error) {
     if (error instanceof DataError) throw new ToolError(error.code, error.message);
     throw error;
   } finally {
     await source?.close();
+    await file?.close();
   }
 }
 
-async function sourceSpec(args: SourceArgs, ctx: ToolContext) {
+/** The source the arguments name; a file is opened (once, confined) here and handed to `opened` to close. */
+async function sourceSpec(
+  args: SourceArgs,
+  ctx: ToolContext,
+  opened: (file: ConfinedFile) => void,
+): Promise<SourceSpec> {
+  const openFile = async (given: string) => {
+    const file = await ctx.allowedPaths.openFile(given, { signal: ctx.signal });
+    opened(file);
+    return file;
+  };
   if (args.connection_env !== undefined) {
     if (args.file !== undefined) {
       throw new InvalidArgumentError('file', "give either 'file' or 'connection_env' (PostgreSQL), not both");
@@ -122,14 +165,14 @@ async function sourceSpec(args: SourceArgs, ctx: ToolContext) {
         `${variable} does not hold a postgres:// connection URL`,
       );
     }
-    return { kind: 'postgres' as const, connectionString, variable, table: requiredTable(args.table) };
+    return { kind: 'postgres', connectionString, variable, table: requiredTable(args.table) };
   }
   if (args.file === undefined) {
     throw new InvalidArgumentError('file', "is required (or 'connection_env' for a PostgreSQL table)");
   }
   if (args.file.startsWith(SQLITE_PREFIX)) {
-    const path = await ctx.allowedPaths.resolve(args.file.slice(SQLITE_PREFIX.length));
-    return { kind: 'sqlite' as const, path, table: requiredTable(args.table) };
+    const table = requiredTable(args.table);
+    return { kind: 'sqlite', file: await openFile(args.file.slice(SQLITE_PREFIX.length)), table };
   }
   if (args.table !== undefined) {
     throw new InvalidArgumentError(
@@ -137,14 +180,15 @@ async function sourceSpec(args: SourceArgs, ctx: ToolContext) {
       "applies only to SQL sources ('sqlite:<path>' or 'connection_env')",
     );
   }
-  const path = await ctx.allowedPaths.resolve(args.file);
+  const file = await openFile(args.file);
   const csv = {
     delimiter: args.delimiter,
     quote: args.quote,
     headerRow: args.header_row,
     allowRagged: args.allow_ragged,
+    encoding: args.encoding,
   };
-  return { kind: 'file' as const, path, format: args.format, csv };
+  return { kind: 'file', file, format: args.format, csv };
 }
 
 function requiredTable(table: string | undefined): string {
@@ -153,11 +197,13 @@ function requiredTable(table: string | undefined): string {
 }
 
 /**
- * Progress and cancellation from the tool context; the memory budget from GROUNDWORK_DATA_MEMORY_MB.
+ * Progress and cancellation from the tool context; the memory budget from GROUNDWORK_DATA_MEMORY_MB, the
+ * smallest file scanned on all cores from GROUNDWORK_DATA_PARALLEL_MIN_MB.
  * Passes are reported one after another on one scale, since MCP progress must only ever increase.
  */
 export function scanControlOf(ctx: ToolContext): ScanControl {
   const megabytes = Number(process.env.GROUNDWORK_DATA_MEMORY_MB);
+  const parallelMin = process.env.GROUNDWORK_DATA_PARALLEL_MIN_MB;
   let currentPass: string | undefined;
   let base = 0;
   let last = { done: 0, total: 0 };
@@ -172,5 +218,8 @@ export function scanControlOf(ctx: ToolContext): ScanControl {
       ctx.progress(base + done, total === undefined ? undefined : base + total, `${pass} (${unit})`);
     },
     ...(megabytes > 0 ? { memoryBudgetBytes: megabytes * 1024 * 1024 } : {}),
+    ...(parallelMin !== undefined && Number(parallelMin) >= 0
+      ? { parallelMinBytes: Number(parallelMin) * 1024 * 1024 }
+      : {}),
   };
 }

@@ -6,9 +6,11 @@ import {
   comparisonOf,
   scanControlOf,
   sourceArguments,
+  warningsOf,
+  warningsSchema,
   withSource,
 } from './dataSource.js';
-import { duplicateGroupSchema, groupOut } from './duplicateResult.js';
+import { boundedGroups, duplicateGroupSchema, truncatedPartsSchema } from './duplicateResult.js';
 
 export const findDuplicatesTool = defineTool({
   definition: {
@@ -30,7 +32,9 @@ export const findDuplicatesTool = defineTool({
       duplicate_rows: z.number().int().describe('Rows in all groups.'),
       rows: z.number().int(),
       nulls: z.number().int(),
-      truncated: z.boolean().describe('Whether groups, or the rows listed in a group, were cut.'),
+      truncated: z.boolean().describe('Whether anything was cut; truncated_parts says what.'),
+      truncated_parts: truncatedPartsSchema,
+      warnings: warningsSchema,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
@@ -46,15 +50,17 @@ export const findDuplicatesTool = defineTool({
         },
         scanControlOf(ctx),
       );
-      return ToolResult.success({
-        format: source.format,
-        groups: analysis.groups.map(groupOut),
-        total_groups: analysis.duplicateValues,
-        duplicate_rows: analysis.duplicateRows,
-        rows: analysis.rows,
-        nulls: analysis.nulls,
-        truncated: analysis.truncated,
-      });
+      return ToolResult.success(
+        boundedGroups(analysis, args.rows_per_group, (groups) => ({
+          format: source.format,
+          groups,
+          total_groups: analysis.duplicateValues,
+          duplicate_rows: analysis.duplicateRows,
+          rows: analysis.rows,
+          nulls: analysis.nulls,
+          ...warningsOf(source),
+        })),
+      );
     });
   },
 });

@@ -1,13 +1,23 @@
-import { defineTool, optionalBoundedInt, optionalInt, stringList, ToolResult } from '@groundwork/mcp-common';
+import { defineTool, optionalBoundedInt, stringList, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { findKeys } from '../core/keyDiscovery.js';
+import {
+  boundedValue,
+  fitList,
+  isCut,
+  MAX_ANSWER_BYTES,
+  MAX_VALUE_CHARACTERS,
+} from '../core/resultBounds.js';
 import {
   comparisonArguments,
   comparisonOf,
   scanControlOf,
   sourceArguments,
+  warningsOf,
+  warningsSchema,
   withSource,
 } from './dataSource.js';
+import { truncatedPartsSchema } from './duplicateResult.js';
 
 export const findKeysTool = defineTool({
   definition: {
@@ -19,23 +29,42 @@ export const findKeysTool = defineTool({
       ...sourceArguments,
       columns: stringList('Only consider these columns (default: all).').optional(),
       max_columns: optionalBoundedInt(1, 6, 3, 'Largest combination size to examine.'),
-      max_violating_rows: optionalInt(
-        'A non-key is reported as a near-key when at most this many rows violate it (default: 0.1% of the rows, at least 1).',
-      ),
+      max_violating_rows: z
+        .number()
+        .int()
+        .min(0)
+        .max(Number.MAX_SAFE_INTEGER)
+        .optional()
+        .describe(
+          'A non-key is reported as a near-key when at most this many rows violate it (default: 0.1% of the rows, at least 1; 0 lists no near-keys).',
+        ),
       ...comparisonArguments,
       limit: optionalBoundedInt(1, 1000, 50, 'Keys and near-keys to return at most (each).'),
     }),
     output: z.object({
       format: z.string(),
-      keys: z.array(z.array(z.string())).describe('Minimal unique column combinations, smallest first.'),
+      keys: z
+        .array(
+          z.object({
+            columns: z.array(z.string()),
+            has_nulls: z
+              .boolean()
+              .describe(
+                'Some row has a null in these columns: unique as SQL UNIQUE (nulls never equal), but not a primary key.',
+              ),
+          }),
+        )
+        .describe('Minimal unique column combinations, smallest first.'),
       near_keys: z
         .array(z.object({ columns: z.array(z.string()), violating_rows: z.number().int() }))
         .describe(
-          'Non-unique combinations, fewest violating rows first; violating_rows = rows to drop to make it unique.',
+          'Non-unique combinations, fewest violating rows first; violating_rows = rows to drop to make it unique. Minimal: a combination is not listed when a smaller one inside it has as few violating rows.',
         ),
       rows: z.number().int(),
       columns: z.array(z.string()).describe('The columns examined.'),
-      truncated: z.boolean(),
+      truncated: z.boolean().describe('Whether anything was cut; truncated_parts says what.'),
+      truncated_parts: truncatedPartsSchema,
+      warnings: warningsSchema,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
@@ -52,16 +81,31 @@ export const findKeysTool = defineTool({
         },
         scanControlOf(ctx),
       );
-      return ToolResult.success({
+      const names = (columns: string[]) => columns.map((name) => boundedValue(name));
+      const answer = {
         format: source.format,
-        keys: found.keys,
+        keys: found.keys.map((key) => ({ columns: names(key.columns), has_nulls: key.hasNulls })),
         near_keys: found.nearKeys.map((near) => ({
-          columns: near.columns,
+          columns: names(near.columns),
           violating_rows: near.violatingRows,
         })),
         rows: found.rows,
-        columns: found.columns,
-        truncated: found.truncated,
+        columns: names(found.columns),
+        ...warningsOf(source),
+      };
+      const parts: string[] = [];
+      if (found.truncated) parts.push(`keys: more than ${args.limit} keys or near-keys found (limit)`);
+      const longNames = found.columns.filter(isCut).length;
+      if (longNames > 0)
+        parts.push(`values: ${longNames} column name(s) cut to ${MAX_VALUE_CHARACTERS} characters`);
+      const dropped =
+        fitList(answer, answer.near_keys) + fitList(answer, answer.keys) + fitList(answer, answer.columns);
+      if (dropped > 0)
+        parts.push(`size: ${dropped} entries dropped to keep the answer under ${MAX_ANSWER_BYTES / 1024} KB`);
+      return ToolResult.success({
+        ...answer,
+        truncated: parts.length > 0,
+        ...(parts.length > 0 ? { truncated_parts: parts } : {}),
       });
     });
   },

@@ -2,12 +2,22 @@ import { defineTool, optionalBoundedInt, stringList, ToolResult } from '@groundw
 import { z } from 'zod';
 import { type ColumnProfile, profileColumns } from '../core/columnProfile.js';
 import {
+  boundedValue,
+  fitList,
+  isCut,
+  MAX_ANSWER_BYTES,
+  MAX_VALUE_CHARACTERS,
+} from '../core/resultBounds.js';
+import {
   comparisonArguments,
   comparisonOf,
   scanControlOf,
   sourceArguments,
+  warningsOf,
+  warningsSchema,
   withSource,
 } from './dataSource.js';
+import { truncatedPartsSchema } from './duplicateResult.js';
 
 const columnSchema = z.object({
   name: z.string(),
@@ -21,8 +31,8 @@ const columnSchema = z.object({
     .describe('Relative standard error of the estimate (e.g. 0.0081 = 0.81%).'),
   min: z.string().optional(),
   max: z.string().optional(),
-  min_length: z.number().int().optional(),
-  max_length: z.number().int().optional(),
+  min_length: z.number().int().optional().describe('In code points.'),
+  max_length: z.number().int().optional().describe('In code points.'),
   top_values: z.array(z.object({ value: z.string(), count: z.number().int() })),
   top_values_exact: z
     .boolean()
@@ -53,7 +63,11 @@ export const profileColumnsTool = defineTool({
       columns: z.array(columnSchema),
       truncated: z
         .boolean()
-        .describe('Whether some column has more distinct values than its top_values list shows.'),
+        .describe(
+          'Whether anything was cut (some column has more distinct values than its top_values list shows, a long value, columns dropped for size); truncated_parts says what.',
+        ),
+      truncated_parts: truncatedPartsSchema,
+      warnings: warningsSchema,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
@@ -69,29 +83,49 @@ export const profileColumnsTool = defineTool({
         },
         scanControlOf(ctx),
       );
-      return ToolResult.success({
+      const answer = {
         format: source.format,
         rows: profile.rows,
         columns: profile.columns.map(columnOut),
-        truncated: profile.columns.some((column) => column.distinct > column.topValues.length),
+        ...warningsOf(source),
+      };
+      const parts: string[] = [];
+      const moreValues = profile.columns.filter((column) => column.distinct > column.topValues.length).length;
+      if (moreValues > 0)
+        parts.push(`top_values: ${moreValues} column(s) have more distinct values than listed`);
+      const cut = profile.columns.reduce((n, column) => n + valuesOf(column).filter(isCut).length, 0);
+      if (cut > 0) parts.push(`values: ${cut} value(s) cut to ${MAX_VALUE_CHARACTERS} characters`);
+      const dropped = fitList(answer, answer.columns);
+      if (dropped > 0)
+        parts.push(
+          `size: the last ${dropped} column profile(s) dropped to keep the answer under ${MAX_ANSWER_BYTES / 1024} KB; ask for fewer columns or top_values`,
+        );
+      return ToolResult.success({
+        ...answer,
+        truncated: parts.length > 0,
+        ...(parts.length > 0 ? { truncated_parts: parts } : {}),
       });
     });
   },
 });
 
+function valuesOf(column: ColumnProfile): string[] {
+  return [column.name, column.min ?? '', column.max ?? '', ...column.topValues.map((top) => top.value)];
+}
+
 function columnOut(column: ColumnProfile): z.infer<typeof columnSchema> {
   const out: z.infer<typeof columnSchema> = {
-    name: column.name,
+    name: boundedValue(column.name),
     type: column.type,
     nulls: column.nulls,
     distinct: column.distinct,
     distinct_estimated: column.distinctEstimated,
-    top_values: column.topValues,
+    top_values: column.topValues.map((top) => ({ value: boundedValue(top.value), count: top.count })),
     top_values_exact: column.topValuesExact,
   };
   if (column.distinctError !== undefined) out.distinct_error = column.distinctError;
-  if (column.min !== undefined) out.min = column.min;
-  if (column.max !== undefined) out.max = column.max;
+  if (column.min !== undefined) out.min = boundedValue(column.min);
+  if (column.max !== undefined) out.max = boundedValue(column.max);
   if (column.minLength !== undefined) out.min_length = column.minLength;
   if (column.maxLength !== undefined) out.max_length = column.maxLength;
   return out;

@@ -6,9 +6,11 @@ import {
   comparisonOf,
   scanControlOf,
   sourceArguments,
+  warningsOf,
+  warningsSchema,
   withSource,
 } from './dataSource.js';
-import { duplicateGroupSchema, groupOut } from './duplicateResult.js';
+import { boundedGroups, duplicateGroupSchema, truncatedPartsSchema } from './duplicateResult.js';
 
 export const uniquenessCheckTool = defineTool({
   definition: {
@@ -32,10 +34,12 @@ export const uniquenessCheckTool = defineTool({
       duplicate_values: z.number().int().describe('Key values that occur more than once.'),
       duplicate_rows: z.number().int().describe('Rows carrying such a value, first occurrences included.'),
       samples: z.array(duplicateGroupSchema),
-      truncated: z.boolean().describe('Whether samples, or the rows listed in a sample, were cut.'),
+      truncated: z.boolean().describe('Whether anything was cut; truncated_parts says what.'),
+      truncated_parts: truncatedPartsSchema,
       spilled: z
         .boolean()
         .describe('Whether the check used temporary files because it outgrew its memory budget.'),
+      warnings: warningsSchema,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
@@ -51,7 +55,7 @@ export const uniquenessCheckTool = defineTool({
         },
         scanControlOf(ctx),
       );
-      return ToolResult.success({
+      const { groups, ...bounded } = boundedGroups(analysis, args.rows_per_sample, (fitted) => ({
         format: source.format,
         unique: analysis.duplicateValues === 0,
         rows: analysis.rows,
@@ -59,10 +63,11 @@ export const uniquenessCheckTool = defineTool({
         nulls: analysis.nulls,
         duplicate_values: analysis.duplicateValues,
         duplicate_rows: analysis.duplicateRows,
-        samples: analysis.groups.map(groupOut),
-        truncated: analysis.truncated,
+        groups: fitted,
         spilled: analysis.spilled,
-      });
+        ...warningsOf(source),
+      }));
+      return ToolResult.success({ ...bounded, samples: groups });
     });
   },
 });

@@ -1,21 +1,24 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildFailureContext } from './failureContext.js';
-import { fixture, readFixture } from './testing/fixtureRun.js';
+import { accessUnder, fixture, fixturesDir, readFixture } from './testing/fixtureRun.js';
 
 // The TypeScript source line itself, template literal included.
 // biome-ignore lint/suspicious/noTemplateCurlyInString: this is source text, not a template
 const SOURCE_LINE_11 = '> 11 |     throw new Error(`unknown coupon ${code}`);';
 
-const guard = {
-  contains: () => true,
-  display: (absolute: string) => absolute.slice(absolute.indexOf('/fixtures/') + 10),
-};
-
 async function contextOf(reports: string, root: string, name: string, maxTokens = 4000) {
   const run = await readFixture(reports);
   const test = [...run.tests.values()].find((candidate) => candidate.name === name);
   if (test === undefined) throw new Error(`no test ${name}`);
-  return buildFailureContext(test, { root: fixture(root), guard, contextLines: 1, maxTokens });
+  return buildFailureContext(test, {
+    root: fixture(root),
+    access: await accessUnder(fixturesDir),
+    contextLines: 1,
+    maxTokens,
+  });
 }
 
 function where(context: Awaited<ReturnType<typeof contextOf>>) {
@@ -98,16 +101,21 @@ describe('failure_context source resolution', () => {
     expect(context.sources[0]?.snippet).toBe('> 20 |         cart.add(-1);');
   });
 
-  it('shows no source that the guard does not allow', async () => {
+  it('shows no source outside the allowed directories', async () => {
     const run = await readFixture('maven');
     const test = [...run.tests.values()].find((candidate) => candidate.name === 'refusesNegativePrices');
     if (test === undefined) throw new Error('fixture changed');
-    const denied = await buildFailureContext(test, {
-      root: fixture('maven'),
-      guard: { contains: () => false, display: () => '' },
-      contextLines: 1,
-      maxTokens: 4000,
-    });
-    expect(denied.sources).toEqual([]);
+    const elsewhere = await mkdtemp(path.join(tmpdir(), 'elsewhere-'));
+    try {
+      const denied = await buildFailureContext(test, {
+        root: fixture('maven'),
+        access: await accessUnder(elsewhere),
+        contextLines: 1,
+        maxTokens: 4000,
+      });
+      expect(denied.sources).toEqual([]);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 });

@@ -1,9 +1,10 @@
 // One failure made actionable: what was asserted, where it failed, and the source lines of the test
 // and of the code under test, kept within a token budget.
 import { splitExpectedActual } from './expectedActual.js';
-import { locateSources, type PathGuard, type SourceLocation } from './sourceContext.js';
+import type { FileAccess } from './fileAccess.js';
+import { locateSources, type SourceLocation } from './sourceContext.js';
 import { framesIn } from './stackFrames.js';
-import { type FoldedTest, testId } from './testRun.js';
+import { type FoldedTest, shownFile, testId } from './testRun.js';
 
 export interface FailureContext {
   id: string;
@@ -29,7 +30,7 @@ export interface FailureContext {
 
 export interface ContextOptions {
   root: string;
-  guard: PathGuard;
+  access: FileAccess;
   contextLines: number;
   maxTokens: number;
 }
@@ -52,9 +53,9 @@ export async function buildFailureContext(
       : splitExpectedActual(`${message}\n${first?.stack ?? ''}`);
   const sources = await locateSources(framesIn(rawText), {
     root: options.root,
-    guard: options.guard,
+    access: options.access,
     contextLines: options.contextLines,
-    ...(test.file === undefined ? {} : { testFile: test.file }),
+    ...(shownFile(test) === undefined ? {} : { testFile: shownFile(test) as string }),
     ...(test.line === undefined ? {} : { testLine: test.line }),
     packageHint: test.classname,
   });
@@ -64,7 +65,7 @@ export async function buildFailureContext(
     classname: test.classname,
     name: test.name,
     status: test.status,
-    ...(test.file === undefined ? {} : { file: test.file }),
+    ...(shownFile(test) === undefined ? {} : { file: shownFile(test) as string }),
     ...(test.line === undefined ? {} : { line: test.line }),
     message,
     ...(first?.type === undefined ? {} : { type: first.type }),
@@ -107,6 +108,12 @@ function fitToBudget(context: FailureContext, maxTokens: number): FailureContext
         snippet: aroundMarker(source.snippet, 0),
       }));
     },
+    // Lines can be long (a minified stack, a one-line dump): halve the longest text until the answer fits.
+    (value) => {
+      for (let round = 0; round < 64 && estimateTokens(value) > maxTokens; round += 1) {
+        if (!halveLongestText(value)) break;
+      }
+    },
   ];
   for (const step of steps) {
     if (estimateTokens(context) <= maxTokens) break;
@@ -115,6 +122,32 @@ function fitToBudget(context: FailureContext, maxTokens: number): FailureContext
   }
   context.estimated_tokens = estimateTokens(context);
   return context;
+}
+
+type TextField = 'message' | 'stack' | 'expected' | 'actual' | 'output';
+const TEXT_FIELDS: readonly TextField[] = ['message', 'stack', 'expected', 'actual', 'output'];
+
+/** Cuts the longest text field (or snippet) to half its length; false when nothing is left to cut. */
+function halveLongestText(value: FailureContext): boolean {
+  let longest: { length: number; cut: () => void } | undefined;
+  const consider = (text: string | undefined, set: (cut: string) => void) => {
+    if (text === undefined || text.length <= 40 || (longest !== undefined && text.length <= longest.length))
+      return;
+    longest = { length: text.length, cut: () => set(`${text.slice(0, Math.floor(text.length / 2))}…`) };
+  };
+  for (const field of TEXT_FIELDS) {
+    consider(value[field], (cut) => {
+      value[field] = cut;
+    });
+  }
+  for (const source of value.sources) {
+    consider(source.snippet, (cut) => {
+      source.snippet = cut;
+    });
+  }
+  if (longest === undefined) return false;
+  (longest as { cut: () => void }).cut();
+  return true;
 }
 
 function aroundMarker(snippet: string, radius: number): string {

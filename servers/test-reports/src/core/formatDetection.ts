@@ -1,19 +1,20 @@
 // Decides what a file is from its first bytes, never from its name: runners name reports freely.
-import { open } from 'node:fs/promises';
+import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import type { ReportFormat } from './testResult.js';
 
 const SNIFF_BYTES = 64 * 1024;
 
 /** The report format of `file`, or undefined when it is not a test report this server reads. */
-export async function detectFormat(file: string): Promise<ReportFormat | 'empty' | undefined> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    return detectFormatOf(buffer.subarray(0, bytesRead).toString('utf8'));
-  } finally {
-    await handle.close();
-  }
+export async function detectFormat(file: ConfinedFile): Promise<ReportFormat | 'empty' | undefined> {
+  return detectFormatOf(decodeStart(await file.readAt(0, SNIFF_BYTES)));
+}
+
+/** The first bytes as text: UTF-8, or UTF-16 when a byte-order mark says so (some .NET and Windows tools). */
+export function decodeStart(bytes: Buffer): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
+  if (bytes[0] === 0xfe && bytes[1] === 0xff)
+    return Buffer.from(bytes.subarray(2)).swap16().toString('utf16le');
+  return bytes.toString('utf8');
 }
 
 export function detectFormatOf(start: string): ReportFormat | 'empty' | undefined {
@@ -26,14 +27,12 @@ export function detectFormatOf(start: string): ReportFormat | 'empty' | undefine
     if (withoutProlog.startsWith('<!DOCTYPE') && /<testsuites?[\s/>]/.test(withoutProlog)) return 'junit';
     return undefined;
   }
+  // go test -json, possibly after plain text (Go ≤ 1.23 prints `FAIL pkg [build failed]` that way).
+  const goEvent = (line: string) =>
+    /^\{.*"Action"\s*:\s*"/.test(line) && /"(Time|Package|Test|Output|ImportPath)"\s*:/.test(line);
+  if (text.split('\n', 40).some(goEvent)) return 'go-test-json';
+  if (/^FAIL\s+\S+\s+\[(build|setup) failed\]/.test(text)) return 'go-test-json';
   if (text.startsWith('{')) {
-    const lines = text.split('\n', 6).filter((line) => line.trim() !== '');
-    if (
-      lines.some(
-        (line) => /^\{.*"Action"\s*:\s*"/.test(line) && /"(Time|Package|Test|Output)"\s*:/.test(line),
-      )
-    )
-      return 'go-test-json';
     if (/"testResults"\s*:/.test(text) && /"(numTotalTests|assertionResults|numFailedTests)"\s*:/.test(text))
       return 'jest-json';
     return undefined;

@@ -1,7 +1,11 @@
 // Reads `go test -json` event streams (test2json): one JSON event per line, output interleaved, subtests
-// named `Parent/child`, and package-level failures (build errors, panics outside a test).
-import { createReadStream } from 'node:fs';
+// named `Parent/child`, and package-level failures: build errors (Go ≤ 1.23 writes `FAIL pkg [build failed]`
+// as plain text, the compiler's errors on stderr), panics outside a test, and a `-timeout` that killed the
+// test binary while tests were running (each of them errored, with the panic as its message).
+// A test is identified by its package and name; where it failed (`x_test.go:12`) is its location only.
 import { createInterface } from 'node:readline';
+import type { ConfinedFile } from '@groundwork/mcp-common/files';
+import { reportedLines } from './goTestOutput.js';
 import { ReportParseError, throwIfAborted } from './reportErrors.js';
 import {
   type CaseSink,
@@ -25,24 +29,28 @@ interface GoEvent {
 }
 
 interface RunningTest {
+  pkg: string;
+  name: string;
   output: string;
   hasChildren: boolean;
   childFailed: boolean;
 }
 
-/** `    calc_test.go:12: got 4, want 3` — where t.Error/t.Fatal reported. */
-const GO_LOCATION = /^\s+([\w./-]+\.go):(\d+): ?(.*)$/m;
+/** What `go test` prints as plain text for a package that did not build (Go ≤ 1.23). */
+const PLAIN_PACKAGE_FAILURE = /^FAIL\s+(\S+)\s+\[(build failed|setup failed)\]/;
 
 export async function parseGoTestJsonFile(
-  file: string,
+  file: ConfinedFile,
   sink: CaseSink,
   options: ParseOptions,
 ): Promise<number> {
-  const stream = createReadStream(file, { encoding: 'utf8' });
+  const stream = file.stream().setEncoding('utf8');
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   const running = new Map<string, RunningTest>();
   const packageOutput = new Map<string, string>();
   const packageHadFailure = new Set<string>();
+  // Plain text interleaved by `2>&1`: the compiler's `# pkg` sections, which explain a build failure.
+  let plainText = '';
   let cases = 0;
   let events = 0;
   let lineNumber = 0;
@@ -51,7 +59,28 @@ export async function parseGoTestJsonFile(
     for await (const line of lines) {
       lineNumber += 1;
       if (lineNumber % 1000 === 0) throwIfAborted(options.signal);
-      if (!line.startsWith('{')) continue; // go's own stderr (build errors) interleaved by `2>&1`
+      if (!line.startsWith('{')) {
+        const failed = PLAIN_PACKAGE_FAILURE.exec(line);
+        if (failed !== null) {
+          const pkg = failed[1] ?? '';
+          events += 1;
+          packageHadFailure.add(pkg);
+          cases += 1;
+          const why = compilerOutput(stripAnsi(plainText), pkg);
+          const firstError = why.split('\n').find((text) => text !== '' && !text.startsWith('# '));
+          sink(
+            packageFailure(
+              pkg,
+              `${line.trim()}${why === '' ? '' : `\n${why}`}`,
+              options.details,
+              firstError ?? line.trim(),
+            ),
+          );
+        } else {
+          plainText = tail(`${plainText}${line}\n`, MAX_STACK_CHARS);
+        }
+        continue;
+      }
       let event: GoEvent;
       try {
         event = JSON.parse(line) as GoEvent;
@@ -60,27 +89,38 @@ export async function parseGoTestJsonFile(
       }
       if (typeof event.Action !== 'string') continue;
       events += 1;
-      const pkg = event.Package ?? event.ImportPath ?? '';
+      // Go ≥ 1.24 names the package being built `pkg [pkg.test]`; its `fail` event follows.
+      const pkg = (event.Package ?? event.ImportPath ?? '').replace(/ \[.*\]$/, '');
       if (event.Test === undefined) {
         if (event.Action === 'output' || event.Action === 'build-output') {
           packageOutput.set(
             pkg,
             tail((packageOutput.get(pkg) ?? '') + (event.Output ?? ''), MAX_STACK_CHARS),
           );
-        } else if (
-          (event.Action === 'fail' || event.Action === 'build-fail') &&
-          !packageHadFailure.has(pkg)
-        ) {
-          // The package failed without a failing test: it did not build, or crashed outside any test.
-          cases += 1;
-          sink(packageFailure(pkg, stripAnsi(packageOutput.get(pkg) ?? ''), options.details));
+        } else if (event.Action === 'fail') {
+          // Tests still running when their package failed were killed: a -timeout or a crash.
+          const killed = [...running.values()].filter((test) => test.pkg === pkg && !test.hasChildren);
+          for (const test of running.values())
+            if (test.pkg === pkg) running.delete(`${pkg}\u0000${test.name}`);
+          for (const test of killed) {
+            cases += 1;
+            sink(
+              unfinished(test, stripAnsi(`${test.output}${packageOutput.get(pkg) ?? ''}`), options.details),
+            );
+          }
+          if (!packageHadFailure.has(pkg) && killed.length === 0) {
+            // The package failed without a failing test: it did not build, or crashed outside any test.
+            cases += 1;
+            sink(packageFailure(pkg, stripAnsi(packageOutput.get(pkg) ?? ''), options.details));
+          }
+          packageHadFailure.add(pkg);
         }
         continue;
       }
       const key = `${pkg}\u0000${event.Test}`;
       let test = running.get(key);
       if (test === undefined) {
-        test = { output: '', hasChildren: false, childFailed: false };
+        test = { pkg, name: event.Test, output: '', hasChildren: false, childFailed: false };
         running.set(key, test);
         const slash = event.Test.lastIndexOf('/');
         if (slash > 0) {
@@ -89,7 +129,8 @@ export async function parseGoTestJsonFile(
         }
       }
       if (event.Action === 'output') {
-        if (options.details) test.output = tail(test.output + (event.Output ?? ''), MAX_STACK_CHARS);
+        // Kept even without details: a test killed by a timeout is told apart by its panic.
+        test.output = tail(test.output + (event.Output ?? ''), MAX_STACK_CHARS);
         continue;
       }
       const status = statusOf(event.Action);
@@ -111,7 +152,46 @@ export async function parseGoTestJsonFile(
     stream.destroy();
   }
   if (events === 0) throw new ReportParseError('no go test -json events were found');
+  // The stream ended while tests ran (the job was killed): they never finished, so they did not pass.
+  for (const test of running.values()) {
+    if (test.hasChildren) continue;
+    cases += 1;
+    sink(unfinished(test, stripAnsi(test.output), options.details));
+  }
   return cases;
+}
+
+/** A test that started and never ended: killed by `-timeout`, a crash elsewhere, or a cut stream. */
+function unfinished(test: RunningTest, output: string, details: boolean): TestCaseResult {
+  const panic = /^panic: (.*)$/m.exec(output)?.[0];
+  const message = panic ?? 'the test started but never finished (the report ends while it ran)';
+  return {
+    suite: test.pkg,
+    classname: test.pkg,
+    name: test.name,
+    status: 'errored',
+    failures: [
+      details
+        ? {
+            kind: 'error',
+            message: head(message, MAX_MESSAGE_CHARS),
+            type: /timed out/.test(message) ? 'timeout' : 'panic',
+            stack: head(output.trim(), MAX_STACK_CHARS),
+          }
+        : { kind: 'error' },
+    ],
+    attempts: 1,
+    failedAttempts: 1,
+  };
+}
+
+/** The compiler's section for `pkg` (`# pkg [pkg.test]` then its error lines), if it was captured. */
+function compilerOutput(text: string, pkg: string): string {
+  const sections = text.split(/^(?=# )/m);
+  return sections
+    .filter((section) => section.startsWith(`# ${pkg}`))
+    .join('')
+    .trim();
 }
 
 function statusOf(action: string): TestStatus | undefined {
@@ -138,19 +218,19 @@ function toCase(
     failedAttempts: status === 'failed' ? 1 : 0,
   };
   if (typeof event.Elapsed === 'number') testCase.durationMs = Math.round(event.Elapsed * 1000);
-  const location = GO_LOCATION.exec(output);
-  if (location !== null) {
-    testCase.file = location[1] ?? '';
-    testCase.line = Number(location[2]);
-  }
   if (status === 'failed') {
     const panic = /^panic: (.*)$/m.exec(output);
+    const reported = reportedLines(output);
+    if (reported.file !== undefined) {
+      testCase.sourceFile = reported.file;
+      testCase.line = reported.line;
+    }
     testCase.failures.push(
       details
         ? {
             kind: panic === null ? 'failure' : 'error',
             message: head(
-              (panic?.[1] ?? location?.[3] ?? firstMeaningfulLine(output)).trim(),
+              (panic?.[0] ?? (reported.text || firstMeaningfulLine(output))).trim(),
               MAX_MESSAGE_CHARS,
             ),
             stack: head(output.trim(), MAX_STACK_CHARS),
@@ -163,7 +243,7 @@ function toCase(
   return testCase;
 }
 
-function packageFailure(pkg: string, output: string, details: boolean): TestCaseResult {
+function packageFailure(pkg: string, output: string, details: boolean, message?: string): TestCaseResult {
   return {
     suite: pkg,
     classname: pkg,
@@ -173,7 +253,7 @@ function packageFailure(pkg: string, output: string, details: boolean): TestCase
       details
         ? {
             kind: 'error',
-            message: head(firstMeaningfulLine(output), MAX_MESSAGE_CHARS),
+            message: head(message ?? firstMeaningfulLine(output), MAX_MESSAGE_CHARS),
             stack: head(output, MAX_STACK_CHARS),
           }
         : { kind: 'error' },

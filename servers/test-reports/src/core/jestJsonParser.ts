@@ -1,5 +1,5 @@
 // Reads the JSON report of Jest (`--json`) and Vitest (`--reporter=json`), which share Jest's shape.
-import { readFile, stat } from 'node:fs/promises';
+import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import { ReportParseError, throwIfAborted } from './reportErrors.js';
 import {
   type CaseSink,
@@ -39,11 +39,11 @@ interface FileResult {
 }
 
 export async function parseJestJsonFile(
-  file: string,
+  file: ConfinedFile,
   sink: CaseSink,
   options: ParseOptions,
 ): Promise<number> {
-  const size = (await stat(file)).size;
+  const size = file.size;
   if (size > MAX_JSON_BYTES) {
     throw new ReportParseError(
       `the JSON report is ${Math.round(size / 1e6)} MB; JSON reports over 256 MB are not read`,
@@ -51,8 +51,10 @@ export async function parseJestJsonFile(
   }
   let report: { testResults?: FileResult[] };
   try {
-    report = JSON.parse(await readFile(file, 'utf8')) as { testResults?: FileResult[] };
+    const text = await file.readText({ maxBytes: MAX_JSON_BYTES, signal: options.signal });
+    report = JSON.parse(text) as { testResults?: FileResult[] };
   } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     throw new ReportParseError(`the JSON is malformed (${(error as Error).message})`);
   }
   options.onBytes?.(size);
@@ -62,13 +64,23 @@ export async function parseJestJsonFile(
     throwIfAborted(options.signal);
     const testFile = fileResult.name ?? '';
     const assertions = fileResult.assertionResults ?? [];
-    for (const assertion of assertions) {
-      cases += 1;
-      sink(toCase(testFile, assertion, options.details));
-    }
     const fileMessage =
       fileResult.testExecError?.message ?? fileResult.failureMessage ?? fileResult.message ?? '';
-    if (fileResult.status === 'failed' && !assertions.some((assertion) => assertion.status === 'failed')) {
+    // Jest and Vitest allow two tests of one name in one file, and write retries inside one result, never
+    // as a repeated one: a repeated name is a test of its own (`name [2]`), so a pass never hides a failure.
+    const seen = new Map<string, number>();
+    for (const assertion of assertions) {
+      const testCase = toCase(testFile, assertion, options.details);
+      const key = `${testCase.classname}\u0000${testCase.name}`;
+      const occurrence = (seen.get(key) ?? 0) + 1;
+      seen.set(key, occurrence);
+      if (occurrence > 1) testCase.name = `${testCase.name} [${occurrence}]`;
+      cases += 1;
+      sink(testCase);
+    }
+    const failing = (assertion: AssertionResult) =>
+      assertion.status === 'failed' || assertion.status === 'error';
+    if (fileResult.status === 'failed' && !assertions.some(failing)) {
       // The file failed to run at all (a syntax error, a failing import): its tests never reported.
       cases += 1;
       const stack = fileResult.testExecError?.stack ?? fileMessage;
@@ -80,11 +92,21 @@ export async function parseJestJsonFile(
 
 function toCase(testFile: string, assertion: AssertionResult, details: boolean): TestCaseResult {
   const status = statusOf(assertion.status);
-  const retries = Math.max(0, (assertion.invocations ?? 1) - 1, assertion.retryReasons?.length ?? 0);
+  const messages = assertion.failureMessages ?? [];
+  // Jest counts runs in `invocations`; Vitest keeps one failure message per failed attempt, also on a
+  // test that passed in the end.
+  const failedRetries = status === 'passed' ? messages.length : Math.max(0, messages.length - 1);
+  const retries = Math.max(
+    0,
+    (assertion.invocations ?? 1) - 1,
+    assertion.retryReasons?.length ?? 0,
+    status === 'skipped' ? 0 : failedRetries,
+  );
   const testCase: TestCaseResult = {
     suite: testFile,
     classname: (assertion.ancestorTitles ?? []).join(' > '),
-    name: assertion.title ?? assertion.fullName ?? '',
+    // Jest 30 writes a test file that failed to run as one nameless result with status "error".
+    name: assertion.title ?? assertion.fullName ?? (status === 'errored' ? FILE_FAILED : ''),
     file: testFile,
     status,
     failures: [],
@@ -93,19 +115,33 @@ function toCase(testFile: string, assertion: AssertionResult, details: boolean):
   };
   if (assertion.location?.line !== undefined) testCase.line = assertion.location.line;
   if (typeof assertion.duration === 'number') testCase.durationMs = assertion.duration;
+  if (status === 'errored') {
+    const text = stripAnsi(messages.join('\n'));
+    testCase.failures = [
+      {
+        kind: 'error',
+        ...(details ? { message: firstMeaningfulLine(text), stack: head(text, MAX_STACK_CHARS) } : {}),
+      },
+    ];
+  }
   if (status === 'failed') {
-    const messages = assertion.failureMessages ?? [];
-    testCase.failures = (messages.length > 0 ? messages : ['']).map((message, index) =>
-      failureOf(stripAnsi(message), assertion.failureDetails?.[index], details),
-    );
+    // The last attempt's failure first: it is the one that decided the outcome.
+    testCase.failures = (messages.length > 0 ? messages : [''])
+      .map((message, index) => failureOf(stripAnsi(message), assertion.failureDetails?.[index], details))
+      .reverse();
   }
   return testCase;
 }
 
+const SKIP_STATUSES = new Set(['pending', 'skipped', 'todo', 'disabled', 'focused']);
+const FILE_FAILED = '(test file failed to run)';
+
+/** Anything not known to be a pass or a skip is a failure: an unknown status never turns a run green. */
 function statusOf(status: string | undefined): TestStatus {
   if (status === 'passed') return 'passed';
   if (status === 'failed') return 'failed';
-  return 'skipped'; // pending, skipped, todo, disabled
+  if (status !== undefined && SKIP_STATUSES.has(status)) return 'skipped';
+  return 'errored';
 }
 
 function failureOf(text: string, detail: unknown, details: boolean): FailureDetail {
@@ -132,19 +168,28 @@ function failureOf(text: string, detail: unknown, details: boolean): FailureDeta
 function suiteFailure(testFile: string, message: string, stack: string, details: boolean): TestCaseResult {
   const failure: FailureDetail = { kind: 'error' };
   if (details) {
-    failure.message = head(message.trim().split('\n', 1)[0] ?? '', MAX_MESSAGE_CHARS);
+    failure.message = firstMeaningfulLine(message);
     failure.stack = head(stack, MAX_STACK_CHARS);
   }
   return {
     suite: testFile,
     classname: '',
-    name: '(test file failed to run)',
+    name: FILE_FAILED,
     file: testFile,
     status: 'errored',
     failures: [failure],
     attempts: 1,
     failedAttempts: 1,
   };
+}
+
+/** Jest heads a file's failure with `● Test suite failed to run`; the reason is the line after it. */
+function firstMeaningfulLine(text: string): string {
+  const line = text
+    .split('\n')
+    .map((candidate) => candidate.trim())
+    .find((candidate) => candidate !== '' && !candidate.startsWith('● '));
+  return head(line ?? '', MAX_MESSAGE_CHARS);
 }
 
 function show(value: unknown): string {

@@ -77,14 +77,14 @@ describe('JUnit XML', () => {
     expect(test?.trimmedStack).toBe('Traceback');
   });
 
-  it('reads an empty file and an empty <testsuites/> as reports without tests', async () => {
+  it('reads an empty <testsuites/> as a report without tests, and a zero-byte file as one the runner never wrote', async () => {
     const run = await readFixture('junit-variants');
     const empty = run.reports
       .filter((report) => report.tests === 0)
       .map((report) => [report.file.split('/').pop(), report.format, report.error]);
     expect(empty).toEqual([
       ['empty-testsuites.xml', 'junit', undefined],
-      ['empty.xml', 'empty', undefined],
+      ['empty.xml', 'empty', 'the report is empty: the runner wrote nothing (did it crash or get killed?)'],
     ]);
   });
 
@@ -159,13 +159,13 @@ describe('JUnit XML', () => {
     });
   });
 
-  it("reads gotestsum's junit: subtest parents fold into their subtests, generic messages are replaced", async () => {
+  it("reads gotestsum's junit: subtest parents fold into their subtests, generic messages are replaced, a panic errors as in go test -json", async () => {
     const run = await readFixture('go/reports/junit.xml');
     expect(statuses(run)).toEqual({
       TestSum: 'passed',
       'TestSumTable/empty': 'passed',
       'TestSumTable/negative': 'failed',
-      TestDiv: 'failed',
+      TestDiv: 'errored',
       TestSlow: 'skipped',
     });
     expect(byName(run).get('TestSumTable/negative')?.failures[0]?.message).toBe('Sum([-1 -2]) = -3, want -4');

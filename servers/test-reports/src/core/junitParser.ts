@@ -1,7 +1,8 @@
 // Streams a JUnit XML report (every real-world dialect: pytest, Gradle, Surefire with reruns, jest-junit,
 // vitest, gotestsum) through saxes in chunks, so memory stays bounded however large the file is.
-import { open } from 'node:fs/promises';
+import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import type { SaxesTagPlain } from 'saxes';
+import { reportedLines } from './goTestOutput.js';
 import { ReportParseError, throwIfAborted } from './reportErrors.js';
 import {
   type CaseSink,
@@ -16,7 +17,7 @@ import {
   tail,
 } from './testResult.js';
 import { XmlBodySplitter } from './xmlBodySplitter.js';
-import { cleanXmlText } from './xmlTextCleaner.js';
+import { cleanXmlText, stripAnsi } from './xmlTextCleaner.js';
 
 /** Shared by every test without failures (most of them); frozen so that no one can add to it. */
 const NO_FAILURES = Object.freeze([]) as unknown as FailureDetail[];
@@ -46,7 +47,11 @@ type Capture =
   | { into: 'suite-output' };
 
 /** Reads the JUnit report at `file`, handing each test case to `sink`; returns how many it read. */
-export async function parseJUnitFile(file: string, sink: CaseSink, options: ParseOptions): Promise<number> {
+export async function parseJUnitFile(
+  file: ConfinedFile,
+  sink: CaseSink,
+  options: ParseOptions,
+): Promise<number> {
   const { SaxesParser } = await import('saxes');
   // The splitter feeds saxes only part of the text, so saxes' own positions would mislead; errors are
   // located by the splitter's character count instead.
@@ -153,7 +158,7 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
     const detail: FailureDetail = { kind };
     if (options.details) {
       if (attributes.message !== undefined && attributes.message !== '')
-        detail.message = head(attributes.message, MAX_MESSAGE_CHARS);
+        detail.message = head(stripAnsi(attributes.message), MAX_MESSAGE_CHARS);
       if (attributes.type !== undefined && attributes.type !== '') detail.type = attributes.type;
       capture = { into: 'failure', detail };
       captured = '';
@@ -225,22 +230,29 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
 
   // The splitter works in one buffer; what it could not yet decide moves to the buffer's front. The next
   // read is already in flight (into one of two landing buffers) while the current bytes are parsed.
-  const handle = await open(file, 'r');
+  // UTF-16 reports (some .NET and Windows tools) are turned into UTF-8 as they are read.
+  const start = await file.readAt(0, 2);
+  const utf16 =
+    start[0] === 0xff && start[1] === 0xfe ? 'le' : start[0] === 0xfe && start[1] === 0xff ? 'be' : undefined;
+  const decoder = utf16 === undefined ? undefined : new TextDecoder(`utf-16${utf16}`);
+  let position = 0;
+  const readNext = async (): Promise<Buffer> => {
+    const at = position;
+    position += READ_CHUNK_BYTES;
+    const bytes = await file.readAt(at, READ_CHUNK_BYTES);
+    if (decoder === undefined) return bytes;
+    return Buffer.from(decoder.decode(bytes, { stream: bytes.length > 0 }), 'utf8');
+  };
   let work = Buffer.allocUnsafe(READ_CHUNK_BYTES * 2);
-  const landing = [Buffer.allocUnsafe(READ_CHUNK_BYTES), Buffer.allocUnsafe(READ_CHUNK_BYTES)] as const;
-  let turn = 0;
   let pending = 0;
   let bytesRead = 0;
-  const readInto = (target: Buffer) => handle.read(target, 0, READ_CHUNK_BYTES, null);
-  let inFlight = readInto(landing[0]);
+  let inFlight = readNext();
   try {
     for (;;) {
       throwIfAborted(options.signal);
-      const { bytesRead: read, buffer: landed } = await inFlight;
-      if (read > 0) {
-        turn = 1 - turn;
-        inFlight = readInto(landing[turn] as Buffer);
-      }
+      const landed = await inFlight;
+      const read = landed.length;
+      if (read > 0) inFlight = readNext();
       bytesRead += read;
       if (pending + read > work.length)
         work = Buffer.concat([work.subarray(0, pending)], (pending + read) * 2);
@@ -250,7 +262,7 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
       if (read === 0) break;
       work.copyWithin(0, stop, end);
       pending = end - stop;
-      options.onBytes?.(bytesRead);
+      options.onBytes?.(Math.min(bytesRead, file.size));
     }
     if (!sawContent) return 0; // An empty file is an empty report, not a broken one.
     parser.close();
@@ -260,14 +272,20 @@ export async function parseJUnitFile(file: string, sink: CaseSink, options: Pars
     throw error;
   } finally {
     await inFlight.catch(() => undefined);
-    await handle.close();
   }
   return cases;
 }
 
 function finishFailure(detail: FailureDetail, body: string): void {
-  const text = cleanXmlText(body).trim();
+  const text = stripAnsi(cleanXmlText(body)).trim();
   if (text !== '') detail.stack = head(text, MAX_STACK_CHARS);
+  // A Go panic (gotestsum writes it as a <failure>) is an error, as in go test -json.
+  if (/^panic: /m.test(text) && /^goroutine \d+ \[/m.test(text)) {
+    detail.kind = 'error';
+    detail.type = 'panic';
+    if (detail.message === undefined || GENERIC_MESSAGES.has(detail.message))
+      detail.message = head(/^panic: .*$/m.exec(text)?.[0] ?? '', MAX_MESSAGE_CHARS);
+  }
   if ((detail.message === undefined || GENERIC_MESSAGES.has(detail.message)) && text !== '') {
     // Some writers leave the message out (or write gotestsum's "Failed") and put it all in the text.
     detail.message = head(messageFromBody(text), MAX_MESSAGE_CHARS);
@@ -277,14 +295,14 @@ function finishFailure(detail: FailureDetail, body: string): void {
 const GENERIC_MESSAGES = new Set(['Failed', 'failed', '']);
 
 function messageFromBody(text: string): string {
-  const goReport = /^\s+\w[\w./-]*\.go:\d+: (.+)$/m.exec(text) ?? /^(panic: .+)$/m.exec(text);
-  if (goReport !== null) return (goReport[1] ?? '').trim();
+  const goReport = reportedLines(text).text;
+  if (goReport !== '') return goReport;
   const lines = text.split('\n').map((line) => line.trim());
   return lines.find((line) => line !== '' && !line.startsWith('=== RUN')) ?? '';
 }
 
 function joinOutput(before: string, more: string): string {
-  const added = cleanXmlText(more).trim();
+  const added = stripAnsi(cleanXmlText(more)).trim();
   if (added === '') return before;
   return before === '' ? added : `${before}\n${added}`;
 }
@@ -292,7 +310,8 @@ function joinOutput(before: string, more: string): string {
 function finishCase(frame: CaseFrame, suite: SuiteFrame | undefined): TestCaseResult {
   const attributes = frame.attributes;
   const status = statusOf(frame);
-  const attempts = 1 + frame.flakyAttempts + frame.rerunAttempts;
+  // Vitest writes one <failure> per failed attempt of a retried test; Surefire one <rerunFailure> per rerun.
+  const attempts = Math.max(1 + frame.flakyAttempts + frame.rerunAttempts, frame.failures.length);
   const testCase: TestCaseResult = {
     suite: suite?.name ?? '',
     classname: interned(attributes.classname ?? attributes.class ?? ''),

@@ -14,7 +14,12 @@ describe('TAP', () => {
       'parser keeps comments': 'passed',
     });
     const failing = byName(run).get('reads strings');
-    expect(failing).toMatchObject({ suite: 'lexer', file: 'test/lexer.test.js', line: 14 });
+    expect(failing).toMatchObject({
+      suite: 'lexer',
+      file: 'parser.tap',
+      sourceFile: 'test/lexer.test.js',
+      line: 14,
+    });
     expect(failing?.failures[0]).toMatchObject({
       message: 'should be equal',
       expected: "'abc'",
@@ -79,11 +84,11 @@ describe('go test -json', () => {
       TestDiv: 'errored',
       TestSlow: 'skipped',
     });
-    expect(byName(run).get('TestSumTable/negative')).toMatchObject({ file: 'calc_test.go', line: 23 });
+    expect(byName(run).get('TestSumTable/negative')).toMatchObject({ sourceFile: 'calc_test.go', line: 23 });
     expect(byName(run).get('TestSumTable/negative')?.failures[0]?.message).toBe('Sum([-1 -2]) = -3, want -4');
     expect(byName(run).get('TestDiv')?.failures[0]).toMatchObject({
       type: 'panic',
-      message: 'runtime error: integer divide by zero [recovered]',
+      message: 'panic: runtime error: integer divide by zero [recovered]',
     });
   });
 });

@@ -1,8 +1,7 @@
 // Lists a project's files for the reads that look through it (finding a stack frame's source, finding
 // the newest source): hidden and `skipped` folders are passed over, and the walk stops at `limit` files
 // so a huge tree cannot hold a call up.
-import { type Dirent, promises as fs } from 'node:fs';
-import path from 'node:path';
+import type { ConfinedDirectory, ConfinedFile } from '@groundwork/mcp-common/files';
 
 export interface ProjectFiles {
   /** Relative to the root, `/`-separated. */
@@ -18,13 +17,21 @@ export interface ListOptions {
   accept?: (name: string) => boolean;
 }
 
-export async function listProjectFiles(root: string, options: ListOptions): Promise<ProjectFiles> {
+/**
+ * The files below `root` (opened through its handle; links are not followed). `visit`, when given, gets each
+ * accepted file held open (staleness reads its modification time), and the walk closes it afterwards.
+ */
+export async function listProjectFiles(
+  root: ConfinedDirectory,
+  options: ListOptions,
+  visit?: (file: ConfinedFile, relative: string) => void,
+): Promise<ProjectFiles> {
   const files: string[] = [];
   let limited = false;
-  const walk = async (directory: string, prefix: string): Promise<void> => {
-    let entries: Dirent[];
+  const walk = async (directory: ConfinedDirectory, prefix: string): Promise<void> => {
+    const entries: { name: string; kind: string }[] = [];
     try {
-      entries = await fs.readdir(directory, { withFileTypes: true });
+      for await (const entry of directory.entries()) entries.push(entry);
     } catch {
       return;
     }
@@ -34,12 +41,24 @@ export async function listProjectFiles(root: string, options: ListOptions): Prom
         return;
       }
       const relative = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (!options.skipped.has(entry.name) && !entry.name.startsWith('.')) {
-          await walk(path.join(directory, entry.name), relative);
+      if (entry.kind === 'directory') {
+        if (options.skipped.has(entry.name) || entry.name.startsWith('.')) continue;
+        const below = await directory.openDirectory(entry.name).catch(() => undefined);
+        if (below === undefined) continue;
+        try {
+          await walk(below, relative);
+        } finally {
+          await below.close();
         }
-      } else if (entry.isFile() && (options.accept?.(entry.name) ?? true)) {
+      } else if (entry.kind === 'regular file' && (options.accept?.(entry.name) ?? true)) {
         files.push(relative);
+        if (visit !== undefined) {
+          const file = await directory.openFile(entry.name).catch(() => undefined);
+          if (file !== undefined) {
+            visit(file, relative);
+            await file.close();
+          }
+        }
       }
     }
   };

@@ -1,5 +1,6 @@
-// What changed between two runs: the failures a change introduced, the ones it fixed, and the tests it
-// added or removed.
+// What changed between two runs: the failures a change introduced, the ones it fixed, the tests it
+// skipped, and the tests it added or removed. Tests are matched by identity (testKey), never by where
+// they failed.
 import { type FoldedTest, isFailing, type TestRun, testId } from './testRun.js';
 
 export interface ComparedTest {
@@ -16,6 +17,8 @@ export interface RunComparison {
   new_failures: ComparedTest[];
   fixed: ComparedTest[];
   still_failing: ComparedTest[];
+  /** Ran in the base run (passed or failed) and are skipped now: a failure skipped away is not a fix. */
+  newly_skipped: ComparedTest[];
   new_tests: ComparedTest[];
   removed_tests: ComparedTest[];
 }
@@ -25,6 +28,7 @@ export function compareRuns(base: TestRun, head: TestRun): RunComparison {
     new_failures: [],
     fixed: [],
     still_failing: [],
+    newly_skipped: [],
     new_tests: [],
     removed_tests: [],
   };
@@ -37,6 +41,8 @@ export function compareRuns(base: TestRun, head: TestRun): RunComparison {
       else result.new_failures.push(entry);
     } else if (before !== undefined && isFailing(before) && now.status === 'passed') {
       result.fixed.push(entry);
+    } else if (before !== undefined && before.status !== 'skipped' && now.status === 'skipped') {
+      result.newly_skipped.push(entry);
     }
   }
   for (const [key, before] of base.tests) {

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { discoverReports } from './reportDiscovery.js';
 import { NoReportsFoundError, OperationCancelledError } from './reportErrors.js';
 import { compareRuns } from './runComparison.js';
 import { checkStaleness } from './staleness.js';
-import { fixture } from './testing/fixtureRun.js';
+import { accessUnder, fixture, fixturesDir, readAt } from './testing/fixtureRun.js';
 import { readRun } from './testRun.js';
 
 let work: string;
@@ -30,7 +30,7 @@ function junit(cases: Record<string, 'pass' | 'fail'>): string {
 }
 
 async function runOf(relative: string) {
-  return readRun(await discoverReports(path.join(work, relative), (absolute) => absolute), { details: true });
+  return readAt(await accessUnder(work), path.join(work, relative));
 }
 
 describe('report discovery', () => {
@@ -39,8 +39,9 @@ describe('report discovery', () => {
     await cp(fixture('gradle'), path.join(work, 'gradle'), { recursive: true });
     await writeFile(path.join(work, 'package.json'), '{"name":"not a report"}');
     await writeFile(path.join(work, 'test-notes.xml'), '<notes/>');
-    const found = await discoverReports(work, (absolute) => absolute);
-    expect(found.map((report) => [path.relative(work, report.file), report.format])).toEqual([
+    const found = await discoverReports(await accessUnder(work), work);
+    await found.close();
+    expect(found.reports.map((report) => [report.name, report.format])).toEqual([
       ['gradle/build/test-results/test/TEST-com.acme.pricing.PriceTest.xml', 'junit'],
       ['maven/target/surefire-reports/TEST-com.acme.cart.CartTest.xml', 'junit'],
     ]);
@@ -48,7 +49,9 @@ describe('report discovery', () => {
 
   it('says what it searched for when nothing is a report', async () => {
     await writeFile(path.join(work, 'notes.xml'), '<notes/>');
-    const failure = discoverReports(work, () => 'ci-output');
+    await mkdir(path.join(work, 'ci-output'));
+    await writeFile(path.join(work, 'ci-output', 'notes.xml'), '<notes/>');
+    const failure = discoverReports(await accessUnder(work), path.join(work, 'ci-output'));
     await expect(failure).rejects.toBeInstanceOf(NoReportsFoundError);
     await expect(failure).rejects.toThrow(
       /^No test reports found at 'ci-output' \(searched for TEST-\*\.xml, any file in surefire-reports, /,
@@ -58,18 +61,22 @@ describe('report discovery', () => {
 
 describe('reading a run', () => {
   it('reports progress in bytes and stops when cancelled', async () => {
-    const found = await discoverReports(fixture('maven'), (absolute) => absolute);
+    const found = await discoverReports(await accessUnder(fixturesDir), fixture('maven'));
     const progress: [number, number][] = [];
-    await readRun(found, { details: false, onProgress: (done, total) => progress.push([done, total]) });
+    await readRun(found.reports, {
+      details: false,
+      onProgress: (done, total) => progress.push([done, total]),
+    });
     const size = (progress[0] as [number, number])[1];
     expect(size).toBeGreaterThan(0);
     expect(progress.at(-1)).toEqual([size, size]);
 
     const cancelled = new AbortController();
     cancelled.abort();
-    await expect(readRun(found, { details: false, signal: cancelled.signal })).rejects.toBeInstanceOf(
+    await expect(readRun(found.reports, { details: false, signal: cancelled.signal })).rejects.toBeInstanceOf(
       OperationCancelledError,
     );
+    await found.close();
   });
 });
 
@@ -90,9 +97,7 @@ describe('flaky tests across runs', () => {
   });
 
   it('includes tests that passed on a Surefire rerun within one run', async () => {
-    const run = await readRun(await discoverReports(fixture('maven'), (absolute) => absolute), {
-      details: false,
-    });
+    const run = await readAt(await accessUnder(fixturesDir), fixture('maven'), { details: false });
     expect(findFlakyTests([run]).map((test) => [test.name, test.attempts, test.failed_attempts])).toEqual([
       ['talksToThePriceService', 2, 1],
     ]);
@@ -131,8 +136,8 @@ describe('staleness', () => {
       new Date('2026-01-01T09:00:00Z'),
       new Date('2026-01-01T09:00:00Z'),
     );
-    const within = (directory: string) => directory.startsWith(work);
-    const fresh = await checkStaleness([{ file: report, modifiedMs: reportTime.getTime() }], within);
+    const access = await accessUnder(work);
+    const fresh = await checkStaleness([{ file: report, modifiedMs: reportTime.getTime() }], access);
     expect(fresh).toMatchObject({ stale: false, projectRoot: work, sourcesScanned: 1 });
 
     await utimes(
@@ -140,7 +145,7 @@ describe('staleness', () => {
       new Date('2026-01-01T11:00:00Z'),
       new Date('2026-01-01T11:00:00Z'),
     );
-    const stale = await checkStaleness([{ file: report, modifiedMs: reportTime.getTime() }], within);
+    const stale = await checkStaleness([{ file: report, modifiedMs: reportTime.getTime() }], access);
     expect(stale).toMatchObject({ stale: true, newestSource: { file: path.join(work, 'cart.ts') } });
   });
 });

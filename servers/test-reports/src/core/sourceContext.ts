@@ -1,16 +1,10 @@
 // Turns stack frames printed on a CI machine into source lines in the repository being worked on: paths
 // are matched by their longest suffix that exists under the root, Java frames by package, generated
-// JavaScript through its source map. Every file is checked against the caller's path guard.
-import { promises as fs } from 'node:fs';
+// JavaScript through its source map. Every file is opened through the caller's FileAccess (ctx.allowedPaths).
 import path from 'node:path';
+import type { FileAccess } from './fileAccess.js';
 import { listProjectFiles } from './projectFiles.js';
 import { isTestPath, type SourceFrame } from './stackFrames.js';
-
-/** What the caller lets this module read (mcp-common's AllowedPaths fits). */
-export interface PathGuard {
-  contains(realAbsolute: string): boolean;
-  display(absolute: string): string;
-}
 
 export interface SourceLocation {
   role: 'test' | 'code_under_test';
@@ -51,7 +45,8 @@ const MAX_FRAMES_EXAMINED = 15;
 
 export interface LocateOptions {
   root: string;
-  guard: PathGuard;
+  /** Every source, map and listing is opened through it (ctx.allowedPaths). */
+  access: FileAccess;
   contextLines: number;
   /** The test's own file/line attributes, used when the stack names no test frame. */
   testFile?: string;
@@ -65,7 +60,7 @@ export async function locateSources(
   frames: readonly SourceFrame[],
   options: LocateOptions,
 ): Promise<SourceLocation[]> {
-  const resolver = new FrameResolver(options.root, options.guard, options.packageHint);
+  const resolver = new FrameResolver(options.root, options.access, options.packageHint);
   const resolved: ResolvedFrame[] = [];
   for (const frame of frames.slice(0, MAX_FRAMES_EXAMINED)) {
     const found = await resolver.resolve(frame);
@@ -109,23 +104,42 @@ async function describe(
   role: SourceLocation['role'],
   options: LocateOptions,
 ): Promise<SourceLocation | undefined> {
-  const snippet = await readSnippet(frame.absolute, frame.line, options.contextLines);
+  const snippet = await readSnippet(options.access, frame.absolute, frame.line, options.contextLines);
   if (snippet === undefined) return undefined;
   return {
     role,
-    file: options.guard.display(frame.absolute),
+    file: options.access.display(frame.absolute),
     line: frame.line,
     ...(frame.column === undefined ? {} : { column: frame.column }),
     ...(frame.function === undefined ? {} : { function: frame.function }),
-    ...(frame.mappedFrom === undefined ? {} : { mapped_from: options.guard.display(frame.mappedFrom) }),
+    ...(frame.mappedFrom === undefined ? {} : { mapped_from: options.access.display(frame.mappedFrom) }),
     snippet,
   };
 }
 
-async function readSnippet(file: string, line: number, context: number): Promise<string | undefined> {
-  const stats = await fs.stat(file).catch(() => undefined);
-  if (stats === undefined || !stats.isFile() || stats.size > MAX_SOURCE_BYTES) return undefined;
-  const lines = (await fs.readFile(file, 'utf8')).split(/\r?\n/);
+/** A file's text through `access`, or undefined when it cannot be opened or is over the size cap. */
+async function readText(access: FileAccess, file: string): Promise<string | undefined> {
+  const opened = await access.openFile(file).catch(() => undefined);
+  if (opened === undefined) return undefined;
+  try {
+    if (opened.size > MAX_SOURCE_BYTES) return undefined;
+    return await opened.readText({ maxBytes: MAX_SOURCE_BYTES });
+  } catch {
+    return undefined;
+  } finally {
+    await opened.close();
+  }
+}
+
+async function readSnippet(
+  access: FileAccess,
+  file: string,
+  line: number,
+  context: number,
+): Promise<string | undefined> {
+  const text = await readText(access, file);
+  if (text === undefined) return undefined;
+  const lines = text.split(/\r?\n/);
   if (line < 1 || line > lines.length) return undefined;
   const first = Math.max(1, line - context);
   const last = Math.min(lines.length, line + context);
@@ -143,7 +157,7 @@ class FrameResolver {
 
   constructor(
     private readonly root: string,
-    private readonly guard: PathGuard,
+    private readonly access: FileAccess,
     private readonly packageHint: string | undefined,
   ) {}
 
@@ -188,17 +202,23 @@ class FrameResolver {
     return preferred === undefined ? undefined : this.allowedFile(path.join(this.root, preferred));
   }
 
+  /** The real path of the regular file `candidate` names, when it opens inside the allowed directories. */
   private async allowedFile(candidate: string): Promise<string | undefined> {
-    const real = await fs.realpath(candidate).catch(() => undefined);
-    if (real === undefined || !this.guard.contains(real)) return undefined;
-    const stats = await fs.stat(real).catch(() => undefined);
-    return stats?.isFile() ? real : undefined;
+    const opened = await this.access.openFile(candidate).catch(() => undefined);
+    if (opened === undefined) return undefined;
+    await opened.close();
+    return opened.realPath;
   }
 
   private async fileIndex(): Promise<string[]> {
-    this.index ??= (
-      await listProjectFiles(this.root, { skipped: INDEX_SKIPPED, limit: MAX_INDEXED_FILES })
-    ).files;
+    if (this.index !== undefined) return this.index;
+    const root = await this.access.openDirectory(this.root).catch(() => undefined);
+    if (root === undefined) return [];
+    try {
+      this.index = (await listProjectFiles(root, { skipped: INDEX_SKIPPED, limit: MAX_INDEXED_FILES })).files;
+    } finally {
+      await root.close();
+    }
     return this.index;
   }
 
@@ -232,17 +252,17 @@ class FrameResolver {
   }
 
   private async readSourceMap(generated: string): Promise<{ json: string; url: string } | undefined> {
-    const sibling = await this.allowedFile(`${generated}.map`);
-    if (sibling !== undefined) return { json: await fs.readFile(sibling, 'utf8'), url: sibling };
-    const stats = await fs.stat(generated).catch(() => undefined);
-    if (stats === undefined || stats.size > MAX_SOURCE_BYTES) return undefined;
-    const text = await fs.readFile(generated, 'utf8');
+    const sibling = await readText(this.access, `${generated}.map`);
+    if (sibling !== undefined) return { json: sibling, url: `${generated}.map` };
+    const text = await readText(this.access, generated);
+    if (text === undefined) return undefined;
     const reference = /\/\/[#@] sourceMappingURL=(\S+)\s*$/.exec(text)?.[1];
     if (reference === undefined) return undefined;
     const inline = /^data:application\/json(?:;charset=[\w-]+)?;base64,(.*)$/.exec(reference);
     if (inline !== null)
       return { json: Buffer.from(inline[1] ?? '', 'base64').toString('utf8'), url: generated };
-    const mapFile = await this.allowedFile(path.resolve(path.dirname(generated), reference));
-    return mapFile === undefined ? undefined : { json: await fs.readFile(mapFile, 'utf8'), url: mapFile };
+    const mapFile = path.resolve(path.dirname(generated), reference);
+    const json = await readText(this.access, mapFile);
+    return json === undefined ? undefined : { json, url: mapFile };
   }
 }

@@ -1,7 +1,7 @@
 // Reports describe the code as it was when the tests ran. If a source file changed after the oldest
 // report was written, at least part of what the reports say may no longer hold: the reports are stale.
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { FileAccess } from './fileAccess.js';
 import { listProjectFiles } from './projectFiles.js';
 
 const PROJECT_MARKERS = [
@@ -74,56 +74,69 @@ export interface Staleness {
 
 /**
  * Compares the oldest report's modification time with the newest source file under the project that
- * holds the reports. `within` says how far up the search for the project may go (the allowed root).
+ * holds the reports. The project is looked for no higher than the allowed directories.
  */
 export async function checkStaleness(
   reportFiles: readonly { file: string; modifiedMs: number }[],
-  within: (directory: string) => boolean,
+  access: FileAccess,
 ): Promise<Staleness | undefined> {
   const first = reportFiles[0];
   if (first === undefined) return undefined;
   const oldestReportMs = Math.min(...reportFiles.map((report) => report.modifiedMs));
-  const projectRoot = await findProjectRoot(path.dirname(first.file), within);
-  const sources = await listProjectFiles(projectRoot, {
-    skipped: NOT_SOURCES,
-    limit: MAX_SCANNED,
-    accept: (name) => SOURCE_EXTENSIONS.has(path.extname(name)),
-  });
+  const projectRoot = await findProjectRoot(path.dirname(first.file), access);
   let newest: { file: string; modifiedMs: number } | undefined;
-  for (const relative of sources.files) {
-    const file = path.join(projectRoot, relative);
-    const modifiedMs = (await fs.stat(file).catch(() => undefined))?.mtimeMs;
-    if (modifiedMs !== undefined && (newest === undefined || modifiedMs > newest.modifiedMs)) {
-      newest = { file, modifiedMs };
-    }
+  const root = await access.openDirectory(projectRoot).catch(() => undefined);
+  if (root === undefined) return undefined;
+  let sources: Awaited<ReturnType<typeof listProjectFiles>>;
+  try {
+    sources = await listProjectFiles(
+      root,
+      {
+        skipped: NOT_SOURCES,
+        limit: MAX_SCANNED,
+        accept: (name) => SOURCE_EXTENSIONS.has(path.extname(name)),
+      },
+      (file, relative) => {
+        const modifiedMs = file.stat.mtimeMs;
+        if (newest === undefined || modifiedMs > newest.modifiedMs) {
+          newest = { file: path.join(projectRoot, relative), modifiedMs };
+        }
+      },
+    );
+  } finally {
+    await root.close();
   }
+  const found = newest as { file: string; modifiedMs: number } | undefined;
   return {
-    stale: newest !== undefined && newest.modifiedMs > oldestReportMs,
+    stale: found !== undefined && found.modifiedMs > oldestReportMs,
     projectRoot,
     oldestReportMs,
-    ...(newest === undefined ? {} : { newestSource: newest }),
+    ...(found === undefined ? {} : { newestSource: found }),
     sourcesScanned: sources.files.length,
     scanLimited: sources.limited,
   };
 }
 
-export async function findProjectRoot(
-  start: string,
-  within: (directory: string) => boolean,
-): Promise<string> {
+/** The nearest directory at or above `start` (inside the allowed directories) holding a project marker. */
+export async function findProjectRoot(start: string, access: FileAccess): Promise<string> {
   let directory = start;
   for (;;) {
-    for (const marker of PROJECT_MARKERS) {
-      if (
-        await fs.stat(path.join(directory, marker)).then(
-          () => true,
-          () => false,
-        )
-      )
-        return directory;
-    }
+    if (await hasMarker(directory, access)) return directory;
     const parent = path.dirname(directory);
-    if (parent === directory || !within(parent)) return directory;
+    if (parent === directory || !access.contains(parent)) return directory;
     directory = parent;
+  }
+}
+
+async function hasMarker(directory: string, access: FileAccess): Promise<boolean> {
+  const opened = await access.openDirectory(directory).catch(() => undefined);
+  if (opened === undefined) return false;
+  try {
+    for await (const entry of opened.entries()) if (PROJECT_MARKERS.includes(entry.name)) return true;
+    return false;
+  } catch {
+    return false;
+  } finally {
+    await opened.close();
   }
 }

@@ -1,7 +1,11 @@
-// Reads TAP 13 and 14 (node:test, node-tap, pytest-tap, bats): test points, skips and TODOs, YAML
-// diagnostics, and TAP 14 subtests (indented blocks) whose parents are suites rather than tests.
-import { createReadStream } from 'node:fs';
+// Reads TAP 13 and 14 (node:test, node-tap, pytest-tap, bats, Perl's Test::More): test points, skips and
+// TODOs, YAML and Test::More comment diagnostics, TAP 14 subtests (indented blocks) whose parents are suites
+// rather than tests, and the plan: a stream that ran fewer tests than it planned, or bailed out, failed.
+// TAP names no file per test and has no retries: a test is identified by its report (one stream per test
+// file, as `prove --archive` and per-file redirection write them), its suite and its name, and a name
+// that repeats within one suite is a second test, never a retry.
 import { createInterface } from 'node:readline';
+import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import { ReportParseError, throwIfAborted } from './reportErrors.js';
 import {
   type CaseSink,
@@ -25,6 +29,8 @@ interface PendingPoint {
   directive?: 'skip' | 'todo';
   directiveText?: string;
   yaml: string[];
+  /** `# …` lines after a failing point: Test::More's `Failed test … at … line …`, `got:`/`expected:`. */
+  comments: string[];
 }
 
 interface Level {
@@ -34,9 +40,13 @@ interface Level {
   sawFailure: boolean;
 }
 
-export async function parseTapFile(file: string, sink: CaseSink, options: ParseOptions): Promise<number> {
+export async function parseTapFile(
+  file: ConfinedFile,
+  sink: CaseSink,
+  options: ParseOptions,
+): Promise<number> {
   const { parse: parseYaml } = await import('yaml');
-  const stream = createReadStream(file, { encoding: 'utf8' });
+  const stream = file.stream().setEncoding('utf8');
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   const levels = new Map<number, Level>();
   let pending: PendingPoint | undefined;
@@ -44,6 +54,11 @@ export async function parseTapFile(file: string, sink: CaseSink, options: ParseO
   let cases = 0;
   let sawTap = false;
   let bailOut: string | undefined;
+  let planned: number | undefined;
+  let topPoints = 0;
+  const reportName = options.reportName ?? '';
+  // How often each suite + name was seen, so that a repeated name becomes a test of its own.
+  const seen = new Map<string, number>();
 
   const levelAt = (indent: number): Level => {
     let level = levels.get(indent);
@@ -78,8 +93,12 @@ export async function parseTapFile(file: string, sink: CaseSink, options: ParseO
       .map(([, outer]) => outer.name)
       .filter((name) => name !== '')
       .join(' > ');
+    const seenKey = `${suite}\u0000${point.name}`;
+    const occurrence = (seen.get(seenKey) ?? 0) + 1;
+    seen.set(seenKey, occurrence);
+    if (occurrence > 1) point.name = `${point.name} [${occurrence}]`;
     cases += 1;
-    sink(toCase(point, suite, options.details, parseYaml));
+    sink(toCase(point, suite, reportName, options.details, parseYaml));
   };
 
   try {
@@ -110,6 +129,11 @@ export async function parseTapFile(file: string, sink: CaseSink, options: ParseO
         levelAt(indent + 4).name = subtest[1] ?? '';
         continue;
       }
+      if (text.startsWith('#')) {
+        if (pending !== undefined && !pending.ok && !/^#\s*(Subtest:|Looks like)/i.test(text))
+          pending.comments.push(text.replace(/^#\s?/, ''));
+        continue;
+      }
       if (/^Bail out!/i.test(text)) {
         bailOut = text;
         break;
@@ -124,7 +148,14 @@ export async function parseTapFile(file: string, sink: CaseSink, options: ParseO
           /\s+#(?!.*#).*$/,
           '',
         );
-        pending = { indent, ok: point[1]?.toLowerCase() === 'ok', name: name.trim(), yaml: [] };
+        if (indent === 0) topPoints += 1;
+        pending = {
+          indent,
+          ok: point[1]?.toLowerCase() === 'ok',
+          name: name.trim(),
+          yaml: [],
+          comments: [],
+        };
         const kind = directive?.[1]?.toLowerCase();
         if (kind === 'skip' || kind === 'todo') {
           pending.directive = kind;
@@ -132,7 +163,11 @@ export async function parseTapFile(file: string, sink: CaseSink, options: ParseO
         }
         continue;
       }
-      if (/^\d+\.\.\d+/.test(text)) sawTap = true;
+      const plan = /^(\d+)\.\.(\d+)/.exec(text);
+      if (plan !== null) {
+        sawTap = true;
+        if (indent === 0) planned = Number(plan[2]) - Number(plan[1]) + 1;
+      }
     }
     flush();
   } finally {
@@ -140,15 +175,25 @@ export async function parseTapFile(file: string, sink: CaseSink, options: ParseO
     stream.destroy();
   }
   if (!sawTap && cases === 0) throw new ReportParseError('no TAP version line, plan or test point was found');
-  if (bailOut !== undefined) {
+  // The stream itself failed: a bail-out, a plan that was not fulfilled, or no plan at all (the test
+  // script died before writing it). The runner reports these as failures, so they are never green.
+  const streamFailure =
+    bailOut ??
+    (planned === undefined && topPoints > 0
+      ? `No plan found in TAP output (${topPoints} tests ran): the test script ended early`
+      : planned !== undefined && planned !== topPoints
+        ? `Planned ${planned} tests but ran ${topPoints}${topPoints < planned ? ': the test script ended early' : ''}`
+        : undefined);
+  if (streamFailure !== undefined) {
     cases += 1;
     sink({
       suite: '',
       classname: '',
-      name: 'Bail out!',
+      name: bailOut === undefined ? '(plan not fulfilled)' : '(bailed out)',
+      file: reportName,
       status: 'errored',
       failures: options.details
-        ? [{ kind: 'error', message: head(bailOut, MAX_MESSAGE_CHARS) }]
+        ? [{ kind: 'error', message: head(streamFailure, MAX_MESSAGE_CHARS) }]
         : [{ kind: 'error' }],
       attempts: 1,
       failedAttempts: 1,
@@ -159,7 +204,13 @@ export async function parseTapFile(file: string, sink: CaseSink, options: ParseO
 
 type YamlParse = (source: string) => unknown;
 
-function toCase(point: PendingPoint, suite: string, details: boolean, parseYaml: YamlParse): TestCaseResult {
+function toCase(
+  point: PendingPoint,
+  suite: string,
+  reportName: string,
+  details: boolean,
+  parseYaml: YamlParse,
+): TestCaseResult {
   const diagnostics = point.yaml.length > 0 ? readDiagnostics(point.yaml.join('\n'), parseYaml) : {};
   // A failing TODO is an expected failure, and a SKIP did not run: neither makes the run red.
   const status =
@@ -172,6 +223,7 @@ function toCase(point: PendingPoint, suite: string, details: boolean, parseYaml:
     suite,
     classname: suite,
     name: point.name,
+    file: reportName,
     status,
     failures: [],
     attempts: 1,
@@ -180,16 +232,20 @@ function toCase(point: PendingPoint, suite: string, details: boolean, parseYaml:
   const at = diagnostics.at;
   // node:test writes `location: 'file:///…/x.test.mjs:8:3'`; node-tap writes `at: { file, line }`.
   const location = /^(.*?):(\d+)(?::\d+)?$/.exec(stringField(diagnostics.location) ?? '');
+  const moreAt = /\bat (.+) line (\d+)\.?\s*$/m.exec(point.comments.join('\n'));
   const file =
     stringField(diagnostics.file) ??
     (isRecord(at) ? stringField(at.file) : undefined) ??
     location?.[1] ??
-    undefined;
+    moreAt?.[1];
   const line =
     numberField(diagnostics.line) ??
     (isRecord(at) ? numberField(at.line) : undefined) ??
-    numberField(location?.[2]);
-  if (file !== undefined) testCase.file = file.replace(/^file:\/\//, '');
+    numberField(location?.[2]) ??
+    numberField(moreAt?.[2]);
+  // Where it was declared or failed: shown and used for the source, not the identity (which passing
+  // tests, written without it, must share).
+  if (file !== undefined) testCase.sourceFile = file.replace(/^file:\/\//, '');
   if (line !== undefined && line > 0) testCase.line = line;
   const duration = numberField(diagnostics.duration_ms);
   if (duration !== undefined) testCase.durationMs = duration;
@@ -197,25 +253,43 @@ function toCase(point: PendingPoint, suite: string, details: boolean, parseYaml:
     const failure: FailureDetail = { kind: 'failure' };
     if (details) {
       const error = isRecord(diagnostics.error) ? diagnostics.error : undefined;
+      const said = point.comments.length > 0 ? dedent(point.comments) : undefined;
       const message =
         stringField(diagnostics.message) ??
         stringField(diagnostics.error) ??
         stringField(error?.message) ??
+        said ??
         point.name;
       failure.message = head(message, MAX_MESSAGE_CHARS);
       const type =
         stringField(diagnostics.code) ?? stringField(error?.name) ?? stringField(diagnostics.operator);
       if (type !== undefined) failure.type = type;
-      const stack = stringField(diagnostics.stack) ?? stringField(error?.stack);
+      const stack = stringField(diagnostics.stack) ?? stringField(error?.stack) ?? said;
       if (stack !== undefined) failure.stack = head(stack, MAX_STACK_CHARS);
-      const expected = diagnostics.expected ?? diagnostics.wanted ?? diagnostics.expect;
-      const actual = diagnostics.actual ?? diagnostics.found ?? diagnostics.got;
+      const expected =
+        diagnostics.expected ??
+        diagnostics.wanted ??
+        diagnostics.expect ??
+        /^\s*expected: (.*)$/m.exec(said ?? '')?.[1];
+      const actual =
+        diagnostics.actual ?? diagnostics.found ?? diagnostics.got ?? /^\s*got: (.*)$/m.exec(said ?? '')?.[1];
       if (expected !== undefined) failure.expected = show(expected);
       if (actual !== undefined) failure.actual = show(actual);
     }
     testCase.failures.push(failure);
   }
   return testCase;
+}
+
+/** Test::More indents its diagnostics under `#`; the common indentation is not part of the message. */
+function dedent(lines: readonly string[]): string {
+  const indent = Math.min(
+    ...lines.filter((l) => l.trim() !== '').map((l) => l.length - l.trimStart().length),
+  );
+  return lines
+    .map((line) => line.slice(Number.isFinite(indent) ? indent : 0))
+    .join('\n')
+    .trim();
 }
 
 function readDiagnostics(source: string, parseYaml: YamlParse): Record<string, unknown> {
@@ -232,8 +306,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** YAML strings may carry escapes that become ANSI codes once parsed; they are removed here. */
 function stringField(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+  return typeof value === 'string' && value.trim() !== '' ? stripAnsi(value) : undefined;
 }
 
 function numberField(value: unknown): number | undefined {
@@ -244,5 +319,5 @@ function numberField(value: unknown): number | undefined {
 }
 
 function show(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return stripAnsi(typeof value === 'string' ? value : JSON.stringify(value));
 }

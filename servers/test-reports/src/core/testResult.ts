@@ -19,7 +19,13 @@ export interface TestCaseResult {
   suite: string;
   classname: string;
   name: string;
+  /**
+   * The file that holds the test, part of its identity: set only when the producer names it for every
+   * outcome (a JUnit `file` attribute, Jest's test file, the TAP stream's own report), never a failure location.
+   */
   file?: string;
+  /** Where the failure was reported, when the producer gives no file of its own (Go, TAP `at`/`location`). */
+  sourceFile?: string;
   line?: number;
   status: TestStatus;
   durationMs?: number;
@@ -42,6 +48,11 @@ export interface ParseOptions {
   signal?: AbortSignal;
   /** Bytes read so far, for progress on large files. */
   onBytes?: (bytesRead: number) => void;
+  /**
+   * The report's name relative to the searched path (its base name when a file was given): the identity
+   * of tests whose format names no file of their own (TAP).
+   */
+  reportName?: string;
 }
 
 export const MAX_MESSAGE_CHARS = 4_000;
@@ -57,7 +68,10 @@ export function head(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
 
-/** The identity of a test across retries and runs. */
+/**
+ * The identity of a test across retries, runs and tools: suite, classname, name and the file that holds the
+ * test. Never where it failed, so a test keeps its identity whether it passed or failed.
+ */
 export function testKey(testCase: Pick<TestCaseResult, 'suite' | 'classname' | 'name' | 'file'>): string {
   return `${testCase.suite}\u0000${testCase.classname}\u0000${testCase.name}\u0000${testCase.file ?? ''}`;
 }

@@ -1,7 +1,7 @@
 // A run is every report found under one path, read and folded: a test appears once, its retries and
 // reruns merged into one outcome, however many attempts and report files mention it.
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import { parseGoTestJsonFile } from './goTestJsonParser.js';
 import { parseJestJsonFile } from './jestJsonParser.js';
 import { parseJUnitFile } from './junitParser.js';
@@ -49,7 +49,7 @@ export interface ReadRunOptions {
 
 const PARSERS: Record<
   ReportFormat,
-  (file: string, sink: CaseSink, options: ParseOptions) => Promise<number>
+  (file: ConfinedFile, sink: CaseSink, options: ParseOptions) => Promise<number>
 > = {
   junit: parseJUnitFile,
   tap: parseTapFile,
@@ -65,43 +65,52 @@ export function testId(test: Pick<TestCaseResult, 'suite' | 'classname' | 'name'
 export async function readRun(found: readonly FoundReport[], options: ReadRunOptions): Promise<TestRun> {
   const tests = new Map<string, FoldedTest>();
   const reports: ReportRead[] = [];
-  const sizes = await Promise.all(
-    found.map((report) =>
-      stat(report.file).then(
-        (s) => s,
-        () => undefined,
-      ),
-    ),
-  );
-  const totalBytes = sizes.reduce((sum, size) => sum + (size?.size ?? 0), 0);
+  const totalBytes = found.reduce((sum, report) => sum + report.size, 0);
   let doneBytes = 0;
-  const sink: CaseSink = (testCase) => fold(tests, testCase, options);
-  for (const [index, report] of found.entries()) {
-    const modifiedMs = sizes[index]?.mtimeMs ?? 0;
-    const read: ReportRead = { file: report.file, format: report.format ?? 'unknown', tests: 0, modifiedMs };
+  let cases = 0;
+  const sink: CaseSink = (testCase) => {
+    cases += 1;
+    fold(tests, testCase, options);
+  };
+  for (const report of found) {
+    const read: ReportRead = {
+      file: report.file,
+      format: report.format ?? 'unknown',
+      tests: 0,
+      modifiedMs: report.modifiedMs,
+    };
     reports.push(read);
-    if (report.format === undefined) {
-      read.error = 'not a test report this server reads (JUnit XML, TAP, Jest/Vitest JSON, go test -json)';
-      continue;
-    }
-    if (report.format === 'empty') continue;
     const before = doneBytes;
-    const testsBefore = tests.size;
+    const casesBefore = cases;
+    let handle: ConfinedFile | undefined;
     try {
-      read.tests = await PARSERS[report.format](report.file, sink, {
-        details: options.details,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        onBytes: (bytes) => options.onProgress?.(before + bytes, totalBytes),
-      });
+      // Every report is opened (and closed), so the searched directory's handle is let go of at the end.
+      handle = await report.open();
+      if (report.format === undefined) {
+        read.error = 'not a test report this server reads (JUnit XML, TAP, Jest/Vitest JSON, go test -json)';
+      } else if (report.format === 'empty') {
+        read.error = 'the report is empty: the runner wrote nothing (did it crash or get killed?)';
+      } else {
+        read.tests = await PARSERS[report.format](handle, sink, {
+          details: options.details,
+          reportName: report.name,
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+          onBytes: (bytes) => options.onProgress?.(before + bytes, totalBytes),
+        });
+      }
     } catch (error) {
       if (error instanceof OperationCancelledError || options.signal?.aborted)
         throw new OperationCancelledError();
       if (!(error instanceof ReportError) && !isFileError(error)) throw error;
       const reason = error instanceof ReportError ? error.message : 'the file could not be read';
-      const partial = tests.size > testsBefore ? '; the tests read before that point are included' : '';
+      // Cut off mid-write: what was read counts (and is said to), never as "tests: 0".
+      read.tests = cases - casesBefore;
+      const partial = read.tests > 0 ? '; the tests read before that point are included' : '';
       read.error = `${reason}${partial}`;
+    } finally {
+      await handle?.close();
     }
-    doneBytes = before + (sizes[index]?.size ?? 0);
+    doneBytes = before + report.size;
     options.onProgress?.(doneBytes, totalBytes);
   }
   dropGoSubtestParents(tests);
@@ -130,11 +139,16 @@ function dropGoSubtestParents(tests: Map<string, FoldedTest>): void {
   }
 }
 
+/** A file system error, or a refusal of the handle (the file vanished, was swapped for a FIFO, …). */
 function isFileError(error: unknown): boolean {
-  return typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string';
+  return typeof (error as { code?: unknown } | undefined)?.code === 'string';
 }
 
-/** Merges one attempt into what is known of the test: any pass wins, earlier failures make it flaky. */
+/**
+ * Merges one attempt into what is known of the test. Attempts arrive in the order they ran and the last
+ * one that ran decides: a pass after failures is a flaky pass, but a failure is never undone by an earlier
+ * pass (a retry never follows a pass, so a failure after a pass is a failure). A skip changes nothing.
+ */
 function fold(tests: Map<string, FoldedTest>, attempt: TestCaseResult, options: ReadRunOptions): void {
   const key = testKey(attempt);
   const known = tests.get(key);
@@ -150,28 +164,27 @@ function fold(tests: Map<string, FoldedTest>, attempt: TestCaseResult, options: 
     return;
   }
   known.attempts += incoming.attempts;
-  if (incoming.durationMs !== undefined) known.durationMs = (known.durationMs ?? 0) + incoming.durationMs;
-  if (known.status === 'passed' && incoming.status !== 'passed') {
-    if (incoming.status !== 'skipped') known.failedAttempts += incoming.attempts;
-    return;
-  }
-  if (incoming.status === 'passed') {
-    known.failedAttempts += incoming.failedAttempts;
-    known.status = 'passed';
-    known.failures = [];
-    delete known.trimmedStack;
-    delete known.foldedFrames;
-    return;
-  }
-  if (incoming.status === 'skipped') return;
-  // Both failed (or the first was skipped): the latest failure is the one to show.
   known.failedAttempts += incoming.failedAttempts;
+  if (incoming.durationMs !== undefined) known.durationMs = (known.durationMs ?? 0) + incoming.durationMs;
+  if (incoming.status === 'skipped') return;
+  if (incoming.status === 'passed') {
+    known.status = 'passed';
+    // failure_context asked for this test: the failed attempt of a flaky test stays readable.
+    if (options.keepDetails?.(testId(known)) !== true) {
+      known.failures = [];
+      delete known.trimmedStack;
+      delete known.foldedFrames;
+    }
+    return;
+  }
+  // A failure: the latest one is the one to show.
   known.status = incoming.status;
   known.failures = incoming.failures;
   if (incoming.trimmedStack !== undefined) known.trimmedStack = incoming.trimmedStack;
   if (incoming.foldedFrames !== undefined) known.foldedFrames = incoming.foldedFrames;
   if (incoming.output !== undefined) known.output = incoming.output;
   if (incoming.line !== undefined) known.line = incoming.line;
+  if (incoming.sourceFile !== undefined) known.sourceFile = incoming.sourceFile;
 }
 
 /** Keeps only what the answer needs, so a huge run with many failures stays small in memory. */
@@ -194,6 +207,11 @@ function compact(testCase: TestCaseResult, keepDetails: boolean, keepRawStacks: 
   // Raw stacks are dropped once trimmed unless one test was asked for (failure_context reads its frames).
   if (!keepRawStacks) folded.failures = testCase.failures.map(({ stack: _stack, ...rest }) => rest);
   return folded;
+}
+
+/** The file to show and to read the source from: where it failed if known, else the test's own file. */
+export function shownFile(test: Pick<TestCaseResult, 'file' | 'sourceFile'>): string | undefined {
+  return test.sourceFile ?? test.file;
 }
 
 export function isFailing(test: TestCaseResult): boolean {

@@ -22,7 +22,15 @@ export function cleanXmlText(text: string): string {
   return cleaned;
 }
 
-/** Removes ANSI escapes from text read from non-XML reports (TAP, JSON, go test). */
+// An escape written out as text: node:test's TAP writes `'boom \x1B[31mred'` in single-quoted YAML, pytest's
+// JUnit writes `#x1B[31m` (it replaces characters XML forbids that way); mocha-junit-reporter drops the
+// escape character and leaves `[31m` (so a bare colour code is removed too: text like `a[0m` is rarer than
+// colour in test output).
+const TEXTUAL_ANSI =
+  /(?:\\(?:x1[bB]|u001[bB]|033|e)|#x1[bB])\[[0-?]*[ -/]*[@-~]|\[(?:\d{1,3}(?:;\d{1,3})*)?m/g;
+
+/** Removes ANSI escapes (real, or written out as `\x1B[31m`) from text read from non-XML reports. */
 export function stripAnsi(text: string): string {
-  return text.includes('\x1B') ? text.replace(ILLEGAL_RUN, '') : text;
+  const cleaned = text.includes('\x1B') ? text.replace(ILLEGAL_RUN, '') : text;
+  return cleaned.includes('[') ? cleaned.replace(TEXTUAL_ANSI, '') : cleaned;
 }

@@ -19,7 +19,7 @@ export const compareRunsTool = defineTool({
     name: 'compare_runs',
     title: 'Compare runs',
     description:
-      'What broke and what got fixed between two runs (e.g. main vs. a branch, or before vs. after a change): new failures, fixed tests, still failing, new tests and removed tests, each test with both statuses. Tests are matched by suite, class, name and file.',
+      'What broke and what got fixed between two runs (e.g. main vs. a branch, or before vs. after a change): new failures, fixed tests, still failing, newly skipped, new tests and removed tests, each test with both statuses. Tests are matched by their identity (suite, class, name and the file holding the test — never where it failed), the same ids as every other tool.',
     input: z.object({
       base: pathArg('Reports of the earlier (reference) run: a file or directory.'),
       head: pathArg('Reports of the later run: a file or directory.'),
@@ -29,6 +29,7 @@ export const compareRunsTool = defineTool({
       new_failures: category,
       fixed: category,
       still_failing: category,
+      newly_skipped: category.describe('Ran in base (passed or failed), skipped in head.'),
       new_tests: category,
       removed_tests: category,
       base_reports: reportsOutput,
@@ -49,6 +50,7 @@ export const compareRunsTool = defineTool({
       new_failures: page(comparison.new_failures),
       fixed: page(comparison.fixed),
       still_failing: page(comparison.still_failing),
+      newly_skipped: page(comparison.newly_skipped),
       new_tests: page(comparison.new_tests),
       removed_tests: page(comparison.removed_tests),
       base_reports: describeReports(base, ctx),

@@ -5,6 +5,7 @@ import {
   optionalString,
   pathArg,
   requiredString,
+  type ToolContext,
   ToolError,
   ToolResult,
 } from '@groundwork/mcp-common';
@@ -24,6 +25,13 @@ const sourceLocation = z.object({
   mapped_from: z.string().optional().describe('The generated file the stack named; a source map led here.'),
   snippet: z.string().describe('Numbered source lines; the failing line is marked with ">".'),
 });
+
+/** The real path of the directory `given` names, checked by opening it through the confinement. */
+async function realDirectory(given: string, ctx: ToolContext): Promise<string> {
+  const directory = await ctx.allowedPaths.openDirectory(given, { signal: ctx.signal });
+  await directory.close();
+  return directory.realPath;
+}
 
 export const failureContextTool = defineTool({
   definition: {
@@ -68,25 +76,27 @@ export const failureContextTool = defineTool({
       keepDetails: (id) => id === args.id,
     });
     const test = [...run.tests.values()].find((candidate) => testId(candidate) === args.id);
-    if (test === undefined || !isFailing(test)) {
+    // A flaky test (an id from flaky_tests) is shown by its failed attempt when the report kept one.
+    const failedAttempt = test !== undefined && test.failedAttempts > 0 && test.failures.length > 0;
+    if (test === undefined || !(isFailing(test) || failedAttempt)) {
       const error = new FailureNotFoundError(args.id);
       throw new ToolError(
         error.code,
         test === undefined
           ? error.message
-          : `Test '${test.name}' (id '${args.id}') did not fail in these reports.`,
+          : test.failedAttempts > 0
+            ? `Test '${test.name}' (id '${args.id}') passed after ${test.failedAttempts} failed attempt(s); this report keeps no detail of the failed attempts.`
+            : `Test '${test.name}' (id '${args.id}') did not fail in these reports.`,
       );
     }
     const root =
       args.root === undefined
-        ? await findProjectRoot(path.dirname(run.reports[0]?.file ?? target), (directory) =>
-            ctx.allowedPaths.contains(directory),
-          )
-        : await ctx.allowedPaths.resolve(args.root);
+        ? await findProjectRoot(path.dirname(run.reports[0]?.file ?? target), ctx.allowedPaths)
+        : await realDirectory(args.root, ctx);
     return ToolResult.success(
       await buildFailureContext(test, {
         root,
-        guard: ctx.allowedPaths,
+        access: ctx.allowedPaths,
         contextLines: args.context_lines,
         maxTokens: args.max_tokens,
       }),

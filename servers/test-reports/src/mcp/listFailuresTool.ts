@@ -1,6 +1,6 @@
 import { defineTool, optionalBoundedInt, pathArg, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
-import { isFailing, testId } from '../core/testRun.js';
+import { isFailing, shownFile, testId } from '../core/testRun.js';
 import {
   describeReports,
   readReportsAt,
@@ -65,7 +65,7 @@ export const listFailuresTool = defineTool({
           suite: test.suite,
           classname: test.classname,
           name: test.name,
-          ...(test.file === undefined ? {} : { file: test.file }),
+          ...(shownFile(test) === undefined ? {} : { file: shownFile(test) as string }),
           ...(test.line === undefined ? {} : { line: test.line }),
           status: test.status as 'failed' | 'errored',
           message: first?.message ?? '',

@@ -18,20 +18,20 @@ export async function readReportsAt(
   options: { details: boolean; keepDetails?: (id: string) => boolean },
 ): Promise<ReadReports> {
   try {
-    const target = await ctx.allowedPaths.resolve(given);
-    const found = await discoverReports(target, (absolute) => ctx.allowedPaths.display(absolute), ctx.signal);
-    // A report reached through a symlink must still lie inside the allowed directories.
-    const confined = [];
-    for (const report of found) {
-      const real = await ctx.allowedPaths.resolve(report.file).catch(() => undefined);
-      if (real !== undefined) confined.push({ ...report, file: real });
+    // Opened once, through ctx.allowedPaths: links, FIFOs and paths outside are refused on the way.
+    const found = await discoverReports(ctx.allowedPaths, given, ctx.signal);
+    const target = found.target;
+    let run: TestRun;
+    try {
+      run = await readRun(found.reports, {
+        details: options.details,
+        signal: ctx.signal,
+        ...(options.keepDetails === undefined ? {} : { keepDetails: options.keepDetails }),
+        onProgress: (done, total) => ctx.progress(done, total, 'bytes of reports read'),
+      });
+    } finally {
+      await found.close();
     }
-    const run = await readRun(confined, {
-      details: options.details,
-      signal: ctx.signal,
-      ...(options.keepDetails === undefined ? {} : { keepDetails: options.keepDetails }),
-      onProgress: (done, total) => ctx.progress(done, total, 'bytes of reports read'),
-    });
     for (const report of run.reports) {
       if (report.error !== undefined) {
         ctx.log.warning('a report could not be parsed', { report: ctx.allowedPaths.display(report.file) });

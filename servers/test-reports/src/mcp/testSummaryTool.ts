@@ -70,7 +70,7 @@ export const testSummaryTool = defineTool({
     const summary = summarizeRun(run);
     const staleness = await checkStaleness(
       run.reports.filter((report) => report.format !== 'unknown'),
-      (directory) => ctx.allowedPaths.contains(directory),
+      ctx.allowedPaths,
     );
     return ToolResult.success({
       verdict: verdictOf(run),

@@ -43,4 +43,15 @@ describe('writeAgentDocs', () => {
       '# demo\n\nNotes.\n\n@../AGENTS.md\n',
     );
   });
+
+  it('never says "no build tool" about a project it says is built with one', () => {
+    const { agentsMd } = writeAgentDocs(
+      'demo',
+      { ...profile, buildCommand: undefined, testCommand: undefined },
+      {},
+    );
+    expect(agentsMd).toContain('built with pnpm');
+    expect(agentsMd).not.toContain('No build tool was detected');
+    expect(agentsMd).toContain('pnpm defines no build or test command yet');
+  });
 });

@@ -51,9 +51,11 @@ function sectionBodies(profile: ProjectProfile): Record<string, { heading: strin
     'build and test': {
       heading: 'Build and test',
       body:
-        commands.length === 0
-          ? '- No build tool was detected; document the commands here.'
-          : `${commands.join('\n')}\n- \`sh scripts/check-agent-docs.sh\` checks these agent instructions.`,
+        commands.length > 0
+          ? `${commands.join('\n')}\n- \`sh scripts/check-agent-docs.sh\` checks these agent instructions.`
+          : profile.buildTool === 'none'
+            ? '- No build tool was detected; document the commands here.'
+            : `- ${profile.buildTool} defines no build or test command yet; document the commands here.`,
     },
     conventions: {
       heading: 'Conventions',

@@ -3,10 +3,16 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeRepo } from '../../testing/buildToolRepos.js';
 import { writeFixtureRepo } from '../../testing/fixtureRepo.js';
+import { CheckoutFiles } from '../files/checkoutFiles.js';
 import { verifyRepo } from '../verify/verifyRepo.js';
 import { writeAgentDocs } from './agentDocs.js';
-import { installAssets } from './assets.js';
-import { detectProject } from './detectProject.js';
+import { installAssets as installIn } from './assets.js';
+import { detectProject as detectIn } from './detectProject.js';
+
+const filesAt = async (root: string) => (await CheckoutFiles.at(root)) as CheckoutFiles;
+const detectProject = async (root: string) => detectIn(await filesAt(root));
+const installAssets = async (root: string, profile: Awaited<ReturnType<typeof detectIn>>) =>
+  installIn(await filesAt(root), profile);
 
 describe('installAssets', () => {
   it('adds the groundwork servers, keeping the servers already configured', async () => {

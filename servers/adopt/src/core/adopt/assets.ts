@@ -1,8 +1,7 @@
 // Optional assets: an .mcp.json wiring the groundwork servers, a .claude/settings.json with a session-start
 // hook, and the .gitignore line that keeps personal settings out. Existing entries are kept.
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import type { ProjectProfile } from './detectProject.js';
+import type { CheckoutFiles } from '../files/checkoutFiles.js';
+import { type ProjectProfile, parseJsonObject } from './detectProject.js';
 
 const GROUNDWORK_SERVERS = ['data', 'context', 'test-reports', 'adopt'] as const;
 const HOOK_PATH = '.claude/hooks/session-start.sh';
@@ -17,16 +16,13 @@ git status --short --branch 2>/dev/null | head -n 20
 exit 0
 `;
 
-export async function installAssets(root: string, profile: ProjectProfile): Promise<string[]> {
+export async function installAssets(files: CheckoutFiles, profile: ProjectProfile): Promise<string[]> {
   const changed: string[] = [];
   const update = async (relative: string, change: (current: string | undefined) => string, mode = 0o644) => {
-    const target = path.join(root, relative);
-    const current = await readFile(target, 'utf8').catch(() => undefined);
+    const current = await files.read(relative);
     const next = change(current);
     if (next === current) return;
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, next);
-    await chmod(target, mode);
+    await files.write(relative, next, mode);
     changed.push(relative);
   };
   await update('.mcp.json', (current) => withGroundworkServers(current));
@@ -42,7 +38,9 @@ export async function installAssets(root: string, profile: ProjectProfile): Prom
 
 function withGroundworkServers(current: string | undefined): string {
   const config =
-    current === undefined ? {} : (JSON.parse(current) as { mcpServers?: Record<string, unknown> });
+    current === undefined
+      ? {}
+      : (parseJsonObject('.mcp.json', current) as { mcpServers?: Record<string, unknown> });
   const servers = { ...(config.mcpServers ?? {}) };
   for (const name of GROUNDWORK_SERVERS) {
     const key = `groundwork-${name}`;
@@ -54,7 +52,10 @@ function withGroundworkServers(current: string | undefined): string {
 
 function withSessionStartHook(current: string | undefined, profile: ProjectProfile): string {
   type Settings = { permissions?: { allow?: string[] }; hooks?: Record<string, unknown[]> };
-  const settings = current === undefined ? ({} as Settings) : (JSON.parse(current) as Settings);
+  const settings =
+    current === undefined
+      ? ({} as Settings)
+      : (parseJsonObject('.claude/settings.json', current) as Settings);
   const allow = new Set(settings.permissions?.allow ?? []);
   for (const command of [profile.testCommand, profile.buildCommand, profile.lintCommand]) {
     if (command !== undefined) allow.add(`Bash(${command}:*)`);

@@ -1,13 +1,19 @@
-// git, gh and the guard for one adoption: every call has the deadline, network calls retry transport failures only,
-// and every line that leaves (errors, logs) is passed through the redactor first.
-import { ProcessMissingError, type ProcessResult, runProcess } from './processRunner.js';
+// git, gh and (on request) the repository's build for one adoption: every call goes through mcp-common's
+// runChild (deadline, own process group, scrubbed environment, dies with the server); network calls retry
+// transport failures only; every line that leaves (errors, logs) is passed through the redactor first.
+import { type ChildResult, isAvailable, runChild } from '@groundwork/mcp-common/childProcess';
 import { classifyFailure, type FailureKind, withRetries } from './retryPolicy.js';
 
 export interface CommandSettings {
   timeoutMs: number;
   retries: number;
   backoffBaseMs: number;
-  env: NodeJS.ProcessEnv;
+  /** Where the allowlisted variables come from (the server's environment in production). */
+  inheritFrom: NodeJS.ProcessEnv;
+  /** Names inherited besides runChild's safe list (the operator's ssh agent, proxies, gh login). */
+  inherit: readonly string[];
+  /** Set for every call. */
+  set: Readonly<Record<string, string>>;
   signal?: AbortSignal;
   redact: (text: string) => string;
   log: (message: string) => void;
@@ -28,6 +34,7 @@ const FAILURE_ADVICE: Record<FailureKind, string> = {
   auth: 'authentication failed; check the token in the URL (or `gh auth status`) and its scopes',
   'not-found': 'the repository or ref was not found; check the URL and that the token can see it',
   rejected: 'the remote rejected the push (a hook or branch protection); nothing was forced',
+  race: 'the branch changed on the remote while adopt_repo ran (someone else pushed to it); nothing was forced — call adopt_repo again to continue from the new state',
   'rate-limit': 'the host rate-limited the request; wait and call again',
   other: 'see the message above',
 };
@@ -42,16 +49,28 @@ export class CommandRunner {
     return new CommandRunner(this.settings, cwd);
   }
 
+  /** The same runner, passing `names` through as well (e.g. the claude CLI's own credentials). */
+  inheriting(names: readonly string[]): CommandRunner {
+    return new CommandRunner({ ...this.settings, inherit: [...this.settings.inherit, ...names] }, this.cwd);
+  }
+
+  /** For code from the repository: only the safe variables, none of the operator's agents, proxies or logins. */
+  untrusted(): CommandRunner {
+    return new CommandRunner({ ...this.settings, inherit: [], set: {} }, this.cwd);
+  }
+
   /** Runs and returns the result whatever the exit code. */
   async raw(
     command: string,
     args: readonly string[],
-    extraEnv: NodeJS.ProcessEnv = {},
-  ): Promise<ProcessResult> {
-    return runProcess(command, args, {
+    set: Readonly<Record<string, string>> = {},
+  ): Promise<ChildResult> {
+    return runChild(command, args, {
       cwd: this.cwd,
       timeoutMs: this.settings.timeoutMs,
-      env: { ...this.settings.env, ...extraEnv },
+      inheritFrom: this.settings.inheritFrom,
+      inherit: this.settings.inherit,
+      set: { ...this.settings.set, ...set },
       ...(this.settings.signal === undefined ? {} : { signal: this.settings.signal }),
     });
   }
@@ -60,7 +79,7 @@ export class CommandRunner {
   async run(
     command: string,
     args: readonly string[],
-    options: { network?: boolean; env?: NodeJS.ProcessEnv; what?: string } = {},
+    options: { network?: boolean; env?: Readonly<Record<string, string>>; what?: string } = {},
   ): Promise<string> {
     const attempt = () => this.raw(command, args, options.env);
     const result = options.network
@@ -95,13 +114,13 @@ export class CommandRunner {
 
   /** Whether `command` can be started at all. */
   async available(command: string): Promise<boolean> {
-    try {
-      await this.raw(command, ['--version']);
-      return true;
-    } catch (error) {
-      if (error instanceof ProcessMissingError) return false;
-      throw error;
-    }
+    return isAvailable(command, {
+      cwd: this.cwd,
+      timeoutMs: this.settings.timeoutMs,
+      inheritFrom: this.settings.inheritFrom,
+      inherit: this.settings.inherit,
+      set: this.settings.set,
+    });
   }
 }
 

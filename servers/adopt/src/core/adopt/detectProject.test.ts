@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { gradleRepo, mavenRepo, nodeRepo, plainRepo } from '../../testing/buildToolRepos.js';
 import { writeFixtureRepo } from '../../testing/fixtureRepo.js';
-import { detectProject } from './detectProject.js';
+import { CheckoutFiles } from '../files/checkoutFiles.js';
+import { detectProject as detectIn } from './detectProject.js';
+
+const detectProject = async (root: string) => detectIn((await CheckoutFiles.at(root)) as CheckoutFiles);
 
 describe('detectProject', () => {
   it('reads a Node project: package manager from the lockfile, commands from its scripts', async () => {

@@ -1,7 +1,6 @@
 // What a repository is built with and how: read from its build files, so the generated AGENTS.md names
 // commands that actually work here.
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import type { CheckoutFiles } from '../files/checkoutFiles.js';
 
 export type BuildTool =
   | 'npm'
@@ -75,12 +74,13 @@ const CONVENTION_FILES: ReadonlyArray<[RegExp, string]> = [
   [/^CONTRIBUTING\.md$/, 'See CONTRIBUTING.md for contribution rules.'],
 ];
 
-export async function detectProject(root: string): Promise<ProjectProfile> {
-  const entries = await readdir(root, { withFileTypes: true });
+/** Reads the checkout through `files`, so a hostile build file can only lead to a refusal, never outside. */
+export async function detectProject(files: CheckoutFiles): Promise<ProjectProfile> {
+  const entries = await files.list('');
   const names = new Set(entries.map((entry) => entry.name));
   const profile: ProjectProfile = { languages: [], buildTool: 'none', layout: [], conventions: [] };
   for (const entry of entries) {
-    if (!entry.isDirectory() || SKIPPED.has(entry.name)) continue;
+    if (entry.kind !== 'directory' || SKIPPED.has(entry.name)) continue;
     if (entry.name.startsWith('.') && PURPOSES[entry.name] === undefined) continue;
     profile.layout.push({ path: `${entry.name}/`, purpose: PURPOSES[entry.name] ?? 'project files' });
   }
@@ -90,14 +90,14 @@ export async function detectProject(root: string): Promise<ProjectProfile> {
       if (pattern.test(entry.name)) profile.conventions.push(convention);
   }
   if (names.has('.github')) {
-    const workflows = await readdir(path.join(root, '.github', 'workflows')).catch(() => []);
+    const workflows = await files.list('.github/workflows').catch(() => []);
     if (workflows.length > 0)
       profile.conventions.push('CI runs the workflows in .github/workflows on every pull request.');
   }
-  if (names.has('package.json')) await detectNode(root, names, profile);
+  if (names.has('package.json')) await detectNode(files, names, profile);
   else if (names.has('pom.xml')) detectMaven(names, profile);
   else if ([...names].some((name) => /^(build|settings)\.gradle(\.kts)?$/.test(name)))
-    await detectGradle(root, names, profile);
+    await detectGradle(files, names, profile);
   else if (names.has('Cargo.toml'))
     Object.assign(profile, {
       languages: ['Rust'],
@@ -122,7 +122,11 @@ export async function detectProject(root: string): Promise<ProjectProfile> {
   return profile;
 }
 
-async function detectNode(root: string, names: ReadonlySet<string>, profile: ProjectProfile): Promise<void> {
+async function detectNode(
+  files: CheckoutFiles,
+  names: ReadonlySet<string>,
+  profile: ProjectProfile,
+): Promise<void> {
   const manager: BuildTool = names.has('pnpm-lock.yaml')
     ? 'pnpm'
     : names.has('yarn.lock')
@@ -130,7 +134,7 @@ async function detectNode(root: string, names: ReadonlySet<string>, profile: Pro
       : names.has('bun.lockb') || names.has('bun.lock')
         ? 'bun'
         : 'npm';
-  const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {
+  const pkg = parseJsonObject('package.json', await files.read('package.json')) as {
     scripts?: Record<string, string>;
     dependencies?: Record<string, string>;
     devDependencies?: Record<string, string>;
@@ -158,18 +162,35 @@ function detectMaven(names: ReadonlySet<string>, profile: ProjectProfile): void 
 }
 
 async function detectGradle(
-  root: string,
+  files: CheckoutFiles,
   names: ReadonlySet<string>,
   profile: ProjectProfile,
 ): Promise<void> {
   const gradle = names.has('gradlew') ? './gradlew' : 'gradle';
-  const kotlin = await readdir(path.join(root, 'src', 'main', 'kotlin')).then(
-    () => true,
-    () => false,
-  );
+  const kotlin = (await files.kind('src/main/kotlin').catch(() => undefined)) === 'directory';
   profile.languages.push(kotlin ? 'Kotlin' : 'Java');
   profile.buildTool = 'gradle';
   profile.buildCommand = `${gradle} build`;
   profile.testCommand = `${gradle} test`;
   profile.lintCommand = `${gradle} check`;
+}
+
+export class InvalidBuildFileError extends Error {
+  readonly code = 'INVALID_BUILD_FILE';
+  constructor(file: string, problem: string) {
+    super(`'${file}' ${problem}; fix it on the default branch, then run adopt_repo again.`);
+  }
+}
+
+/** A JSON object from a repository file (anything else is a clear error, never a raw parser message). */
+export function parseJsonObject(file: string, text: string | undefined): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text ?? '');
+  } catch {
+    throw new InvalidBuildFileError(file, 'is not valid JSON');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new InvalidBuildFileError(file, 'is not a JSON object');
+  return parsed as Record<string, unknown>;
 }

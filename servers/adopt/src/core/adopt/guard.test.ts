@@ -1,13 +1,20 @@
 import { spawnSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeRepo } from '../../testing/buildToolRepos.js';
 import { conventionalRepo, skillFile } from '../../testing/conventionalRepo.js';
 import { type FixtureFiles, writeFixtureRepo } from '../../testing/fixtureRepo.js';
-import { detectProject } from './detectProject.js';
-import { installGuard } from './guard.js';
+import { CheckoutFiles } from '../files/checkoutFiles.js';
+import { detectProject as detectIn } from './detectProject.js';
+import { installGuard as installIn } from './guard.js';
+import { checkGuard } from './guardCheck.js';
 import { GUARD_SCRIPT, GUARD_SCRIPT_PATH } from './guardScript.js';
+
+const filesAt = async (root: string) => (await CheckoutFiles.at(root)) as CheckoutFiles;
+const detectProject = async (root: string) => detectIn(await filesAt(root));
+const installGuard = async (root: string, profile: Awaited<ReturnType<typeof detectIn>>) =>
+  installIn(await filesAt(root), profile);
 
 async function runGuard(files: FixtureFiles) {
   const root = await writeFixtureRepo({
@@ -15,6 +22,12 @@ async function runGuard(files: FixtureFiles) {
     [GUARD_SCRIPT_PATH]: { content: GUARD_SCRIPT, mode: 0o755 },
   });
   const result = spawnSync('sh', [GUARD_SCRIPT_PATH], { cwd: root, encoding: 'utf8' });
+  // The server's own evaluation (guardCheck.ts) must reach the script's verdict, complaint for complaint.
+  const script = result.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('check-agent-docs: '))
+    .map((line) => line.slice('check-agent-docs: '.length));
+  expect((await checkGuard(await filesAt(root))).sort()).toEqual(script.sort());
   return { code: result.status, stderr: result.stderr };
 }
 
@@ -45,6 +58,30 @@ describe('the guard script', () => {
     expect(stderr).toContain('.claude/skills/plain/SKILL.md has no front matter');
     expect(stderr).toContain('.claude/skills/renamed/SKILL.md must be named renamed');
     expect(stderr).toContain('.claude/skills/silent/SKILL.md has no description');
+  });
+
+  it('passes skills Claude Code loads: no name (the folder is the default), a description on indented lines, CRLF, a BOM', async () => {
+    const { code, stderr } = await runGuard({
+      ...conventionalRepo(),
+      '.claude/skills/unnamed/SKILL.md': '---\ndescription: Runs the review.\n---\n',
+      '.claude/skills/long/SKILL.md':
+        '---\nname: long\ndescription:\n  Produce a digest.\n  Use when asked.\n---\n',
+      '.claude/skills/windows/SKILL.md': '---\r\nname: windows\r\ndescription: Edited on Windows.\r\n---\r\n',
+      '.claude/skills/marked/SKILL.md': `\uFEFF${skillFile('marked')}`,
+    });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
+  it('takes a CLAUDE.md that is a symlink to AGENTS.md as referring to it', async () => {
+    const root = await writeFixtureRepo({
+      ...conventionalRepo(),
+      [GUARD_SCRIPT_PATH]: { content: GUARD_SCRIPT, mode: 0o755 },
+    });
+    await rm(path.join(root, 'CLAUDE.md'));
+    await symlink('AGENTS.md', path.join(root, 'CLAUDE.md'));
+    expect(spawnSync('sh', [GUARD_SCRIPT_PATH], { cwd: root }).status).toBe(0);
+    expect(await checkGuard(await filesAt(root))).toEqual([]);
   });
 
   it('fails when .mcp.json is not valid JSON', async () => {

@@ -1,9 +1,8 @@
 // Wires the agent-docs check into the repository's own build, so it fails when the files go missing or
 // break: a package.json script its test command runs, a Maven plugin execution, a Gradle task `check`
 // depends on, or else a CI workflow.
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import type { ProjectProfile } from './detectProject.js';
+import type { CheckoutFiles } from '../files/checkoutFiles.js';
+import { type ProjectProfile, parseJsonObject } from './detectProject.js';
 import { GUARD_SCRIPT, GUARD_SCRIPT_PATH } from './guardScript.js';
 import { addPomExecution, addPomPlugin, pomHasPlugin } from './pomEditor.js';
 
@@ -17,7 +16,7 @@ export interface GuardResult {
   changed: string[];
   /** How the guard is wired, for the report. */
   wiring: string;
-  /** The command that runs the guard the way the build does (for the verify step). */
+  /** The command that runs the guard the way the build does (only with run_repository_code). */
   run: { command: string; args: string[] };
 }
 
@@ -81,15 +80,15 @@ jobs:
       - run: sh ${GUARD_SCRIPT_PATH}
 `;
 
-export async function installGuard(root: string, profile: ProjectProfile): Promise<GuardResult> {
+export async function installGuard(files: CheckoutFiles, profile: ProjectProfile): Promise<GuardResult> {
   const changed: string[] = [];
   const write = async (relative: string, content: string, mode = 0o644) => {
-    const target = path.join(root, relative);
-    const before = await readFile(target, 'utf8').catch(() => undefined);
-    if (before === content) return;
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, content);
-    await chmod(target, mode);
+    const before = await files.read(relative);
+    if (before === content) {
+      // Content right but mode lost (e.g. committed without +x) still needs fixing.
+      if ((((await files.info(relative))?.mode ?? 0) & 0o777) === mode) return;
+    }
+    await files.write(relative, content, mode);
     changed.push(relative);
   };
   await write(GUARD_SCRIPT_PATH, GUARD_SCRIPT, 0o755);
@@ -100,7 +99,7 @@ export async function installGuard(root: string, profile: ProjectProfile): Promi
     case 'yarn':
     case 'bun': {
       const manager = profile.buildTool;
-      await write('package.json', await wirePackageJson(root, manager));
+      await write('package.json', await wirePackageJson(files, manager));
       return {
         changed,
         wiring: `package.json script '${NODE_SCRIPT}', run by the test script`,
@@ -108,7 +107,7 @@ export async function installGuard(root: string, profile: ProjectProfile): Promi
       };
     }
     case 'maven': {
-      const pom = await readFile(path.join(root, 'pom.xml'), 'utf8');
+      const pom = (await files.read('pom.xml')) ?? '';
       if (!pomHasPlugin(pom, GUARD_NAME)) {
         await write(
           'pom.xml',
@@ -122,9 +121,9 @@ export async function installGuard(root: string, profile: ProjectProfile): Promi
       };
     }
     case 'gradle': {
-      const kotlin = await readFile(path.join(root, 'build.gradle.kts'), 'utf8').catch(() => undefined);
+      const kotlin = await files.read('build.gradle.kts');
       const file = kotlin !== undefined ? 'build.gradle.kts' : 'build.gradle';
-      const current = kotlin ?? (await readFile(path.join(root, 'build.gradle'), 'utf8').catch(() => ''));
+      const current = kotlin ?? (await files.read('build.gradle')) ?? '';
       if (!current.includes(GRADLE_TASK))
         await write(
           file,
@@ -142,9 +141,9 @@ export async function installGuard(root: string, profile: ProjectProfile): Promi
   }
 }
 
-async function wirePackageJson(root: string, manager: string): Promise<string> {
-  const text = await readFile(path.join(root, 'package.json'), 'utf8');
-  const pkg = JSON.parse(text) as { scripts?: Record<string, string> };
+async function wirePackageJson(files: CheckoutFiles, manager: string): Promise<string> {
+  const text = (await files.read('package.json')) ?? '';
+  const pkg = parseJsonObject('package.json', text) as { scripts?: Record<string, string> };
   const scripts = { ...(pkg.scripts ?? {}) };
   scripts[NODE_SCRIPT] = `sh ${GUARD_SCRIPT_PATH}`;
   const runGuard = `${manager} run ${NODE_SCRIPT}`;

@@ -16,6 +16,8 @@ describe('classifyFailure', () => {
     ['fatal: Authentication failed for https://github.com/o/r.git', 'auth'],
     ['remote: Repository not found.\nfatal: repository https://github.com/o/r.git/ not found', 'not-found'],
     [' ! [remote rejected] HEAD -> agents (pre-receive hook declined)', 'rejected'],
+    [' ! [rejected]        HEAD -> agents (fetch first)', 'race'],
+    ['hint: Updates were rejected because the remote contains work that you do', 'race'],
     ['API rate limit exceeded for user', 'rate-limit'],
     ['fatal: something else', 'other'],
   ])('classifies %j as %s', (output, kind) => {

@@ -1,13 +1,18 @@
 // Retries only what a retry can fix: transport-level failures (connection refused or reset, 5xx). Auth
 // failures, 404s, rejected pushes and rate limits are final and reported at once.
 
-export type FailureKind = 'transport' | 'auth' | 'not-found' | 'rejected' | 'rate-limit' | 'other';
+export type FailureKind = 'transport' | 'auth' | 'not-found' | 'race' | 'rejected' | 'rate-limit' | 'other';
 
 const PATTERNS: ReadonlyArray<[FailureKind, RegExp]> = [
   ['rate-limit', /rate limit|secondary rate|too many requests|\b429\b/i],
   [
     'auth',
     /authentication failed|could not read (username|password)|permission denied|\b40[13]\b|invalid credentials|bad credentials|terminal prompts disabled|not logged in|gh auth login/i,
+  ],
+  // Someone else moved the branch between our fetch and our push (checked before hook rejections).
+  [
+    'race',
+    /\((?:fetch first|non-fast-forward|stale info)\)|updates were rejected because the (?:remote contains work|tip of your current branch is behind)|incorrect old value|cannot lock ref/i,
   ],
   [
     'rejected',

@@ -1,4 +1,4 @@
-// AGENTS.md: present; the sections agents look for are recommended, not required (the format has no fields).
+// AGENTS.md: the sections agents look for are recommended, not required (the format has no fields): house style.
 import type { FindingSink } from './finding.js';
 import type { MarkdownDocument } from './markdownDocument.js';
 
@@ -14,32 +14,20 @@ export const EXPECTED_SECTIONS: ReadonlyArray<{ section: string; headings: RegEx
   { section: 'pull requests', headings: /pull request|\bprs?\b|contribut|commit|review|merge/ },
 ];
 
-export function checkAgentsMd(
-  file: string,
-  text: string | undefined,
-  document: MarkdownDocument | undefined,
-  sink: FindingSink,
-): void {
-  if (text === undefined || document === undefined) {
-    sink.error('agents-md/missing', file, 'No AGENTS.md.', {
-      fix: 'Add an AGENTS.md with an overview, the layout, build and test commands, conventions and pull request rules.',
-    });
-    return;
-  }
-  if (text.trim() === '') {
-    sink.error('agents-md/missing', file, 'AGENTS.md is empty.', {
-      fix: 'Describe the project for coding agents.',
-    });
-    return;
-  }
+export function checkAgentsMd(file: string, document: MarkdownDocument, sink: FindingSink): void {
   const headings = document.headings.map((heading) => heading.text.toLowerCase());
-  for (const { section, headings: pattern } of EXPECTED_SECTIONS) {
-    if (!headings.some((heading) => pattern.test(heading))) {
-      sink.warning('agents-md/section', file, `No '${section}' section.`, {
-        fix: `Add a heading such as \`## ${capitalized(section)}\`.`,
-      });
-    }
-  }
+  const missing = EXPECTED_SECTIONS.filter(
+    ({ headings: pattern }) => !headings.some((heading) => pattern.test(heading)),
+  );
+  if (missing.length === 0) return;
+  sink.report(
+    'agents-md/section',
+    file,
+    `No ${missing.map(({ section }) => `'${section}'`).join(', ')} section.`,
+    {
+      fix: `Add headings such as ${missing.map(({ section }) => `\`## ${capitalized(section)}\``).join(', ')}.`,
+    },
+  );
 }
 
 function capitalized(text: string): string {

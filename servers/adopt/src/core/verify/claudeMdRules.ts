@@ -1,12 +1,14 @@
-// CLAUDE.md: present, titled, pointing at AGENTS.md, its `@path` imports resolvable without cycles within
-// five hops, and the whole of it (imports included) within a token budget.
-import type { FindingSink } from './finding.js';
+// CLAUDE.md and AGENTS.md at every level: Claude Code reads CLAUDE.md (and what it imports, four hops deep),
+// not AGENTS.md, so each AGENTS.md needs a CLAUDE.md beside it that imports it or is the same file (a symlink).
+import path from 'node:path';
+import { type FindingSink, withoutBom } from './finding.js';
 import { type MarkdownDocument, parseMarkdown } from './markdownDocument.js';
 import type { RepoFiles } from './repoFiles.js';
 
-const CLAUDE_MD_LOCATIONS = ['CLAUDE.md', '.claude/CLAUDE.md'] as const;
-const MAX_HOPS = 5;
+const MAX_HOPS = 4;
 const CHARACTERS_PER_TOKEN = 4;
+
+type KindOf = (relative: string) => Promise<'file' | 'directory' | undefined>;
 
 export interface LoadedMarkdown {
   file: string;
@@ -14,69 +16,108 @@ export interface LoadedMarkdown {
   document: MarkdownDocument;
 }
 
-/** The CLAUDE.md Claude Code would load, if any (the root one wins). */
-export async function findClaudeMd(files: RepoFiles): Promise<{ file: string; text: string } | undefined> {
-  const texts = await Promise.all(CLAUDE_MD_LOCATIONS.map((file) => files.read(file)));
-  const index = texts.findIndex((text) => text !== undefined);
-  return index === -1
-    ? undefined
-    : { file: CLAUDE_MD_LOCATIONS[index] as string, text: texts[index] as string };
-}
-
-/** Checks CLAUDE.md and returns every Markdown file it loads (itself first), for the link and secret rules. */
-export async function checkClaudeMd(
+/**
+ * Checks every instruction file and returns the Markdown an agent reads (instruction files and their imports),
+ * for the link and secret rules.
+ */
+export async function checkInstructionFiles(
   files: RepoFiles,
-  claudeMd: { file: string; text: string } | undefined,
-  agentsMdExists: boolean,
+  instructionFiles: readonly string[],
   tokenBudget: number,
   sink: FindingSink,
+  kindOf: KindOf = (relative) => files.kind(relative),
 ): Promise<LoadedMarkdown[]> {
-  if (claudeMd === undefined) {
-    sink.error('claude-md/missing', 'CLAUDE.md', 'No CLAUDE.md (or .claude/CLAUDE.md).', {
-      fix: agentsMdExists
-        ? 'Add a CLAUDE.md with a title and the line `@AGENTS.md`.'
-        : 'Add a CLAUDE.md describing the project for Claude Code.',
-    });
-    return [];
+  const loaded = new Map<string, LoadedMarkdown>();
+  const texts = await Promise.all(instructionFiles.map((file) => files.read(file)));
+  const byFile = new Map<string, string>();
+  instructionFiles.forEach((file, index) => {
+    const text = texts[index];
+    if (text !== undefined) byFile.set(file, withoutBom(text));
+  });
+  const folders = new Set(instructionFiles.map((file) => folderOf(file)));
+  for (const folder of folders) {
+    const claudeFile = [join(folder, 'CLAUDE.md'), join(folder, '.claude/CLAUDE.md')].find((file) =>
+      byFile.has(file),
+    );
+    const agentsFile = byFile.has(join(folder, 'AGENTS.md')) ? join(folder, 'AGENTS.md') : undefined;
+    let claudeLoads: LoadedMarkdown[] = [];
+    if (claudeFile !== undefined) {
+      const text = byFile.get(claudeFile) ?? '';
+      const root: LoadedMarkdown = { file: claudeFile, text, document: parseMarkdown(text) };
+      claudeLoads = await walkImports(files, root, sink, kindOf);
+      for (const markdown of claudeLoads) loaded.set(markdown.file, markdown);
+      if (folder === '') checkRootClaudeMd(root, claudeLoads, tokenBudget, sink);
+    }
+    if (agentsFile === undefined) continue;
+    const agentsText = byFile.get(agentsFile) ?? '';
+    if (!loaded.has(agentsFile))
+      loaded.set(agentsFile, { file: agentsFile, text: agentsText, document: parseMarkdown(agentsText) });
+    // A nested AGENTS.md that loaded instructions link to is one Claude is pointed at.
+    if (claudeFile === undefined && folder !== '' && referencedFrom(files, loaded.values(), agentsFile))
+      continue;
+    if (claudeFile === undefined) {
+      sink.report(
+        'claude-md/missing',
+        agentsFile,
+        `No CLAUDE.md beside ${agentsFile}: Claude Code reads CLAUDE.md, not AGENTS.md.`,
+        {
+          fix: `Add ${join(folder, 'CLAUDE.md')} with the line \`@AGENTS.md\` (or make it a symlink to AGENTS.md).`,
+        },
+      );
+      continue;
+    }
+    if (await files.sameFile(claudeFile, agentsFile)) continue;
+    if (claudeLoads.some((markdown) => markdown.file === agentsFile || mentionsAgentsMd(markdown.document)))
+      continue;
+    sink.report(
+      'claude-md/refers-to-agents',
+      claudeFile,
+      `${claudeFile} neither imports nor mentions AGENTS.md, so Claude Code misses its instructions.`,
+      {
+        fix: 'Add the line `@AGENTS.md` to CLAUDE.md (or replace CLAUDE.md by a symlink to AGENTS.md).',
+      },
+    );
   }
-  const { file, text } = claudeMd;
-  if (text.trim() === '') {
-    sink.error('claude-md/empty', file, 'CLAUDE.md is empty.', {
+  if (!byFile.has('AGENTS.md')) {
+    sink.report('agents-md/missing', 'AGENTS.md', 'No AGENTS.md at the repository root.', {
+      fix: 'Add an AGENTS.md with an overview, the layout, build and test commands, conventions and pull request rules.',
+    });
+  }
+  return [...loaded.values()];
+}
+
+function checkRootClaudeMd(
+  root: LoadedMarkdown,
+  loads: readonly LoadedMarkdown[],
+  tokenBudget: number,
+  sink: FindingSink,
+): void {
+  if (root.text.trim() === '') {
+    sink.report('claude-md/empty', root.file, `${root.file} is empty.`, {
       fix: 'Give it a title and the project instructions (or `@AGENTS.md`).',
     });
-    return [];
+    return;
   }
-  const root: LoadedMarkdown = { file, text, document: parseMarkdown(text) };
-  if (!root.document.headings.some((heading) => heading.depth === 1)) {
-    sink.warning('claude-md/title', file, 'CLAUDE.md has no title (a level-1 heading).', {
-      line: 1,
+  const imported = loads.find(
+    (markdown) => markdown !== root && markdown.document.headings.some((heading) => heading.depth === 1),
+  );
+  if (!root.document.headings.some((heading) => heading.depth === 1) && imported === undefined) {
+    sink.report('claude-md/title', root.file, `${root.file} has no title (a level-1 heading).`, {
       fix: 'Start it with `# <project name>`.',
     });
   }
-  const loaded = await walkImports(files, root, sink);
-  if (agentsMdExists && !loaded.some((markdown) => mentionsAgentsMd(markdown.document))) {
-    sink.error(
-      'claude-md/refers-to-agents',
-      file,
-      'CLAUDE.md does not refer to AGENTS.md, so Claude Code misses its instructions.',
-      {
-        fix: 'Add the line `@AGENTS.md` (an import) to CLAUDE.md.',
-      },
-    );
-  }
-  const characters = loaded.reduce((sum, markdown) => sum + markdown.text.length, 0);
+  const characters = loads.reduce((sum, markdown) => sum + markdown.text.length, 0);
   const tokens = Math.ceil(characters / CHARACTERS_PER_TOKEN);
   if (tokens > tokenBudget) {
-    sink.error(
+    sink.report(
       'claude-md/token-budget',
-      file,
-      `CLAUDE.md with its imports is about ${tokens} tokens (budget ${tokenBudget}).`,
+      root.file,
+      `${root.file} with its imports is about ${tokens} tokens (budget ${tokenBudget}).`,
       {
-        fix: 'Move detail into skills or linked documents that load on demand, or raise `token_budget` in .groundwork/adopt.json.',
+        fix: 'Move detail into skills, path-scoped rules or linked documents, or raise `token_budget` in .groundwork/adopt.json.',
       },
     );
   }
-  return loaded;
 }
 
 /** Whether a document imports, links to or names AGENTS.md (outside code blocks and comments). */
@@ -88,69 +129,61 @@ export function mentionsAgentsMd(document: MarkdownDocument): boolean {
   );
 }
 
+function referencedFrom(files: RepoFiles, documents: Iterable<LoadedMarkdown>, target: string): boolean {
+  for (const { file, document } of documents) {
+    if (file === target) continue;
+    const urls = [
+      ...document.links.map((link) => link.url.split('#')[0] ?? ''),
+      ...document.imports.map((entry) => entry.path),
+    ];
+    if (urls.some((url) => files.resolveFrom(file, url) === target)) return true;
+  }
+  return false;
+}
+
+/** Follows `@path` imports the way Claude Code does (relative to the importing file, four hops at most). */
 async function walkImports(
   files: RepoFiles,
   root: LoadedMarkdown,
   sink: FindingSink,
+  kindOf: KindOf,
 ): Promise<LoadedMarkdown[]> {
   const loaded = new Map<string, LoadedMarkdown>([[root.file, root]]);
   const visit = async (markdown: LoadedMarkdown, stack: readonly string[]): Promise<void> => {
     for (const entry of markdown.document.imports) {
-      // Home-directory imports are the user's own, outside the repository: not ours to check.
-      if (entry.path.startsWith('~/')) continue;
-      const at = { line: entry.line };
-      const target = entry.path.startsWith('/') ? undefined : files.resolveFrom(markdown.file, entry.path);
-      if (target === undefined || target === '') {
-        sink.error(
-          'claude-md/import-unresolved',
-          markdown.file,
-          `Import '@${entry.path}' points outside the repository.`,
-          {
-            ...at,
-            fix: 'Import files by a path relative to the importing file.',
-          },
-        );
-        continue;
-      }
-      if (stack.includes(target)) {
-        sink.error(
-          'claude-md/import-cycle',
-          markdown.file,
-          `Import '@${entry.path}' closes a cycle: ${[...stack, target].join(' → ')}.`,
-          {
-            ...at,
-            fix: 'Remove one import of the cycle.',
-          },
-        );
+      // Home-directory and absolute imports are the user's own files, outside the repository.
+      if (entry.path.startsWith('~') || entry.path.startsWith('/')) continue;
+      const target = files.resolveFrom(markdown.file, entry.path);
+      if (target === undefined || target === '' || stack.includes(target) || loaded.has(target)) continue;
+      const kind = await kindOf(target);
+      if (kind !== 'file') {
+        // `@scope/package` and `@someone` are mentions; only a path with a file extension reads as an import.
+        if (kind === undefined && /\.[A-Za-z0-9]+$/.test(path.posix.basename(entry.path))) {
+          sink.report(
+            'claude-md/import-unresolved',
+            markdown.file,
+            `Import '@${entry.path}' does not resolve to a file, so nothing is loaded.`,
+            {
+              line: entry.line,
+              fix: 'Fix the path (relative to this file), or wrap it in backticks if it is not meant as an import.',
+            },
+          );
+        }
         continue;
       }
       if (stack.length > MAX_HOPS) {
-        sink.error(
+        sink.report(
           'claude-md/import-depth',
           markdown.file,
-          `Import '@${entry.path}' is more than ${MAX_HOPS} hops from CLAUDE.md and would not load.`,
+          `Import '@${entry.path}' is more than ${MAX_HOPS} hops from ${root.file}, so it is not loaded.`,
           {
-            ...at,
+            line: entry.line,
             fix: 'Import it from a file closer to CLAUDE.md.',
           },
         );
         continue;
       }
-      const known = loaded.get(target);
-      if (known !== undefined) continue;
-      const text = (await files.kind(target)) === 'file' ? await files.read(target) : undefined;
-      if (text === undefined) {
-        sink.error(
-          'claude-md/import-unresolved',
-          markdown.file,
-          `Import '@${entry.path}' does not resolve to a file.`,
-          {
-            ...at,
-            fix: 'Fix the path, or wrap it in backticks if it is not meant as an import.',
-          },
-        );
-        continue;
-      }
+      const text = withoutBom((await files.read(target)) ?? '');
       const imported: LoadedMarkdown = {
         file: target,
         text,
@@ -164,4 +197,13 @@ async function walkImports(
   };
   await visit(root, [root.file]);
   return [...loaded.values()];
+}
+
+function folderOf(file: string): string {
+  const dir = path.posix.dirname(file.replace(/(^|\/)\.claude\/CLAUDE\.md$/, '$1CLAUDE.md'));
+  return dir === '.' ? '' : dir;
+}
+
+function join(folder: string, name: string): string {
+  return folder === '' ? name : `${folder}/${name}`;
 }

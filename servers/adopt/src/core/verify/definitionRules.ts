@@ -1,41 +1,50 @@
-// Skills (.claude/skills/*/SKILL.md), subagents (.claude/agents/*.md) and commands (.claude/commands/*.md):
-// front matter per the Agent Skills format, and names and descriptions unique across all three.
-import type { FindingSink } from './finding.js';
-import { parseFrontMatter } from './frontMatter.js';
-import type { RepoFiles } from './repoFiles.js';
+// Skills, subagents, commands and rules: front matter as Claude Code and the Agent Skills format read it.
+// One finding per problem: a file whose YAML does not parse gets that one finding, not follow-on ones.
+import { didYouMean, type FindingSink } from './finding.js';
+import { type FrontMatterKey, parseFrontMatter } from './frontMatter.js';
+import type { DefinitionFile } from './repoLayout.js';
 
-export type DefinitionKind = 'skill' | 'agent' | 'command';
-
-export interface Definition {
-  kind: DefinitionKind;
-  file: string;
+export interface Definition extends DefinitionFile {
   text: string;
-  /** The name it must carry: the skill's folder, or the file's stem. */
-  expectedName: string;
 }
 
-const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** Agent Skills: 1–64 lowercase letters and digits in hyphen-separated runs. */
+const SKILL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const MAX_NAME = 64;
 const MAX_DESCRIPTION = 1024;
 
-const KNOWN_KEYS: Record<DefinitionKind, ReadonlySet<string>> = {
-  skill: new Set([
-    'name',
-    'description',
-    'license',
-    'compatibility',
-    'metadata',
-    'allowed-tools',
-    'model',
-    'version',
-    'disable-model-invocation',
-    'user-invocable',
-    'argument-hint',
-    'context',
-    'agent',
-    'hooks',
-    'when_to_use',
-  ]),
+// The keys each kind documents (https://code.claude.com/docs/en/skills#frontmatter-reference,
+// https://agentskills.io/specification, https://code.claude.com/docs/en/sub-agents#supported-frontmatter-fields).
+const SKILL_KEYS = [
+  'name',
+  'description',
+  'when_to_use',
+  'argument-hint',
+  'arguments',
+  'disable-model-invocation',
+  'user-invocable',
+  'allowed-tools',
+  'disallowed-tools',
+  'model',
+  'effort',
+  'context',
+  'agent',
+  'background',
+  'hooks',
+  'paths',
+  'shell',
+  'metadata',
+  'license',
+  'compatibility',
+  // Older releases documented `version`; Claude Code still accepts it.
+  'version',
+  // Undocumented, but Anthropic's own plugins (ralph-loop in claude-plugins-official) still set it: this rule
+  // follows observed use here, not the documentation.
+  'hide-from-slash-command-tool',
+];
+const KNOWN_KEYS: Record<Definition['kind'], ReadonlySet<string>> = {
+  skill: new Set(SKILL_KEYS),
+  command: new Set(SKILL_KEYS),
   agent: new Set([
     'name',
     'description',
@@ -43,211 +52,293 @@ const KNOWN_KEYS: Record<DefinitionKind, ReadonlySet<string>> = {
     'disallowedTools',
     'model',
     'permissionMode',
-    'skills',
-    'hooks',
-    'color',
-    'mcpServers',
-    'memory',
     'maxTurns',
+    'skills',
+    'mcpServers',
+    'hooks',
+    'memory',
+    'background',
+    'effort',
+    'isolation',
+    'color',
+    'initialPrompt',
   ]),
-  command: new Set([
-    'name',
-    'description',
-    'allowed-tools',
-    'argument-hint',
-    'model',
-    'disable-model-invocation',
-  ]),
+  rule: new Set(['paths', 'description']),
 };
 
-/** Finds every definition file; reading them happens concurrently. */
-export async function collectDefinitions(files: RepoFiles): Promise<Definition[]> {
-  const [skillDirs, agentFiles, commandFiles] = await Promise.all([
-    files.list('.claude/skills'),
-    files.list('.claude/agents'),
-    files.list('.claude/commands'),
-  ]);
-  const wanted: Array<Omit<Definition, 'text'>> = [
-    ...skillDirs
-      .filter((entry) => entry.directory)
-      .map((entry) => ({
-        kind: 'skill' as const,
-        file: `.claude/skills/${entry.name}/SKILL.md`,
-        expectedName: entry.name,
-      })),
-    ...markdownFiles(agentFiles).map((name) => ({
-      kind: 'agent' as const,
-      file: `.claude/agents/${name}`,
-      expectedName: name.slice(0, -3),
-    })),
-    ...markdownFiles(commandFiles).map((name) => ({
-      kind: 'command' as const,
-      file: `.claude/commands/${name}`,
-      expectedName: name.slice(0, -3),
-    })),
-  ];
-  const texts = await Promise.all(wanted.map((definition) => files.read(definition.file)));
-  const definitions: Definition[] = [];
-  wanted.forEach((definition, index) => {
-    definitions.push({ ...definition, text: texts[index] ?? '' });
-  });
-  return definitions;
-}
-
-function markdownFiles(entries: ReadonlyArray<{ name: string; file: boolean }>): string[] {
-  return entries.filter((entry) => entry.file && entry.name.endsWith('.md')).map((entry) => entry.name);
-}
-
-interface Identity {
-  name?: string;
-  description?: string;
-  file: string;
-  nameLine?: number;
-  descriptionLine?: number;
-}
-
 export function checkDefinitions(definitions: readonly Definition[], sink: FindingSink): void {
-  const identities = definitions.map((definition) => checkDefinition(definition, sink));
-  reportDuplicates(identities, 'name', sink);
-  reportDuplicates(identities, 'description', sink);
+  for (const definition of definitions) checkDefinition(definition, sink);
+  reportDuplicateAgents(definitions, sink);
+  reportShadowedCommands(definitions, sink);
 }
 
-function checkDefinition(definition: Definition, sink: FindingSink): Identity {
+export function reportEmptySkillFolders(folders: readonly string[], sink: FindingSink): void {
+  for (const folder of folders) {
+    sink.report('skill/missing', folder, `'${folder}' has no SKILL.md, so it is not loaded as a skill.`, {
+      fix: 'Add SKILL.md to the folder, or move nested skills up so each sits at skills/<name>/SKILL.md.',
+    });
+  }
+}
+
+function checkDefinition(definition: Definition, sink: FindingSink): void {
   const { kind, file } = definition;
-  const identity: Identity = { file };
-  if (definition.text === '' && kind === 'skill') {
-    sink.error(`${kind}/missing`, file, 'The skill folder has no SKILL.md (or it is empty).', {
-      fix: 'Add SKILL.md with front matter naming the skill and describing when to use it.',
-    });
-    return identity;
-  }
   const frontMatter = parseFrontMatter(definition.text);
-  if (frontMatter.kind === 'absent' && kind === 'command') {
-    // A command may go without front matter, but then it has no description to offer.
-    sink.error('command/description', file, 'No front matter with a `description`.', {
-      line: 1,
-      fix: 'Start the file with `---`, `description: <what it does>`, `---`.',
-    });
-    return { ...identity, name: definition.expectedName, nameLine: 1 };
-  }
-  if (frontMatter.kind !== 'parsed') {
-    sink.error(
-      `${kind}/front-matter`,
-      file,
-      frontMatter.kind === 'absent' ? 'No YAML front matter.' : 'Front matter is not closed by a `---` line.',
-      {
-        line: 1,
-        fix: 'Start the file with `---`, the keys `name` and `description`, and a closing `---`.',
-      },
-    );
-    return identity;
-  }
-  for (const problem of frontMatter.problems) {
-    sink.error(
-      problem.duplicateKey ? `${kind}/duplicate-key` : `${kind}/front-matter`,
-      file,
-      problem.message,
-      {
-        line: problem.line,
-        fix: problem.duplicateKey ? 'Keep one of the duplicate keys.' : 'Fix the YAML syntax.',
-      },
-    );
-  }
-  const seen = new Set<string>();
-  for (const entry of frontMatter.keys) {
-    if (seen.has(entry.key)) continue;
-    seen.add(entry.key);
-    if (!KNOWN_KEYS[kind].has(entry.key)) {
-      sink.warning(`${kind}/unknown-key`, file, `Unknown front matter key '${entry.key}'.`, {
-        line: entry.line,
-        fix: `Known keys: ${[...KNOWN_KEYS[kind]].join(', ')}.`,
-      });
+  if (frontMatter.kind === 'absent') {
+    if (kind === 'skill' && !hasFirstParagraph(definition.text)) {
+      sink.report(
+        'skill/description',
+        file,
+        'No front matter and no first paragraph to describe the skill.',
+        {
+          fix: 'Start SKILL.md with `---`, `name: …`, `description: <what it does and when to use it>`, `---`.',
+        },
+      );
+    } else if (kind === 'skill') {
+      sink.report(
+        'skill/description',
+        file,
+        'No front matter: the Agent Skills format requires `name` and `description`.',
+        {
+          fix: `Start SKILL.md with \`---\`, \`name: ${definition.stem}\`, \`description: …\`, \`---\`.`,
+        },
+      );
     }
+    // Subagent files without front matter are documentation to Claude Code; commands need none.
+    return;
   }
-  const nameEntry = frontMatter.keys.find((entry) => entry.key === 'name');
-  const descriptionEntry = frontMatter.keys.find((entry) => entry.key === 'description');
-  // A command's name is its file name; skills and subagents must state theirs.
-  const name = nameEntry === undefined && kind === 'command' ? definition.expectedName : nameEntry?.value;
-  checkName(definition, name, nameEntry?.line, sink);
-  if (typeof name === 'string') {
-    identity.name = name;
-    identity.nameLine = nameEntry?.line ?? 1;
-  }
-  const description = descriptionEntry?.value;
-  if (typeof description !== 'string' || description.trim() === '') {
-    sink.error(`${kind}/description`, file, 'Missing or empty `description`.', {
-      line: descriptionEntry?.line ?? 1,
-      fix: 'Say what it does and when to use it, in 1–1024 characters.',
-    });
-  } else if (description.length > MAX_DESCRIPTION) {
-    sink.error(
-      `${kind}/description`,
-      file,
-      `\`description\` is ${description.length} characters (at most ${MAX_DESCRIPTION}).`,
-      {
-        line: descriptionEntry?.line ?? 1,
-        fix: 'Shorten it; move detail into the body.',
-      },
-    );
-  } else {
-    identity.description = description.trim();
-    identity.descriptionLine = descriptionEntry?.line ?? 1;
-  }
-  return identity;
-}
-
-function checkName(definition: Definition, name: unknown, line: number | undefined, sink: FindingSink): void {
-  const { kind, file, expectedName } = definition;
-  const at = { line: line ?? 1 };
-  if (typeof name !== 'string' || name === '') {
-    sink.error(`${kind}/name`, file, 'Missing or empty `name`.', {
-      ...at,
-      fix: `Add \`name: ${expectedName}\`.`,
+  if (frontMatter.kind === 'unterminated') {
+    if (kind === 'rule') return;
+    sink.report(frontMatterRule(kind), file, 'Front matter is not closed by a `---` line.', {
+      fix: 'Close the front matter with a line holding only `---`.',
     });
     return;
   }
-  if (name.length > MAX_NAME || !NAME.test(name)) {
-    sink.error(
-      `${kind}/name`,
+  let keys: FrontMatterKey[];
+  if (frontMatter.kind === 'invalid') {
+    if (frontMatter.lenient === undefined || kind === 'rule') {
+      sink.report(frontMatterRule(kind), file, `Front matter is not valid YAML: ${frontMatter.message}`, {
+        line: frontMatter.line,
+        fix: 'Fix the YAML; quote values that contain `: ` or start with a special character.',
+      });
+      return;
+    }
+    if (kind === 'skill') {
+      sink.report(
+        'skill/front-matter-strict',
+        file,
+        `Front matter is not valid YAML: ${frontMatter.message}`,
+        {
+          line: frontMatter.line,
+          fix: 'Quote the value (e.g. `description: "Use when: …"`) so every YAML parser reads it.',
+        },
+      );
+    }
+    keys = frontMatter.lenient;
+  } else keys = frontMatter.keys;
+  const known = KNOWN_KEYS[kind];
+  if (kind !== 'rule') {
+    for (const entry of keys) {
+      if (known.has(entry.key)) continue;
+      sink.report(
+        `${kind}/unknown-key`,
+        file,
+        `Unknown front matter key '${entry.key}'${suggestKey(kind, entry.key, known)}; it is ignored.`,
+        { line: entry.line, fix: `Documented keys: ${[...known].join(', ')}.` },
+      );
+    }
+  }
+  const get = (key: string) => keys.find((entry) => entry.key === key);
+  if (kind === 'skill') checkSkill(definition, get('name'), get('description'), sink);
+  else if (kind === 'agent') checkAgent(definition, get('name'), get('description'), sink);
+  else if (kind === 'rule') checkRulePaths(file, get('paths'), sink);
+}
+
+/** Keys other tools use for the same thing, suggested before spelling neighbours. */
+const KEY_ALIASES: Partial<Record<Definition['kind'], Record<string, string>>> = {
+  agent: {
+    allowedTools: 'tools',
+    'allowed-tools': 'tools',
+    allowed_tools: 'tools',
+    disallowed_tools: 'disallowedTools',
+  },
+  skill: { tools: 'allowed-tools', allowedTools: 'allowed-tools' },
+  command: { tools: 'allowed-tools', allowedTools: 'allowed-tools' },
+};
+
+function suggestKey(kind: Definition['kind'], key: string, known: ReadonlySet<string>): string {
+  const alias = KEY_ALIASES[kind]?.[key];
+  return alias !== undefined ? ` (did you mean '${alias}'?)` : didYouMean(key, known);
+}
+
+function frontMatterRule(kind: Definition['kind']) {
+  return kind === 'rule' ? 'rules/front-matter' : (`${kind}/front-matter` as const);
+}
+
+function checkSkill(
+  definition: Definition,
+  name: FrontMatterKey | undefined,
+  description: FrontMatterKey | undefined,
+  sink: FindingSink,
+): void {
+  const { file, stem } = definition;
+  if (name !== undefined) {
+    const value = typeof name.value === 'string' || typeof name.value === 'number' ? String(name.value) : '';
+    if (value === '' || value.length > MAX_NAME || !SKILL_NAME.test(value)) {
+      sink.report(
+        'skill/name',
+        file,
+        `Name ${JSON.stringify(name.value)} is not 1–64 lowercase letters, digits and single hyphens.`,
+        {
+          line: name.line,
+          fix: `Use a name like \`${toSkillName(stem)}\`.`,
+        },
+      );
+    } else if (value !== stem) {
+      sink.report('skill/name-folder', file, `Name '${value}' differs from its folder '${stem}'.`, {
+        line: name.line,
+        fix: `Set \`name: ${stem}\` or rename the folder to '${value}'.`,
+      });
+    }
+  }
+  const text = typeof description?.value === 'string' ? description.value.trim() : '';
+  if (description === undefined || text === '') {
+    sink.report('skill/description', file, 'No `description`: the Agent Skills format requires one.', {
+      line: description?.line ?? 1,
+      fix: 'Add `description:` saying what the skill does and when to use it (at most 1024 characters).',
+    });
+  } else if (text.length > MAX_DESCRIPTION) {
+    sink.report(
+      'skill/description-length',
       file,
-      `Name '${name}' must be 1–64 lowercase letters, digits and single hyphens.`,
+      `\`description\` is ${text.length} characters (at most ${MAX_DESCRIPTION}).`,
       {
-        ...at,
-        fix: 'Use a name like `review-changes` (no leading, trailing or double hyphens).',
+        line: description.line,
+        fix: 'Shorten it; put the key use case first and move detail into the body.',
       },
     );
   }
-  if (kind === 'skill' && name !== expectedName) {
-    sink.error('skill/name-folder', file, `Name '${name}' differs from its folder '${expectedName}'.`, {
-      ...at,
-      fix: `Rename the folder or set \`name: ${expectedName}\`.`,
+}
+
+function checkAgent(
+  definition: Definition,
+  name: FrontMatterKey | undefined,
+  description: FrontMatterKey | undefined,
+  sink: FindingSink,
+): void {
+  const { file, stem, plugin } = definition;
+  const nameValue = typeof name?.value === 'string' ? name.value : undefined;
+  // A plugin subagent without a name loads under its file name.
+  if (nameValue === undefined || nameValue === '') {
+    if (!plugin && description !== undefined) {
+      sink.report(
+        'agent/name',
+        file,
+        'A `description` but no `name`: Claude Code takes this file for documentation and skips it.',
+        {
+          line: description.line,
+          fix: `Add \`name: ${toSkillName(stem)}\`.`,
+        },
+      );
+    }
+    return;
+  }
+  if (nameValue.startsWith('-') || nameValue.includes(':')) {
+    sink.report(
+      'agent/name',
+      file,
+      `Name '${nameValue}' starts with '-' or contains ':', so Claude Code skips the file.`,
+      {
+        line: name?.line ?? 1,
+        fix: `Use a name like \`${toSkillName(nameValue)}\`.`,
+      },
+    );
+  } else if (!SKILL_NAME.test(nameValue)) {
+    sink.report('agent/name-format', file, `Name '${nameValue}' is not lowercase letters and hyphens.`, {
+      line: name?.line ?? 1,
+      fix: `Use a name like \`${toSkillName(nameValue)}\`.`,
+    });
+  }
+  const text = typeof description?.value === 'string' ? description.value.trim() : '';
+  if (text === '') {
+    sink.report('agent/description', file, 'No `description`, so Claude Code skips this subagent.', {
+      line: description?.line ?? name?.line ?? 1,
+      fix: 'Add `description:` saying when Claude should delegate to it.',
     });
   }
 }
 
-function reportDuplicates(
-  identities: readonly Identity[],
-  field: 'name' | 'description',
-  sink: FindingSink,
-): void {
-  const firstSeen = new Map<string, string>();
-  for (const identity of identities) {
-    const value = identity[field];
-    if (value === undefined) continue;
-    const key = field === 'name' ? value : value.toLowerCase();
-    const first = firstSeen.get(key);
-    if (first === undefined) {
-      firstSeen.set(key, identity.file);
-      continue;
-    }
-    sink.error(
-      `definitions/duplicate-${field}`,
-      identity.file,
-      `The same ${field} as ${first}${field === 'name' ? ` ('${value}')` : ''}.`,
-      {
-        line: (field === 'name' ? identity.nameLine : identity.descriptionLine) ?? 1,
-        fix: `Skills, subagents and commands need distinct ${field}s; change one of them.`,
-      },
-    );
+function checkRulePaths(file: string, paths: FrontMatterKey | undefined, sink: FindingSink): void {
+  if (paths === undefined) return;
+  const value = paths.value;
+  const ok =
+    typeof value === 'string' || (Array.isArray(value) && value.every((entry) => typeof entry === 'string'));
+  if (!ok) {
+    sink.report('rules/front-matter', file, '`paths` must be a glob or a list of globs.', {
+      line: paths.line,
+      fix: 'Write `paths:` followed by lines like `  - "src/**/*.ts"`.',
+    });
   }
+}
+
+/** Two subagents of one agents directory (one project or plugin) with the same name: only one loads. */
+function reportDuplicateAgents(definitions: readonly Definition[], sink: FindingSink): void {
+  const seen = new Map<string, string>();
+  for (const definition of definitions) {
+    if (definition.kind !== 'agent') continue;
+    const frontMatter = parseFrontMatter(definition.text);
+    if (frontMatter.kind !== 'parsed') continue;
+    const entry = frontMatter.keys.find((key) => key.key === 'name');
+    if (typeof entry?.value !== 'string' || entry.value === '') continue;
+    const key = `${definition.scope}\u0000${definition.plugin}\u0000${entry.value}`;
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, definition.file);
+    else
+      sink.report(
+        'agent/duplicate-name',
+        definition.file,
+        `Same subagent name '${entry.value}' as ${first}; only one of them loads.`,
+        {
+          line: entry.line,
+          fix: 'Give each subagent a distinct `name`, or remove one file.',
+        },
+      );
+  }
+}
+
+/** A project command whose name a project skill of the same scope also takes. */
+function reportShadowedCommands(definitions: readonly Definition[], sink: FindingSink): void {
+  const skills = new Set(
+    definitions
+      .filter((entry) => entry.kind === 'skill')
+      .map((entry) => `${entry.scope}\u0000${entry.plugin}\u0000${entry.stem}`),
+  );
+  for (const definition of definitions) {
+    if (definition.kind !== 'command') continue;
+    const commandsDir = definition.file.slice(0, definition.file.lastIndexOf('/'));
+    // Only top-level command files share a namespace with skills.
+    if (!commandsDir.endsWith('commands')) continue;
+    if (skills.has(`${definition.scope}\u0000${definition.plugin}\u0000${definition.stem}`)) {
+      sink.report(
+        'command/shadowed',
+        definition.file,
+        `A skill named '${definition.stem}' takes precedence; this command never runs.`,
+        {
+          fix: 'Rename the command, or delete it if the skill replaced it.',
+        },
+      );
+    }
+  }
+}
+
+function hasFirstParagraph(text: string): boolean {
+  return text.replace(/^\uFEFF/, '').trim() !== '';
+}
+
+function toSkillName(value: string): string {
+  const name = value
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, MAX_NAME);
+  return name === '' ? 'my-skill' : name;
 }

@@ -1,6 +1,7 @@
 // The shape every verify rule reports in, and how a set of findings becomes a verdict.
+import { type RuleId, ruleInfo, type Severity } from './ruleCatalog.js';
 
-export type Severity = 'error' | 'warning';
+export type { Severity } from './ruleCatalog.js';
 
 export interface Finding {
   /** A stable rule id, e.g. `skill/name`; the config file switches rules off or changes their severity by it. */
@@ -8,33 +9,35 @@ export interface Finding {
   severity: Severity;
   /** Repository-relative, `/`-separated. */
   file: string;
-  /** 1-based. */
-  line?: number;
+  /** 1-based; 1 when the problem is the whole file. */
+  line: number;
   message: string;
   fix?: string;
+  /** The documentation the rule enforces. */
+  docs?: string;
 }
 
 export interface VerifyReport {
   passed: boolean;
-  totals: { errors: number; warnings: number; files_checked: number };
+  totals: { errors: number; warnings: number; notes: number; files_checked: number };
   findings: Finding[];
 }
 
-/** Collects findings for one file; rules call `error`/`warning` and never build objects by hand. */
+/** Collects findings; rules name their id and the catalog supplies the severity and documentation link. */
 export class FindingSink {
   readonly findings: Finding[] = [];
 
-  error(rule: string, file: string, message: string, extra: { line?: number; fix?: string } = {}): void {
-    this.add({ rule, severity: 'error', file, message, ...extra });
-  }
-
-  warning(rule: string, file: string, message: string, extra: { line?: number; fix?: string } = {}): void {
-    this.add({ rule, severity: 'warning', file, message, ...extra });
-  }
-
-  private add(finding: Finding): void {
-    if (finding.line === undefined) delete finding.line;
-    if (finding.fix === undefined) delete finding.fix;
+  report(rule: RuleId, file: string, message: string, extra: { line?: number; fix?: string } = {}): void {
+    const info = ruleInfo(rule);
+    const finding: Finding = {
+      rule,
+      severity: info?.severity ?? 'error',
+      file,
+      line: extra.line ?? 1,
+      message,
+    };
+    if (extra.fix !== undefined) finding.fix = extra.fix;
+    if (info !== undefined) finding.docs = info.docs;
     this.findings.push(finding);
   }
 }
@@ -45,4 +48,53 @@ export function lineAt(text: string, offset: number): number {
   for (let index = text.indexOf('\n'); index !== -1 && index < offset; index = text.indexOf('\n', index + 1))
     line++;
   return line;
+}
+
+/** Text without a leading UTF-8 byte order mark (editors on Windows add one; Claude Code ignores it). */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** The closest candidate within a small edit distance, for "did you mean" suggestions. */
+export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  // One edit for short words, one more per four characters: typos, not different words.
+  let bestDistance = Math.max(1, Math.floor(word.length / 4)) + 1;
+  for (const candidate of candidates) {
+    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  let beforePrevious = previous;
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let distance = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + cost,
+      );
+      // Two swapped letters are one typo (optimal string alignment distance).
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        distance = Math.min(distance, (beforePrevious[j - 2] ?? 0) + 1);
+      current.push(distance);
+    }
+    beforePrevious = previous;
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+/** " (did you mean 'x'?)" or "". */
+export function didYouMean(word: string, candidates: Iterable<string>): string {
+  const suggestion = closest(word, candidates);
+  return suggestion === undefined || suggestion === word ? '' : ` (did you mean '${suggestion}'?)`;
 }

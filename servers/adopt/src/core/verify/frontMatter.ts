@@ -1,5 +1,9 @@
-// Front matter of skills, subagents and commands, parsed with a YAML parser that rejects duplicate keys.
+// Front matter of skills, subagents, commands and rules, parsed with a YAML parser that rejects duplicate keys.
+// A UTF-8 byte order mark is ignored. When strict YAML fails, the parse is retried the way Claude Code reads
+// front matter (plain `key: value` lines, values taken literally), so a colon inside an unquoted description
+// is one portability warning, not a file that "does not load".
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import { withoutBom } from './finding.js';
 
 export interface FrontMatterKey {
   key: string;
@@ -10,16 +14,15 @@ export interface FrontMatterKey {
 export type FrontMatter =
   | { kind: 'absent' }
   | { kind: 'unterminated' }
-  | {
-      kind: 'parsed';
-      keys: FrontMatterKey[];
-      problems: Array<{ duplicateKey: boolean; message: string; line: number }>;
-    };
+  /** Strict YAML failed; `lenient` holds what a line-by-line reading recovers, if anything. */
+  | { kind: 'invalid'; message: string; line: number; lenient?: FrontMatterKey[] }
+  | { kind: 'parsed'; keys: FrontMatterKey[] };
 
 const OPENING = /^---[ \t]*\r?\n/;
 const CLOSING = /^---[ \t]*\r?$/m;
 
-export function parseFrontMatter(text: string): FrontMatter {
+export function parseFrontMatter(rawText: string): FrontMatter {
+  const text = withoutBom(rawText);
   const opening = OPENING.exec(text);
   if (opening === null) return { kind: 'absent' };
   const rest = text.slice(opening[0].length);
@@ -30,29 +33,49 @@ export function parseFrontMatter(text: string): FrontMatter {
   const document = parseDocument(yamlText, { uniqueKeys: true, lineCounter, prettyErrors: false });
   // Front matter starts on line 2 of the file (after the opening `---`).
   const fileLine = (offset: number) => lineCounter.linePos(offset).line + 1;
-  const problems = document.errors.map((error) => ({
-    duplicateKey: error.code === 'DUPLICATE_KEY',
-    message: error.message.split('\n')[0] ?? error.message,
-    line: fileLine(error.pos[0]),
-  }));
-  const keys: FrontMatterKey[] = [];
+  const [firstError] = document.errors;
+  if (firstError !== undefined) {
+    const lenient = readLeniently(yamlText);
+    return {
+      kind: 'invalid',
+      message: firstError.message.split('\n')[0] ?? firstError.message,
+      line: fileLine(firstError.pos[0]),
+      ...(lenient === undefined ? {} : { lenient }),
+    };
+  }
   const contents = document.contents;
-  if (isMap(contents)) {
-    for (const pair of contents.items) {
-      if (!isScalar(pair.key)) continue;
-      const node = pair.value;
-      keys.push({
-        key: String(pair.key.value),
-        value: isScalar(node) ? node.value : node === null ? null : (node as { toJSON(): unknown }).toJSON(),
-        line: fileLine(pair.key.range?.[0] ?? 0),
-      });
-    }
-  } else if (contents !== null && problems.length === 0) {
-    problems.push({
-      duplicateKey: false,
-      message: 'Front matter is not a mapping of keys to values',
-      line: 2,
+  if (contents === null) return { kind: 'parsed', keys: [] };
+  if (!isMap(contents))
+    return { kind: 'invalid', message: 'Front matter is not a mapping of keys to values', line: 2 };
+  const keys: FrontMatterKey[] = [];
+  for (const pair of contents.items) {
+    if (!isScalar(pair.key)) continue;
+    const node = pair.value;
+    keys.push({
+      key: String(pair.key.value),
+      value: isScalar(node) ? node.value : node === null ? null : (node as { toJSON(): unknown }).toJSON(),
+      line: fileLine(pair.key.range?.[0] ?? 0),
     });
   }
-  return { kind: 'parsed', keys, problems };
+  return { kind: 'parsed', keys };
+}
+
+/** Top-level `key: value` lines (indented lines continue a value), or undefined when that reading fails too. */
+function readLeniently(yamlText: string): FrontMatterKey[] | undefined {
+  const keys: FrontMatterKey[] = [];
+  const lines = yamlText.split(/\r?\n/);
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    if (/^\s/.test(line) || line.startsWith('- ')) {
+      if (keys.length === 0) return undefined;
+      continue;
+    }
+    const match = /^([A-Za-z_][\w-]*)\s*:(?:\s+(.*))?$/.exec(line);
+    if (match === null) return undefined;
+    const raw = (match[2] ?? '').trim();
+    const value = /^(["']).*\1$/.test(raw) ? raw.slice(1, -1) : raw === '' ? null : raw;
+    keys.push({ key: match[1] as string, value, line: index + 2 });
+  }
+  const names = keys.map((entry) => entry.key);
+  return new Set(names).size === names.length ? keys : undefined;
 }

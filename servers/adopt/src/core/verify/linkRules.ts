@@ -9,6 +9,8 @@ export async function checkLocalLinks(
   files: RepoFiles,
   documents: ReadonlyArray<{ file: string; document: MarkdownDocument }>,
   sink: FindingSink,
+  kindOf: (relative: string) => Promise<'file' | 'directory' | undefined> = (relative) =>
+    files.kind(relative),
 ): Promise<void> {
   const checks = documents.flatMap(({ file, document }) =>
     document.links
@@ -21,9 +23,9 @@ export async function checkLocalLinks(
       )
       .map(async (link) => {
         const target = files.resolveFrom(file, safeDecode(link.url.split(/[?#]/)[0] ?? ''));
-        const exists = target !== undefined && (await files.kind(target)) !== undefined;
+        const exists = target !== undefined && (await kindOf(target)) !== undefined;
         if (!exists) {
-          sink.error(
+          sink.report(
             'links/unresolved',
             file,
             `Link '${link.url}' does not resolve to a file in the repository.`,

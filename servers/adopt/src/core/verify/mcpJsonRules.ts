@@ -1,33 +1,39 @@
-// .mcp.json: each server is stdio (`command`) or remote (`url`), never both, with well-typed args, env
-// and headers; `${VAR}` and `${VAR:-default}` are the only expansions Claude Code understands.
+// .mcp.json: each server is stdio (`command`) or remote (`url` with a `type`), never both, with well-typed
+// args, env and headers; `${VAR}` and `${VAR:-default}` are the only expansions Claude Code understands.
 import type { FindingSink } from './finding.js';
+import { isObject, jsonLines, parseJson } from './jsonLocator.js';
 
-export const MCP_JSON_FILE = '.mcp.json';
 const EXPANSION = /\$\{([^}]*)\}/g;
 const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*(?::-.*)?$/s;
-const TYPES = new Set(['stdio', 'http', 'sse']);
+/** Remote transports; `streamable-http` is an alias of `http`. */
+const REMOTE_TYPES = ['http', 'sse', 'ws', 'streamable-http'];
 
-export function checkMcpJson(text: string, sink: FindingSink): void {
-  const file = MCP_JSON_FILE;
-  let config: unknown;
-  try {
-    config = JSON.parse(text);
-  } catch (error) {
-    sink.error('mcp-json/json', file, `Not valid JSON: ${(error as Error).message}`, {
-      fix: 'Fix the JSON syntax.',
-    });
+/** `plugin`: a plugin's .mcp.json, which Claude Code also reads as a bare map of servers (observed in Anthropic's plugins). */
+export function checkMcpJson(file: string, text: string, sink: FindingSink, plugin = false): void {
+  const parsed = parseJson(text);
+  if ('error' in parsed) {
+    sink.report('mcp-json/json', file, `Not valid JSON: ${parsed.error}`, { fix: 'Fix the JSON syntax.' });
     return;
   }
-  if (!isObject(config) || !isObject(config.mcpServers)) {
-    sink.error('mcp-json/json', file, 'Expected an object with an `mcpServers` object.', {
+  const config = parsed.value;
+  const servers =
+    isObject(config) && isObject(config.mcpServers)
+      ? config.mcpServers
+      : plugin && isObject(config)
+        ? config
+        : undefined;
+  if (servers === undefined) {
+    sink.report('mcp-json/json', file, 'Expected an object with an `mcpServers` object.', {
       fix: 'Use `{ "mcpServers": { "<name>": { … } } }`.',
     });
     return;
   }
-  for (const [name, server] of Object.entries(config.mcpServers)) {
-    const line = lineOf(text, `"${name}"`);
-    const problem = (rule: string, message: string, fix: string) =>
-      sink.error(rule, file, `Server '${name}': ${message}`, { line, fix });
+  const lineOf = jsonLines(text);
+  const serversPath = servers === config ? [] : ['mcpServers'];
+  for (const [name, server] of Object.entries(servers)) {
+    const line = lineOf([...serversPath, name]);
+    const problem = (rule: 'mcp-json/server' | 'mcp-json/variable', message: string, fix: string) =>
+      sink.report(rule, file, `Server '${name}': ${message}`, { line, fix });
     if (!isObject(server)) {
       problem('mcp-json/server', 'must be an object.', 'Give it `command` (stdio) or `url` (http/sse).');
       continue;
@@ -50,9 +56,15 @@ export function checkMcpJson(text: string, sink: FindingSink): void {
     }
     if (hasUrl && typeof server.url !== 'string')
       problem('mcp-json/server', '`url` must be a string.', 'Use the server URL, e.g. `"https://…/mcp"`.');
-    if (server.type !== undefined) {
-      const expected = hasUrl ? ['http', 'sse'] : ['stdio'];
-      if (typeof server.type !== 'string' || !TYPES.has(server.type) || !expected.includes(server.type)) {
+    if (hasUrl && !hasCommand && server.type === undefined) {
+      problem(
+        'mcp-json/server',
+        'has a `url` but no `type`, so Claude Code reads it as a stdio server and skips it.',
+        'Add `"type": "http"` (or "sse", or "ws" for a wss:// endpoint).',
+      );
+    } else if (server.type !== undefined) {
+      const expected = hasUrl ? REMOTE_TYPES : ['stdio'];
+      if (typeof server.type !== 'string' || !expected.includes(server.type)) {
         problem(
           'mcp-json/server',
           `\`type\` ${JSON.stringify(server.type)} does not fit a ${hasUrl ? 'remote' : 'stdio'} server.`,
@@ -65,7 +77,7 @@ export function checkMcpJson(text: string, sink: FindingSink): void {
       !(Array.isArray(server.args) && server.args.every((arg) => typeof arg === 'string'))
     ) {
       problem(
-        'mcp-json/args',
+        'mcp-json/server',
         '`args` must be an array of strings.',
         'Quote numbers and flags: `"args": ["--port", "3000"]`.',
       );
@@ -75,7 +87,7 @@ export function checkMcpJson(text: string, sink: FindingSink): void {
       if (map === undefined) continue;
       if (!isObject(map) || !Object.values(map).every((value) => typeof value === 'string')) {
         problem(
-          `mcp-json/${mapName}`,
+          'mcp-json/server',
           `\`${mapName}\` must map names to strings.`,
           `Quote every value in \`${mapName}\`.`,
         );
@@ -100,13 +112,4 @@ function stringsIn(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(stringsIn);
   if (isObject(value)) return Object.values(value).flatMap(stringsIn);
   return [];
-}
-
-function lineOf(text: string, needle: string): number | undefined {
-  const index = text.indexOf(needle);
-  return index === -1 ? undefined : text.slice(0, index).split('\n').length;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

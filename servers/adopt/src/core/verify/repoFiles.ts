@@ -1,41 +1,103 @@
-// Reads a repository's files by repository-relative path; a missing file is `undefined`, not an error.
-import { readdir, readFile, stat } from 'node:fs/promises';
+// Reads a repository's files for verify_repo, by repository-relative path. Built on CheckoutFiles, so
+// nothing outside the repository, and no FIFO or device, is ever read. A missing file is `undefined`; a
+// file that may not be read (a symlink out of the repository, a FIFO, a file over the size cap, or anything
+// past the call's budget) is `undefined` too, and recorded in `refused` so verify_repo reports it.
 import path from 'node:path';
+import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import { CheckoutFiles, MAX_FILE_BYTES, UnsafeFileError } from '../files/checkoutFiles.js';
+
+/** Per call: at most this many bytes read in all (documented in MCP_USAGE.md). */
+export const MAX_TOTAL_BYTES = 32 * MAX_FILE_BYTES;
+/** Per call: the time reads may take before the rest is skipped (and reported). */
+export const READ_BUDGET_MS = 20_000;
+/** Reads in flight at once, so the byte budget is checked before each (overshoot ≤ this many files). */
+const READ_CONCURRENCY = 8;
+
+export interface ReadBudget {
+  maxTotalBytes: number;
+  budgetMs: number;
+}
+
+export interface RefusedFile {
+  file: string;
+  /** `unsafe` (outside the repository or not a regular file), `too-large`, or `budget` (call limits reached). */
+  reason: 'unsafe' | 'too-large' | 'budget';
+  message: string;
+}
 
 export class RepoFiles {
-  constructor(readonly root: string) {}
+  readonly refused: RefusedFile[] = [];
+  private bytesRead = 0;
+  private readonly deadline: number;
+  private reading = 0;
+  private readonly waiting: Array<() => void> = [];
 
-  absolute(relative: string): string {
-    return path.join(this.root, ...relative.split('/'));
+  private constructor(
+    private readonly checkout: CheckoutFiles,
+    private readonly budget: ReadBudget,
+  ) {
+    this.deadline = Date.now() + budget.budgetMs;
+  }
+
+  /** The repository at `root` (a path, or a directory already opened), or undefined when it is not a directory. */
+  static async at(
+    root: string | ConfinedDirectory,
+    budget: ReadBudget = { maxTotalBytes: MAX_TOTAL_BYTES, budgetMs: READ_BUDGET_MS },
+  ): Promise<RepoFiles | undefined> {
+    const checkout = typeof root === 'string' ? await CheckoutFiles.at(root) : await CheckoutFiles.of(root);
+    return checkout === undefined ? undefined : new RepoFiles(checkout, budget);
+  }
+
+  /** Bytes read so far in this call. */
+  get totalBytesRead(): number {
+    return this.bytesRead;
+  }
+
+  get root(): string {
+    return this.checkout.root;
+  }
+
+  /** Releases the repository's directory handle. */
+  close(): Promise<void> {
+    return this.checkout.close();
   }
 
   async read(relative: string): Promise<string | undefined> {
-    try {
-      return await readFile(this.absolute(relative), 'utf8');
-    } catch (error) {
-      if (isAbsent(error)) return undefined;
-      throw error;
-    }
+    return this.inTurn(async () => {
+      if (!this.withinBudget(relative)) return undefined;
+      const text = await this.guard(() => this.checkout.read(relative));
+      this.bytesRead += text === undefined ? 0 : Buffer.byteLength(text);
+      return text;
+    });
   }
 
-  /** What is at `relative`: a file, a directory, or nothing. */
+  /** What is at `relative`: a file, a directory, or nothing (or something that may not be read). */
   async kind(relative: string): Promise<'file' | 'directory' | undefined> {
-    const found = await stat(this.absolute(relative)).catch(() => undefined);
-    if (found === undefined) return undefined;
-    return found.isDirectory() ? 'directory' : 'file';
+    return this.guard(() => this.checkout.kind(relative));
   }
 
-  /** Entries of a directory (names only), or `[]` when it does not exist. */
+  /** Whether two paths are the same file inside the repository (e.g. CLAUDE.md a symlink to AGENTS.md). */
+  async sameFile(a: string, b: string): Promise<boolean> {
+    return this.checkout.sameFile(a, b);
+  }
+
+  /** Kind, whether any execute bit is set, and the first two bytes (for a shebang) of a file. */
+  async script(relative: string): Promise<{ executable: boolean; start: string } | undefined> {
+    return this.guard(async () => {
+      const info = await this.checkout.info(relative);
+      if (info?.kind !== 'file') return undefined;
+      return { executable: (info.mode & 0o111) !== 0, start: (await this.checkout.head(relative, 2)) ?? '' };
+    });
+  }
+
+  /** Entries of a directory (names only), or `[]` when it does not exist; symlinks inside count as their target. */
   async list(relative: string): Promise<Array<{ name: string; directory: boolean; file: boolean }>> {
-    try {
-      const entries = await readdir(this.absolute(relative), { withFileTypes: true });
-      return entries
-        .map((entry) => ({ name: entry.name, directory: entry.isDirectory(), file: entry.isFile() }))
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    } catch (error) {
-      if (isAbsent(error)) return [];
-      throw error;
-    }
+    const entries = (await this.guard(() => this.checkout.list(relative))) ?? [];
+    return entries.map((entry) => ({
+      name: entry.name,
+      directory: entry.kind === 'directory',
+      file: entry.kind === 'file',
+    }));
   }
 
   /** `relative` resolved against `fromFile`'s directory, or undefined when it leaves the repository. */
@@ -45,9 +107,45 @@ export class RepoFiles {
     if (joined === '..' || joined.startsWith('../')) return undefined;
     return joined === '.' ? '' : joined.replace(/\/$/, '');
   }
-}
 
-function isAbsent(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
+  private withinBudget(relative: string): boolean {
+    if (this.bytesRead < this.budget.maxTotalBytes && Date.now() <= this.deadline) return true;
+    this.refuse({
+      file: relative,
+      reason: 'budget',
+      message: `'${relative}' was not read: the call reached its limit (${this.budget.maxTotalBytes} bytes or ${this.budget.budgetMs / 1000} s of reading).`,
+    });
+    return false;
+  }
+
+  /** Runs `work` when fewer than READ_CONCURRENCY reads are in flight. */
+  private async inTurn<T>(work: () => Promise<T>): Promise<T> {
+    while (this.reading >= READ_CONCURRENCY) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.reading++;
+    try {
+      return await work();
+    } finally {
+      this.reading--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  private async guard<T>(action: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await action();
+    } catch (error) {
+      if (!(error instanceof UnsafeFileError)) throw error;
+      this.refuse({
+        file: error.file,
+        reason: error.problem.startsWith('is larger than') ? 'too-large' : 'unsafe',
+        message: `'${error.file}' ${error.problem}; it was not read.`,
+      });
+      return undefined;
+    }
+  }
+
+  private refuse(entry: RefusedFile): void {
+    if (!this.refused.some((known) => known.file === entry.file && known.reason === entry.reason))
+      this.refused.push(entry);
+  }
 }

@@ -4,7 +4,7 @@ import { type FindingSink, lineAt } from './finding.js';
 
 export function checkSecrets(file: string, text: string, sink: FindingSink): void {
   for (const secret of findSecrets(text)) {
-    sink.error('secrets/found', file, `A ${secret.kind} (${secret.masked}) is committed in this file.`, {
+    sink.report('secrets/found', file, `A ${secret.kind} (${secret.masked}) is committed in this file.`, {
       line: lineAt(text, secret.index),
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the expansion syntax of .mcp.json, not a template
       fix: 'Remove it, revoke it, and reference an environment variable instead (in .mcp.json: `${GITHUB_TOKEN}`).',

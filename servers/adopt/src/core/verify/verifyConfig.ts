@@ -1,5 +1,5 @@
 // The repository's own say over verify: `.groundwork/adopt.json` switches rules off or changes their severity.
-import { type Finding, FindingSink, type Severity } from './finding.js';
+import { type Finding, FindingSink, type Severity, withoutBom } from './finding.js';
 import type { RepoFiles } from './repoFiles.js';
 
 const CONFIG_FILE = '.groundwork/adopt.json';
@@ -14,25 +14,26 @@ export interface VerifyConfig {
   tokenBudget: number;
 }
 
-const SETTINGS: readonly RuleSetting[] = ['off', 'warning', 'error'];
+const SETTINGS: readonly RuleSetting[] = ['off', 'note', 'warning', 'error'];
 
 /** Reads the config file; a malformed one is reported as findings and the defaults are used. */
 export async function loadVerifyConfig(
   files: RepoFiles,
 ): Promise<{ config: VerifyConfig; findings: Finding[] }> {
   const defaults: VerifyConfig = { rules: new Map(), tokenBudget: DEFAULT_TOKEN_BUDGET };
-  const text = await files.read(CONFIG_FILE);
+  const stored = await files.read(CONFIG_FILE);
+  const text = stored === undefined ? undefined : withoutBom(stored);
   const sink = new FindingSink();
   if (text === undefined) return { config: defaults, findings: [] };
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    sink.error('config/invalid', CONFIG_FILE, `Not valid JSON: ${(error as Error).message}`);
+    sink.report('config/invalid', CONFIG_FILE, `Not valid JSON: ${(error as Error).message}`);
     return { config: defaults, findings: sink.findings };
   }
   if (!isObject(raw)) {
-    sink.error('config/invalid', CONFIG_FILE, 'Expected a JSON object with "rules" and/or "token_budget".');
+    sink.report('config/invalid', CONFIG_FILE, 'Expected a JSON object with "rules" and/or "token_budget".');
     return { config: defaults, findings: sink.findings };
   }
   const rules = new Map<string, RuleSetting>();
@@ -41,15 +42,15 @@ export async function loadVerifyConfig(
       for (const [rule, setting] of Object.entries(value)) {
         if (SETTINGS.includes(setting as RuleSetting)) rules.set(rule, setting as RuleSetting);
         else
-          sink.error('config/invalid', CONFIG_FILE, `Rule '${rule}' is set to ${JSON.stringify(setting)}.`, {
-            fix: 'Use "off", "warning" or "error".',
+          sink.report('config/invalid', CONFIG_FILE, `Rule '${rule}' is set to ${JSON.stringify(setting)}.`, {
+            fix: 'Use "off", "note", "warning" or "error".',
           });
       }
     } else if (key === 'token_budget' && Number.isInteger(value) && (value as number) > 0) {
       defaults.tokenBudget = value as number;
     } else {
-      sink.error('config/invalid', CONFIG_FILE, `Unknown or malformed key '${key}'.`, {
-        fix: 'Allowed: "rules" (an object of rule id → "off" | "warning" | "error") and "token_budget" (a positive integer).',
+      sink.report('config/invalid', CONFIG_FILE, `Unknown or malformed key '${key}'.`, {
+        fix: 'Allowed: "rules" (an object of rule id → "off" | "note" | "warning" | "error") and "token_budget" (a positive integer).',
       });
     }
   }

@@ -1,16 +1,26 @@
-// verify_repo: runs every convention rule whose input exists in the repository and applies the repository's
-// own rule settings. Read-only; files are read concurrently.
-import { stat } from 'node:fs/promises';
+// verify_repo: discovers every convention layout in the repository, runs the rules whose input exists and
+// applies the repository's own rule settings. Read-only.
+
+import path from 'node:path';
+import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import { MAX_FILE_BYTES } from '../files/checkoutFiles.js';
 import { checkAgentsMd } from './agentsMdRules.js';
-import { checkClaudeMd, findClaudeMd } from './claudeMdRules.js';
-import { checkDefinitions, collectDefinitions } from './definitionRules.js';
+import { checkInstructionFiles } from './claudeMdRules.js';
+import { checkDefinitions, type Definition, reportEmptySkillFolders } from './definitionRules.js';
 import { type Finding, FindingSink, type VerifyReport } from './finding.js';
 import { checkLocalLinks } from './linkRules.js';
 import { parseMarkdown } from './markdownDocument.js';
-import { checkMcpJson, MCP_JSON_FILE } from './mcpJsonRules.js';
-import { RepoFiles } from './repoFiles.js';
+import { checkMcpJson } from './mcpJsonRules.js';
+import {
+  checkMarketplace,
+  checkPluginHooks,
+  checkPluginManifest,
+  marketplaceSources,
+} from './pluginRules.js';
+import { type RefusedFile, RepoFiles } from './repoFiles.js';
+import { discoverLayout, kindFromLayout } from './repoLayout.js';
 import { checkSecrets } from './secretRules.js';
-import { checkLocalSettingsIgnored, checkSettings, SETTINGS_FILE } from './settingsRules.js';
+import { checkLocalSettingsCommitted, checkSettings } from './settingsRules.js';
 import { applyRuleSettings, loadVerifyConfig } from './verifyConfig.js';
 
 export class NotARepositoryError extends Error {
@@ -20,63 +30,122 @@ export class NotARepositoryError extends Error {
   }
 }
 
-/** Checks the repository at `root` (an absolute directory). `shownAs` is what error messages may call it. */
-export async function verifyRepo(root: string, shownAs = root): Promise<VerifyReport> {
-  const rootStat = await stat(root).catch(() => undefined);
-  if (rootStat === undefined || !rootStat.isDirectory()) throw new NotARepositoryError(shownAs);
-  const files = new RepoFiles(root);
-  const sink = new FindingSink();
-  const [configResult, claudeMd, agentsText, definitions, settingsText, mcpText, claudeDir] =
-    await Promise.all([
-      loadVerifyConfig(files),
-      findClaudeMd(files),
-      files.read('AGENTS.md'),
-      collectDefinitions(files),
-      files.read(SETTINGS_FILE),
-      files.read(MCP_JSON_FILE),
-      files.kind('.claude'),
-    ]);
-  const { config } = configResult;
-  const agentsDocument = agentsText === undefined ? undefined : parseMarkdown(agentsText);
-  checkAgentsMd('AGENTS.md', agentsText, agentsDocument, sink);
-  checkDefinitions(definitions, sink);
-  if (mcpText !== undefined) checkMcpJson(mcpText, sink);
-  const [loadedClaudeMd] = await Promise.all([
-    checkClaudeMd(files, claudeMd, agentsText !== undefined, config.tokenBudget, sink),
-    settingsText === undefined ? undefined : checkSettings(files, settingsText, sink),
-    claudeDir === 'directory' ? checkLocalSettingsIgnored(files, sink) : undefined,
-  ]);
-  const markdown = [...loadedClaudeMd];
-  if (
-    agentsText !== undefined &&
-    agentsDocument !== undefined &&
-    !markdown.some((entry) => entry.file === 'AGENTS.md')
-  ) {
-    markdown.push({ file: 'AGENTS.md', text: agentsText, document: agentsDocument });
+/**
+ * Checks the repository at `root`: an absolute directory, or one the caller already opened (the MCP tool opens
+ * it through the allowed directories). `shownAs` is what error messages may call it.
+ */
+export async function verifyRepo(
+  root: string | ConfinedDirectory,
+  shownAs = typeof root === 'string' ? root : '.',
+): Promise<VerifyReport> {
+  const files = await RepoFiles.at(root);
+  if (files === undefined) throw new NotARepositoryError(shownAs);
+  try {
+    return await checkRepository(files);
+  } finally {
+    await files.close();
   }
-  await checkLocalLinks(files, markdown, sink);
+}
+
+async function checkRepository(files: RepoFiles): Promise<VerifyReport> {
+  const sink = new FindingSink();
+  const read = async (file: string) => ({ file, text: (await files.read(file)) ?? '' });
+  const layout = await discoverLayout(files, async (marketplace) =>
+    marketplaceSources(marketplace, (await read(marketplace)).text),
+  );
+  const kindOf = kindFromLayout(layout, files);
+  const [
+    configResult,
+    definitionTexts,
+    settings,
+    localSettings,
+    mcpJson,
+    manifests,
+    pluginHooks,
+    marketplaces,
+  ] = await Promise.all([
+    loadVerifyConfig(files),
+    Promise.all(
+      layout.definitions.map(async (definition) => ({
+        ...definition,
+        text: (await read(definition.file)).text,
+      })),
+    ),
+    Promise.all(layout.settings.map(read)),
+    Promise.all(layout.localSettings.map(read)),
+    Promise.all(layout.mcpJson.map(read)),
+    Promise.all(layout.pluginManifests.map(read)),
+    Promise.all(layout.pluginHooks.map(read)),
+    Promise.all(layout.marketplaces.map(read)),
+  ]);
+  const { config } = configResult;
+  const definitions: Definition[] = definitionTexts;
+  checkDefinitions(definitions, sink);
+  reportEmptySkillFolders(layout.emptySkillFolders, sink);
+  for (const { file, text } of mcpJson) checkMcpJson(file, text, sink, file !== '.mcp.json');
+  for (const { file, text } of manifests) checkPluginManifest(file, text, layout.directories, sink);
+  for (const { file, text } of marketplaces) checkMarketplace(file, text, layout.directories, sink);
+  const projectRootOf = (file: string) => {
+    const dir = path.posix.dirname(path.posix.dirname(file));
+    return dir === '.' ? '' : dir;
+  };
+  const [markdown] = await Promise.all([
+    checkInstructionFiles(files, layout.instructionFiles, config.tokenBudget, sink, kindOf),
+    ...[...settings, ...localSettings].map(({ file, text }) =>
+      checkSettings(files, file, text, projectRootOf(file), sink),
+    ),
+    ...pluginHooks.map(({ file, text }) => checkPluginHooks(files, file, text, projectRootOf(file), sink)),
+    checkLocalSettingsCommitted(files, layout.localSettings, sink),
+  ]);
+  const rootAgents = markdown.find((entry) => entry.file === 'AGENTS.md');
+  if (rootAgents !== undefined)
+    checkAgentsMd(rootAgents.file, rootAgents.document ?? parseMarkdown(rootAgents.text), sink);
+  await checkLocalLinks(files, markdown, sink, kindOf);
   const scanned: Array<{ file: string; text: string }> = [
     ...markdown,
     ...definitions,
-    ...(settingsText === undefined ? [] : [{ file: SETTINGS_FILE, text: settingsText }]),
-    ...(mcpText === undefined ? [] : [{ file: MCP_JSON_FILE, text: mcpText }]),
+    ...settings,
+    ...localSettings,
+    ...mcpJson,
+    ...manifests,
+    ...pluginHooks,
+    ...marketplaces,
   ];
   for (const { file, text } of scanned) checkSecrets(file, text, sink);
+  reportRefusedFiles(files, sink);
   const findings = applyRuleSettings([...configResult.findings, ...sink.findings], config).sort(byLocation);
-  const errors = findings.filter((finding) => finding.severity === 'error').length;
+  const count = (severity: Finding['severity']) =>
+    findings.filter((finding) => finding.severity === severity).length;
+  const errors = count('error');
   return {
     passed: errors === 0,
     totals: {
       errors,
-      warnings: findings.length - errors,
+      warnings: count('warning'),
+      notes: count('note'),
       files_checked: new Set(scanned.map((entry) => entry.file)).size,
     },
     findings,
   };
 }
 
+const REFUSAL_FIX: Record<RefusedFile['reason'], string> = {
+  unsafe: 'Make it a regular file inside the repository (a symlink may point only inside it).',
+  'too-large': `Keep agent docs and settings under ${MAX_FILE_BYTES} bytes.`,
+  budget: 'Check fewer or smaller files, or run verify on a smaller folder.',
+};
+
+/** Files that were not read (symlinks out, FIFOs, devices, oversized files) are findings, never hangs. */
+function reportRefusedFiles(files: RepoFiles, sink: FindingSink): void {
+  for (const refused of files.refused) {
+    sink.report(`files/${refused.reason}`, refused.file, refused.message, {
+      fix: REFUSAL_FIX[refused.reason],
+    });
+  }
+}
+
 function byLocation(a: Finding, b: Finding): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
-  if ((a.line ?? 0) !== (b.line ?? 0)) return (a.line ?? 0) - (b.line ?? 0);
+  if (a.line !== b.line) return a.line - b.line;
   return a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0;
 }

@@ -1,9 +1,9 @@
 // Opens a file as a stream of bytes, gunzipping transparently (by magic bytes, whatever its name), and
 // counts the file bytes consumed so scans can report progress against the size on disk.
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { DataError } from '../dataError.js';
+import type { DataFile } from './dataFile.js';
 
 const CHUNK_BYTES = 1024 * 1024;
 
@@ -19,20 +19,25 @@ export interface ByteReader {
   close(): Promise<void>;
 }
 
-export async function openByteReader(path: string): Promise<ByteReader> {
-  const { size } = await statFile(path);
-  if (await isGzip(path)) return gzipReader(await openByteStream(path));
-  const handle = await open(path, 'r');
-  let position = 0;
+/** From byte `start` on (plain files only: a gzip stream can only be read from its start). */
+export async function openByteReader(file: DataFile, start = 0): Promise<ByteReader> {
+  if (await isGzip(file)) {
+    if (start !== 0) throw new Error('a gzip file can only be read from its start');
+    return gzipReader(openByteStream(file, true));
+  }
+  let position = start;
   return {
     async read(buffer, offset) {
-      const { bytesRead } = await handle.read(buffer, offset, buffer.length - offset, position);
-      position += bytesRead;
-      return bytesRead;
+      let read: number;
+      if (file.readInto !== undefined)
+        read = await file.readInto(buffer, offset, buffer.length - offset, position);
+      else read = (await file.readAt(position, buffer.length - offset)).copy(buffer, offset);
+      position += read;
+      return read;
     },
-    fileBytes: size,
+    fileBytes: file.size,
     bytesRead: () => position,
-    close: () => handle.close(),
+    close: async () => {},
   };
 }
 
@@ -66,59 +71,42 @@ interface ByteStream {
   destroy(): void;
 }
 
-async function isGzip(path: string): Promise<boolean> {
-  const handle = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(2);
-    const { bytesRead } = await handle.read(head, 0, 2, 0);
-    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
-  } finally {
-    await handle.close();
-  }
+export async function isGzip(file: DataFile): Promise<boolean> {
+  const head = await file.readAt(0, 2);
+  return head.length === 2 && head[0] === 0x1f && head[1] === 0x8b;
 }
 
-export async function openByteStream(path: string): Promise<ByteStream> {
-  const { size } = await statFile(path);
-  const gzip = await isGzip(path);
-  const file = createReadStream(path, { highWaterMark: CHUNK_BYTES });
+/**
+ * The file's bytes as a stream of chunks, gunzipped when `gzip` (see isGzip). Read with readAt rather than a
+ * stream of the descriptor, whose destruction (when a scan stops early) would close the descriptor.
+ */
+export function openByteStream(file: DataFile, gzip: boolean): ByteStream {
+  let read = 0;
+  async function* chunks(): AsyncGenerator<Buffer> {
+    while (read < file.size) {
+      const chunk = await file.readAt(read, CHUNK_BYTES);
+      if (chunk.length === 0) return;
+      read += chunk.length;
+      yield chunk;
+    }
+  }
+  const raw = Readable.from(chunks(), { objectMode: false });
   if (!gzip) {
-    return {
-      chunks: file,
-      fileBytes: size,
-      bytesRead: () => file.bytesRead,
-      gzip,
-      destroy: () => file.destroy(),
-    };
+    return { chunks: raw, fileBytes: file.size, bytesRead: () => read, gzip, destroy: () => raw.destroy() };
   }
   const gunzip = createGunzip({ chunkSize: CHUNK_BYTES });
-  file.on('error', (error) => gunzip.destroy(error));
-  file.pipe(gunzip);
+  raw.on('error', (error) => gunzip.destroy(error));
+  raw.pipe(gunzip);
   return {
     chunks: gunzip,
-    fileBytes: size,
-    bytesRead: () => file.bytesRead,
+    fileBytes: file.size,
+    bytesRead: () => read,
     gzip,
     destroy: () => {
-      file.destroy();
+      raw.destroy();
       gunzip.destroy();
     },
   };
-}
-
-export async function statFile(path: string): Promise<{ size: number }> {
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) throw new DataError('NOT_A_FILE', 'The path is a directory, not a data file.');
-    return info;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new DataError(
-        'FILE_NOT_FOUND',
-        'The file does not exist; check the path (it is relative to the first allowed directory).',
-      );
-    }
-    throw error;
-  }
 }
 
 /** Rethrows zlib's errors as a domain error that says what is wrong with the file. */

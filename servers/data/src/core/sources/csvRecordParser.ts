@@ -1,6 +1,7 @@
 // An RFC 4180 record scanner over raw bytes: it finds field boundaries and line numbers without decoding
 // anything, so callers decode (or hash) only the fields they need.
 import { DataError } from '../dataError.js';
+import { type Decode, decoderFor } from './textEncoding.js';
 
 const LF = 10;
 const CR = 13;
@@ -17,11 +18,15 @@ export class CsvRecord {
   ends = new Int32Array(64);
   escaped = new Uint8Array(64);
   count = 0;
+  /** Where the record starts in `bytes`. */
+  start = 0;
   /** The physical (1-based) line where the record starts. */
   line = 1;
 
+  constructor(private readonly decodeBytes: Decode) {}
+
   decode(field: number, quote: number): string {
-    const text = this.bytes.toString('utf8', this.starts[field], this.ends[field]);
+    const text = this.decodeBytes(this.bytes, this.starts[field]!, this.ends[field]!);
     if (this.escaped[field] === 0) return text;
     const q = String.fromCharCode(quote);
     return text.replaceAll(q + q, q);
@@ -52,9 +57,19 @@ export class CsvRecord {
 export class CsvRecordParser {
   /** The line of the next unconsumed byte. */
   private line = 1;
-  readonly record = new CsvRecord();
+  readonly record: CsvRecord;
 
-  constructor(private readonly dialect: CsvDialect) {}
+  constructor(
+    private readonly dialect: CsvDialect,
+    decode: Decode = decoderFor('utf-8'),
+  ) {
+    this.record = new CsvRecord(decode);
+  }
+
+  /** The physical line of the next byte to parse. */
+  get nextLine(): number {
+    return this.line;
+  }
 
   /**
    * Visits every complete record in `bytes` and returns the offset of the first byte not consumed (the start
@@ -84,6 +99,7 @@ export class CsvRecordParser {
       const recordStart = i;
       const recordLine = line;
       record.count = 0;
+      record.start = recordStart;
       record.line = recordLine;
       for (;;) {
         let start: number;

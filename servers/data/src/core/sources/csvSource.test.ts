@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { scanAll, tempFile } from '../../testSupport.js';
 import { DataError } from '../dataError.js';
+import { DEFAULT_COMPARISON } from '../scanOptions.js';
 import { openCsvSource } from './csvSource.js';
 
-async function records(content: string, options = {}, gzip = false) {
+async function records(content: string, options = {}, gzip = false, comparison = DEFAULT_COMPARISON) {
   const source = await openCsvSource(tempFile(gzip ? 'data.csv.gz' : 'data.csv', content, { gzip }), options);
-  return { columns: source.columns, records: await scanAll(source) };
+  return { columns: source.columns, records: await scanAll(source, source.columns, comparison) };
 }
 
 describe('delimited text reader', () => {
@@ -119,6 +120,25 @@ describe('delimited text reader', () => {
   it('gives empty and repeated header names unique names', async () => {
     const { columns } = await records('id,,id\n1,2,3\n');
     expect(columns).toEqual(['id', 'column_2', 'id_2']);
+  });
+
+  it("never gives a generated name that shadows one of the file's own", async () => {
+    expect((await records('a,a,a_2,,column_4\n1,2,3,4,5\n')).columns).toEqual([
+      'a',
+      'a_3',
+      'a_2',
+      'column_4_2',
+      'column_4',
+    ]);
+  });
+
+  it('trims only ASCII white space, in headers and values', async () => {
+    const { columns, records: rows } = await records(' id\u00a0,name\n1, x\u3000 \n', {}, false, {
+      ...DEFAULT_COMPARISON,
+      trim: true,
+    });
+    expect(columns).toEqual(['id\u00a0', 'name']);
+    expect(rows[0]!.values).toEqual(['1', 'x\u3000']);
   });
 
   it('reads records that straddle its read chunks', async () => {

@@ -36,4 +36,26 @@ describe('JSON Lines reader', () => {
     const file = tempFile('array.jsonl', '{"a":1}\n[1,2]\n');
     await expect(openJsonLinesSource(file)).rejects.toThrow(/Line 2 is not a JSON object/);
   });
+
+  it('reads every number as the literal the file wrote, never through a double', async () => {
+    const literals = [
+      '9007199254740993',
+      '9007199254740992',
+      '1.50',
+      '1.5',
+      '1e2',
+      '100',
+      '-0',
+      '0',
+      '0.0000001',
+      '12345678.123456789',
+      '2.25',
+      '-17',
+      '123456789012345678901234567890',
+      '0.1',
+    ];
+    const file = tempFile('numbers.jsonl', literals.map((n) => `{"n":${n},"s":"x"}`).join('\n'));
+    const rows = await scanAll(await openJsonLinesSource(file), ['n']);
+    expect(rows.map((row) => row.values[0])).toEqual(literals);
+  });
 });

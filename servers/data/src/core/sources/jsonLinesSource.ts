@@ -1,29 +1,32 @@
-// JSON Lines: one object per line; columns are top-level keys or dotted paths into nested objects.
+// JSON Lines: one object per line; columns are top-level keys or dotted paths into nested objects. Lines are
+// parsed losslessly: a number compares as the literal the file wrote (9007199254740993, 1.50), never as a double.
+import { isLosslessNumber, parse as parseLossless } from 'lossless-json';
 import { Checkpoint } from '../checkpoint.js';
 import { CancelledError, DataError } from '../dataError.js';
 import type { Comparison, ScanControl } from '../scanOptions.js';
-import { describeStreamError, openByteStream } from './byteStream.js';
+import { describeStreamError, isGzip, openByteStream } from './byteStream.js';
+import type { DataFile } from './dataFile.js';
 import type { RecordCursor, TabularSource } from './tabularSource.js';
 import { ValueCursor } from './valueCursor.js';
 
 const SAMPLE_LINES = 1000;
 
-export async function openJsonLinesSource(path: string): Promise<TabularSource> {
+export async function openJsonLinesSource(file: DataFile): Promise<TabularSource> {
   const names = new Set<string>();
-  await forEachLine(path, {}, 'reading columns', (text, line) => {
+  await forEachLine(file, {}, 'reading columns', (text, line) => {
     collectPaths(parseLine(text, line), '', names);
     return line < SAMPLE_LINES;
   });
   if (names.size === 0)
     throw new DataError('NO_COLUMNS', 'The JSON Lines file has no objects with keys (is it empty?).');
-  return new JsonLinesSource(path, [...names]);
+  return new JsonLinesSource(file, [...names]);
 }
 
 class JsonLinesSource implements TabularSource {
   readonly format = 'jsonl';
 
   constructor(
-    private readonly path: string,
+    private readonly file: DataFile,
     readonly columns: readonly string[],
   ) {}
 
@@ -37,7 +40,7 @@ class JsonLinesSource implements TabularSource {
     const paths = columns.map((index) => this.columns[index]!);
     const cursor = new ValueCursor(comparison);
     cursor.values = new Array(paths.length);
-    await forEachLine(this.path, control, pass, (text, line) => {
+    await forEachLine(this.file, control, pass, (text, line) => {
       const object = parseLine(text, line);
       cursor.row++;
       cursor.line = line;
@@ -50,14 +53,22 @@ class JsonLinesSource implements TabularSource {
   async close(): Promise<void> {}
 }
 
+/**
+ * Lines where JSON.parse could change how a number is written (its double printing differently from the
+ * literal): 16 or more digits, an exponent, a trailing zero after the point, -0, or 6+ zeros after the point.
+ * Those go through the lossless parser (several times slower); the pattern may match inside strings too,
+ * which only costs time.
+ */
+const MAY_LOSE_A_NUMBER = /\d[\d.]{15,}|\d[eE]|\.\d*0(?!\d)|-0(?![.\d])|\.0{6,}/;
+
 function parseLine(text: string, line: number): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = MAY_LOSE_A_NUMBER.test(text) ? parseLossless(text) : JSON.parse(text);
   } catch (error) {
     throw new DataError('MALFORMED_JSON', `Line ${line} is not valid JSON (${(error as Error).message}).`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || isLosslessNumber(value)) {
     throw new DataError(
       'MALFORMED_JSON',
       `Line ${line} is not a JSON object; each line of a JSON Lines file must be one.`,
@@ -70,7 +81,7 @@ function collectPaths(object: Record<string, unknown>, prefix: string, into: Set
   for (const [key, value] of Object.entries(object)) {
     const path = prefix + key;
     into.add(path);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value)) {
       collectPaths(value as Record<string, unknown>, `${path}.`, into);
     }
   }
@@ -81,7 +92,7 @@ function valueAt(object: Record<string, unknown>, path: string): unknown {
   if (path in object) return object[path];
   let current: unknown = object;
   for (const part of path.split('.')) {
-    if (typeof current !== 'object' || current === null) return undefined;
+    if (typeof current !== 'object' || current === null || isLosslessNumber(current)) return undefined;
     current = (current as Record<string, unknown>)[part];
   }
   return current;
@@ -89,12 +100,12 @@ function valueAt(object: Record<string, unknown>, path: string): unknown {
 
 /** Calls `visit` with each non-blank line's text and its 1-based line number until it returns false. */
 async function forEachLine(
-  path: string,
+  file: DataFile,
   control: ScanControl,
   pass: string,
   visit: (text: string, line: number) => boolean,
 ): Promise<void> {
-  const stream = await openByteStream(path);
+  const stream = openByteStream(file, await isGzip(file));
   let line = 0;
   let leftover: Buffer | undefined;
   const checkpoint = new Checkpoint(control.signal);

@@ -1,8 +1,12 @@
 // Parquet: read row group by row group, and only the columns an analysis needs (hyparquet, loaded lazily).
+// Values keep their stored precision: hyparquet is asked for the raw physical values of decimal, date, time
+// and timestamp columns (their annotations are hidden from it), which parquetValues.ts turns into canonical
+// text — it would otherwise make doubles of decimals and millisecond Dates of timestamps.
 import { Checkpoint } from '../checkpoint.js';
 import { CancelledError, DataError } from '../dataError.js';
 import type { Comparison, ScanControl } from '../scanOptions.js';
-import { statFile } from './byteStream.js';
+import type { DataFile } from './dataFile.js';
+import { exactReading, type ValueText } from './parquetValues.js';
 import type { RecordCursor, TabularSource } from './tabularSource.js';
 import { ValueCursor } from './valueCursor.js';
 
@@ -12,10 +16,16 @@ type Hyparquet = typeof import('hyparquet');
 type FileMetaData = Awaited<ReturnType<Hyparquet['parquetMetadataAsync']>>;
 type AsyncBuffer = Parameters<Hyparquet['parquetMetadataAsync']>[0];
 
-export async function openParquetSource(path: string): Promise<TabularSource> {
-  await statFile(path);
+export async function openParquetSource(source: DataFile): Promise<TabularSource> {
   const hyparquet = await import('hyparquet');
-  const file = await hyparquet.asyncBufferFromFile(path);
+  // hyparquet reads byte ranges through this, i.e. through the open descriptor.
+  const file: AsyncBuffer = {
+    byteLength: source.size,
+    async slice(start, end) {
+      const bytes = await source.readAt(start, (end ?? source.size) - start);
+      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    },
+  };
   let metadata: FileMetaData;
   try {
     metadata = await hyparquet.parquetMetadataAsync(file);
@@ -25,8 +35,8 @@ export async function openParquetSource(path: string): Promise<TabularSource> {
       `The file is not readable as Parquet (${(error as Error).message}).`,
     );
   }
-  const columns = hyparquet.parquetSchema(metadata).children.map((child) => child.element.name);
-  return new ParquetSource(hyparquet, file, metadata, columns);
+  const reading = exactReading(metadata, hyparquet.parquetSchema(metadata));
+  return new ParquetSource(hyparquet, file, reading.metadata, reading.columns, reading.texts);
 }
 
 class ParquetSource implements TabularSource {
@@ -37,6 +47,7 @@ class ParquetSource implements TabularSource {
     private readonly file: AsyncBuffer,
     private readonly metadata: FileMetaData,
     readonly columns: readonly string[],
+    private readonly texts: readonly ValueText[],
   ) {}
 
   async scan(
@@ -48,6 +59,7 @@ class ParquetSource implements TabularSource {
   ): Promise<void> {
     const { compressors } = await import('hyparquet-compressors');
     const names = columns.map((index) => this.columns[index]!);
+    const texts = columns.map((index) => this.texts[index]!);
     const total = Number(this.metadata.num_rows);
     const cursor = new ValueCursor(comparison);
     let groupStart = 0;
@@ -65,6 +77,8 @@ class ParquetSource implements TabularSource {
           rowStart: groupStart,
           rowEnd: groupStart + groupRows,
           compressors,
+          utf8: false,
+          parsers: { timestampFromNanoseconds: (nanos) => nanos },
           onChunk: (chunk) => {
             chunks[names.indexOf(chunk.columnName)]?.push({
               data: chunk.columnData,
@@ -83,7 +97,7 @@ class ParquetSource implements TabularSource {
       cursor.values = new Array(names.length);
       for (let r = 0; r < groupRows; r++) {
         cursor.row++;
-        for (let k = 0; k < columnsData.length; k++) cursor.values[k] = columnsData[k]![r];
+        for (let k = 0; k < columnsData.length; k++) cursor.values[k] = texts[k]!(columnsData[k]![r]);
         visit(cursor);
         if (r % ROWS_BETWEEN_CHECKS === ROWS_BETWEEN_CHECKS - 1 && checkpoint.due) await checkpoint.pass();
       }

@@ -1,7 +1,7 @@
 // PostgreSQL through pg (loaded lazily). Values arrive as text, as CAST(... AS TEXT) would give them, so
 // scans and pushed-down queries compare alike; a cancelled call cancels the running query on the server.
 import { CancelledError, DataError, throwIfAborted } from '../dataError.js';
-import type { SqlDatabase } from './sqlDatabase.js';
+import { quoteIdentifier, type SqlDatabase, type TableName } from './sqlDatabase.js';
 
 const FETCH_ROWS = 5000;
 
@@ -17,6 +17,10 @@ export async function openPostgresDatabase(connectionString: string, variable: s
   });
   try {
     await client.connect();
+    // The session settings behind the canonical text of values (canonicalText.ts).
+    await client.query(
+      "SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'postgres'; SET bytea_output = 'hex'; SET extra_float_digits = 1",
+    );
   } catch (error) {
     await client.end().catch(() => undefined);
     throw new DataError(
@@ -40,12 +44,18 @@ class PostgresDatabase implements SqlDatabase {
     return `$${index}`;
   }
 
+  text(column: string): string {
+    return `CAST(${quoteIdentifier(column)} AS TEXT)`;
+  }
+
   trim(expression: string): string {
     return `btrim(${expression}, E' \\t\\n\\r\\f\\v')`;
   }
 
-  async columnsOf(table: string[]): Promise<string[] | undefined> {
-    const [schema, name] = table.length === 2 ? table : [undefined, table[0]!];
+  /** PostgreSQL folds unquoted names to lower case. */
+  async columnsOf(table: TableName): Promise<string[] | undefined> {
+    const names = table.map((part) => (part.quoted ? part.name : part.name.toLowerCase()));
+    const [schema, name] = names.length === 2 ? names : [undefined, names[0]!];
     const rows = await this.query(
       `SELECT column_name FROM information_schema.columns
        WHERE table_schema = COALESCE($1, current_schema()) AND table_name = $2 ORDER BY ordinal_position`,

@@ -3,22 +3,48 @@ export interface SqlDatabase {
   readonly dialect: 'sqlite' | 'postgres';
   /** The i-th (1-based) parameter marker. */
   parameter(index: number): string;
-  /** TRIM of white space, as JavaScript's String.prototype.trim does for ASCII. */
+  /** The canonical text of a column (canonicalText.ts): binary as \x-hex, everything else CAST AS TEXT. */
+  text(column: string): string;
+  /** Removes leading/trailing ASCII white space (space, tab, LF, VT, FF, CR), as normalizeText does. */
   trim(expression: string): string;
   /** The table's columns, in order; undefined when the table does not exist. */
-  columnsOf(table: string[]): Promise<string[] | undefined>;
+  columnsOf(table: TableName): Promise<string[] | undefined>;
   query(sql: string, params: readonly unknown[], signal?: AbortSignal): Promise<unknown[][]>;
   /** Streams the rows of `sql` as arrays, `batch` at a time, checking `signal` between batches. */
   stream(sql: string, onRow: (row: unknown[]) => void, signal?: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$]*$/;
+/** One part of a table name; `quoted` parts keep their case, plain ones fold as the database folds them. */
+export interface NamePart {
+  name: string;
+  quoted: boolean;
+}
+export type TableName = NamePart[];
 
-/** A table name as `name` or `schema.name`, each part a plain identifier; undefined when it is not one. */
-export function parseTableName(table: string): string[] | undefined {
-  const parts = table.split('.');
-  if (parts.length > 2 || !parts.every((part) => IDENTIFIER.test(part))) return undefined;
+const PART = /\s*(?:"((?:[^"]|"")+)"|([A-Za-z_][A-Za-z0-9_$]*))\s*/y;
+
+/**
+ * A table name as `name` or `schema.name`; each part a plain identifier or a double-quoted one (`"Order
+ * Lines"`, `""` for a quote inside). Undefined when it is neither.
+ */
+export function parseTableName(table: string): TableName | undefined {
+  const parts: TableName = [];
+  let at = 0;
+  for (;;) {
+    PART.lastIndex = at;
+    const match = PART.exec(table);
+    if (match === null) return undefined;
+    parts.push(
+      match[1] !== undefined
+        ? { name: match[1].replaceAll('""', '"'), quoted: true }
+        : { name: match[2]!, quoted: false },
+    );
+    at = PART.lastIndex;
+    if (at === table.length) break;
+    if (table[at] !== '.' || parts.length === 2) return undefined;
+    at++;
+  }
   return parts;
 }
 

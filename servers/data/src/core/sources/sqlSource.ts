@@ -1,17 +1,16 @@
-// A table in a SQL database as a source. Duplicate searches are pushed down to the database (GROUP BY …
-// HAVING count(*) > 1 … LIMIT k) with the same semantics as for files: values compare as text, trimmed
-// and case-folded on request, and an empty string is a null. Other analyses stream the table's rows.
+// A table in a SQL database as a source. Every value is read as its canonical text, computed by the
+// database (SqlDatabase.text), in scans and pushed-down queries alike, so all four tools see the same values.
+// Duplicate searches are pushed down (GROUP BY … HAVING count(*) > 1 … LIMIT k) with the same semantics as
+// for files — trimmed on request, an empty string is a null — except under case_insensitive, whose Unicode
+// lower-casing the databases do not share: the rows are then streamed and compared here.
 import { DataError } from '../dataError.js';
-import type {
-  DuplicateAnalysis,
-  DuplicateGroup,
-  DuplicateQuery,
-  DuplicateSearchPushdown,
-} from '../duplicateAnalysis.js';
+import type { DuplicateAnalysis, DuplicateSearchPushdown } from '../duplicateAnalysis.js';
+import type { DuplicateGroup, DuplicateQuery } from '../duplicatePasses.js';
 import type { Comparison, ScanControl } from '../scanOptions.js';
-import { parseTableName, quoteIdentifier, type SqlDatabase } from './sqlDatabase.js';
+import { canonicalText } from './canonicalText.js';
+import { parseTableName, quoteIdentifier, type SqlDatabase, type TableName } from './sqlDatabase.js';
 import { columnIndexes, type RecordCursor, type TabularSource } from './tabularSource.js';
-import { canonicalText, ValueCursor } from './valueCursor.js';
+import { ValueCursor } from './valueCursor.js';
 
 export async function openSqlSource(database: SqlDatabase, table: string): Promise<TabularSource> {
   const name = parseTableName(table);
@@ -19,7 +18,7 @@ export async function openSqlSource(database: SqlDatabase, table: string): Promi
     await database.close();
     throw new DataError(
       'INVALID_IDENTIFIER',
-      `'table' must be a plain identifier (letters, digits, _ and $, not starting with a digit), optionally schema-qualified as schema.table.`,
+      `'table' must be an identifier (letters, digits, _ and $, not starting with a digit) or a double-quoted name ("Order Lines", "" for a quote inside), optionally schema-qualified as schema.table.`,
     );
   }
   const columns = await database.columnsOf(name);
@@ -39,11 +38,14 @@ class SqlSource implements TabularSource, DuplicateSearchPushdown {
 
   constructor(
     private readonly database: SqlDatabase,
-    name: string[],
+    name: TableName,
     readonly columns: readonly string[],
   ) {
     this.format = database.dialect;
-    this.table = name.map(quoteIdentifier).join('.');
+    // PostgreSQL folds unquoted names to lower case; SQLite matches names case-insensitively anyway.
+    const folded = (part: TableName[number]) =>
+      part.quoted || database.dialect !== 'postgres' ? part.name : part.name.toLowerCase();
+    this.table = name.map((part) => quoteIdentifier(folded(part))).join('.');
   }
 
   async scan(
@@ -53,7 +55,7 @@ class SqlSource implements TabularSource, DuplicateSearchPushdown {
     control: ScanControl,
     pass: string,
   ): Promise<void> {
-    const list = columns.map((index) => quoteIdentifier(this.columns[index]!)).join(', ');
+    const list = columns.map((index) => this.database.text(this.columns[index]!)).join(', ');
     const [[total]] = (await this.database.query(
       `SELECT COUNT(*) FROM ${this.table}`,
       [],
@@ -74,7 +76,11 @@ class SqlSource implements TabularSource, DuplicateSearchPushdown {
     control.onProgress?.(cursor.row, rows, 'rows', pass);
   }
 
-  async analyzeDuplicates(query: DuplicateQuery, control: ScanControl): Promise<DuplicateAnalysis> {
+  async analyzeDuplicates(
+    query: DuplicateQuery,
+    control: ScanControl,
+  ): Promise<DuplicateAnalysis | undefined> {
+    if (query.comparison.caseInsensitive) return undefined;
     const { database } = this;
     const signal = control.signal;
     const indexes = columnIndexes(this, query.columns);
@@ -119,7 +125,7 @@ class SqlSource implements TabularSource, DuplicateSearchPushdown {
       rows: [],
       lines: [],
     }));
-    await this.fillRows(groups, numbered, keyList, query.rowsPerGroup, signal);
+    await this.fillRows(groups, numbered, query.rowsPerGroup, signal);
     control.onProgress?.(2, 2, 'rows', 'done');
     return {
       ...summary,
@@ -132,45 +138,49 @@ class SqlSource implements TabularSource, DuplicateSearchPushdown {
     await this.database.close();
   }
 
-  /** The value as compared: text, trimmed / lower-cased on request, '' as NULL. */
+  /** The value as compared: canonical text, trimmed on request, '' as NULL. */
   private compared(index: number, comparison: Comparison): string {
-    let expression = `CAST(${quoteIdentifier(this.columns[index]!)} AS TEXT)`;
+    let expression = this.database.text(this.columns[index]!);
     if (comparison.trim) expression = this.database.trim(expression);
-    if (comparison.caseInsensitive) expression = `LOWER(${expression})`;
     return `NULLIF(${expression}, '')`;
   }
 
-  /** Row numbers (scan order, 1-based) of the first rows of each group. */
+  /**
+   * Row numbers (scan order, 1-based) of the first rows of each group. The groups' keys are joined in as a
+   * VALUES list (one row per group), not as an OR of conditions, which SQLite caps at 1,000 terms deep.
+   */
   private async fillRows(
     groups: DuplicateGroup[],
     numbered: string,
-    keyList: string,
     rowsPerGroup: number,
     signal: AbortSignal | undefined,
   ): Promise<void> {
     if (groups.length === 0) return;
+    const { database } = this;
     const params: unknown[] = [];
-    const matches = groups.map((group) =>
-      group.values
-        .map((value, k) => {
-          if (value === null) return `k${k} IS NULL`;
-          params.push(value);
-          return `k${k} = ${this.database.parameter(params.length)}`;
-        })
-        .join(' AND '),
-    );
-    const rows = await this.database.query(
-      `SELECT rn, ${keyList} FROM (
-         SELECT rn, ${keyList}, ROW_NUMBER() OVER (PARTITION BY ${keyList} ORDER BY rn) AS position
-         FROM (${numbered}) n WHERE ${matches.map((match) => `(${match})`).join(' OR ')}
+    const parameter = (value: unknown) => {
+      params.push(value);
+      return `CAST(${database.parameter(params.length)} AS TEXT)`;
+    };
+    const width = groups[0]!.values.length;
+    const wanted = groups
+      .map(
+        (group, g) =>
+          `(${[g, ...group.values].map((value) => (value === null ? 'CAST(NULL AS TEXT)' : parameter(value))).join(', ')})`,
+      )
+      .join(', ');
+    const wantedColumns = ['g', ...Array.from({ length: width }, (_, k) => `w${k}`)].join(', ');
+    const same = (k: number) =>
+      database.dialect === 'sqlite' ? `n.k${k} IS w.w${k}` : `n.k${k} IS NOT DISTINCT FROM w.w${k}`;
+    const rows = await database.query(
+      `WITH wanted(${wantedColumns}) AS (VALUES ${wanted})
+       SELECT g, rn FROM (
+         SELECT w.g AS g, n.rn AS rn, ROW_NUMBER() OVER (PARTITION BY w.g ORDER BY n.rn) AS position
+         FROM (${numbered}) n JOIN wanted w ON ${Array.from({ length: width }, (_, k) => same(k)).join(' AND ')}
        ) p WHERE position <= ${rowsPerGroup} ORDER BY rn`,
       params,
       signal,
     );
-    const byKey = new Map(groups.map((group) => [JSON.stringify(group.values), group]));
-    for (const row of rows) {
-      const group = byKey.get(JSON.stringify(row.slice(1).map(canonicalText)));
-      group?.rows.push(Number(row[0]));
-    }
+    for (const [g, rn] of rows) groups[Number(g)]?.rows.push(Number(rn));
   }
 }

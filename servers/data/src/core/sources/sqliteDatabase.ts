@@ -1,19 +1,25 @@
 // SQLite through better-sqlite3 (loaded lazily), opened read-only.
 import { Checkpoint } from '../checkpoint.js';
 import { DataError } from '../dataError.js';
-import { statFile } from './byteStream.js';
-import type { SqlDatabase } from './sqlDatabase.js';
+import type { DataFile } from './dataFile.js';
+import { quoteIdentifier, type SqlDatabase, type TableName } from './sqlDatabase.js';
 
 const ROWS_BETWEEN_CHECKS = 1024;
 
 type Database = import('better-sqlite3').Database;
 
-export async function openSqliteDatabase(path: string): Promise<SqlDatabase> {
-  await statFile(path);
+/**
+ * better-sqlite3 takes only a path: it is given /proc/self/fd/N of the checked descriptor, which reopens that
+ * very file (held open by the caller meanwhile), read-only.
+ */
+export async function openSqliteDatabase(file: DataFile): Promise<SqlDatabase> {
+  if (file.descriptorPath === undefined) {
+    throw new DataError('UNREADABLE_FILE', 'SQLite files can only be read on Linux (through /proc/self/fd).');
+  }
   const BetterSqlite3 = await loadBetterSqlite3();
   let db: Database;
   try {
-    db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+    db = new BetterSqlite3(file.descriptorPath, { readonly: true, fileMustExist: true });
     db.pragma('schema_version');
   } catch (error) {
     throw new DataError(
@@ -46,12 +52,18 @@ class SqliteDatabase implements SqlDatabase {
     return '?';
   }
 
+  text(column: string): string {
+    const quoted = quoteIdentifier(column);
+    return `CASE WHEN typeof(${quoted}) = 'blob' THEN '\\x' || lower(hex(${quoted})) ELSE CAST(${quoted} AS TEXT) END`;
+  }
+
   trim(expression: string): string {
     return `trim(${expression}, char(32, 9, 10, 11, 12, 13))`;
   }
 
-  async columnsOf(table: string[]): Promise<string[] | undefined> {
-    const [schema, name] = table.length === 2 ? table : ['main', table[0]!];
+  /** SQLite matches names case-insensitively, quoted or not. */
+  async columnsOf(table: TableName): Promise<string[] | undefined> {
+    const [schema, name] = table.length === 2 ? table.map((part) => part.name) : ['main', table[0]!.name];
     const rows = this.db
       .prepare(`SELECT name FROM pragma_table_info(?, ?) ORDER BY cid`)
       .raw(true)

@@ -20,6 +20,8 @@ export interface TabularSource {
   /** Shown in results: 'csv', 'jsonl', 'parquet', 'sqlite', 'postgres'. */
   readonly format: string;
   readonly columns: readonly string[];
+  /** What the scans found doubtful about the data (e.g. a file that is not valid in its encoding). */
+  readonly warnings?: readonly string[];
   /** Visits every record, in order, reading only `columns` (indexes into `this.columns`). */
   scan(
     columns: readonly number[],

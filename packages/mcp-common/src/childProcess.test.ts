@@ -1,0 +1,141 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  ChildCancelledError,
+  ChildMissingError,
+  ChildTimeoutError,
+  runChild,
+  scrubbedEnv,
+} from './childProcess.js';
+
+/** Running, not gone or a zombie (a killed orphan may wait for a container's init to reap it). */
+function isRunning(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Waits for `pid` to stop running; fails after `ms` (a generous bound, not a timing assumption). */
+async function waitUntilGone(pid: number, ms = 20_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (!isRunning(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
+/** Resolves with the file's content once it exists and is not empty. */
+async function waitForFile(file: string, ms = 20_000): Promise<string> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const text = await readFile(file, 'utf8').catch(() => '');
+    if (text.trim() !== '') return text.trim();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${file} never appeared`);
+}
+
+describe('runChild', () => {
+  it('returns the exit code and output of a finished command', async () => {
+    const result = await runChild('sh', ['-c', 'echo out; echo err >&2; exit 3'], {
+      cwd: tmpdir(),
+      timeoutMs: 5_000,
+    });
+    expect(result).toEqual({ code: 3, stdout: 'out\n', stderr: 'err\n' });
+  });
+
+  it('passes only allowlisted variables, never the server secrets', async () => {
+    const result = await runChild('sh', ['-c', 'env'], {
+      cwd: tmpdir(),
+      timeoutMs: 5_000,
+      inheritFrom: {
+        PATH: process.env.PATH,
+        GROUNDWORK_AUTH_TOKEN: 'server-secret-1',
+        DATABASE_URL: 'postgres://u:server-secret-2@db/x',
+        SSH_AUTH_SOCK: '/tmp/agent.sock',
+      },
+      inherit: ['SSH_AUTH_SOCK'],
+      set: { GIT_TERMINAL_PROMPT: '0' },
+    });
+    expect(result.stdout).not.toContain('server-secret');
+    expect(result.stdout).toContain('SSH_AUTH_SOCK=/tmp/agent.sock');
+    expect(result.stdout).toContain('GIT_TERMINAL_PROMPT=0');
+  });
+
+  it('builds the environment from the allowlist, then what is set', () => {
+    expect(
+      scrubbedEnv({ PATH: '/bin', AWS_SECRET_ACCESS_KEY: 'x', HOME: '/h' }, [], { HOME: '/other' }),
+    ).toEqual({
+      PATH: '/bin',
+      HOME: '/other',
+    });
+  });
+
+  it('kills a hanging command with its whole process tree when the deadline passes', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'child-hang-'));
+    const pidFile = path.join(dir, 'grandchild.pid');
+    const hanging = runChild('sh', ['-c', `sleep 60 & echo $! > ${pidFile}; wait`], {
+      cwd: dir,
+      timeoutMs: 400,
+    });
+    await expect(hanging).rejects.toBeInstanceOf(ChildTimeoutError);
+    expect(await waitUntilGone(Number(await readFile(pidFile, 'utf8')))).toBe(true);
+  });
+
+  it('kills what a finished command left running in the background', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'child-bg-'));
+    const pidFile = path.join(dir, 'daemon.pid');
+    // The daemon closes its copy of the pipes, so the child's 'close' does not wait for it.
+    await runChild('sh', ['-c', `sleep 60 >/dev/null 2>&1 & echo $! > ${pidFile}`], {
+      cwd: dir,
+      timeoutMs: 5_000,
+    });
+    expect(await waitUntilGone(Number(await readFile(pidFile, 'utf8')))).toBe(true);
+  });
+
+  it('says which command is missing from PATH', async () => {
+    await expect(
+      runChild('no-such-tool-groundwork', [], { cwd: tmpdir(), timeoutMs: 1_000 }),
+    ).rejects.toBeInstanceOf(ChildMissingError);
+  });
+
+  it('stops when the caller aborts', async () => {
+    const controller = new AbortController();
+    const running = runChild('sleep', ['30'], {
+      cwd: tmpdir(),
+      timeoutMs: 60_000,
+      signal: controller.signal,
+    });
+    controller.abort();
+    await expect(running).rejects.toBeInstanceOf(ChildCancelledError);
+  });
+
+  it('leaves nothing running when the server is killed with SIGKILL', { timeout: 60_000 }, async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'child-orphan-'));
+    const pidFile = path.join(dir, 'child.pid');
+    const server = path.join(dir, 'server.mts');
+    const module = fileURLToPath(new URL('./childProcess.ts', import.meta.url));
+    // A stand-in server: starts a child that would run for a minute, then waits to be killed.
+    await writeFile(
+      server,
+      `import { runChild } from ${JSON.stringify(module)};
+runChild('sh', ['-c', 'echo $$ > ${pidFile}; exec sleep 60'], { cwd: ${JSON.stringify(dir)}, timeoutMs: 120_000 });
+setInterval(() => {}, 1000);
+`,
+    );
+    const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/esm/index.mjs', import.meta.url));
+    const host = spawn(process.execPath, ['--import', tsx, server], { stdio: 'ignore' });
+    const child = Number(await waitForFile(pidFile));
+    expect(isRunning(child)).toBe(true);
+    host.kill('SIGKILL');
+    expect(await waitUntilGone(child)).toBe(true);
+  });
+});

@@ -1,0 +1,232 @@
+// The one way groundwork servers start child processes. Every child gets a deadline, its own process group
+// (so a kill reaches everything it started), an environment built from an allowlist (so server secrets such
+// as GROUNDWORK_AUTH_TOKEN or database URLs never reach it), and dies with the server: a small watchdog
+// process holds a pipe from the server and SIGKILLs every live group when that pipe closes, which the
+// kernel does when the server exits for any reason, SIGKILL included.
+// Pure (no MCP, no SDK): domain cores may import `@groundwork/mcp-common/childProcess`.
+import { type ChildProcess, spawn } from 'node:child_process';
+
+export interface ChildResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface ChildOptions {
+  cwd: string;
+  /** The child and everything it started are killed when this passes. */
+  timeoutMs: number;
+  /** Where allowed variables are copied from (default `process.env`). */
+  inheritFrom?: NodeJS.ProcessEnv;
+  /** Names copied from `inheritFrom` besides SAFE_ENV_NAMES (e.g. `SSH_AUTH_SOCK` for git over ssh). */
+  inherit?: readonly string[];
+  /** Variables set explicitly; they win over inherited ones. */
+  set?: Readonly<Record<string, string>>;
+  signal?: AbortSignal;
+  /** Bytes of stdout and of stderr kept (default 1 MB each); more is dropped, the child keeps running. */
+  maxOutputBytes?: number;
+}
+
+/**
+ * What every child inherits: enough to find programs, a home, a locale and a temp dir. Nothing that
+ * carries a credential (tokens, proxies with user info, cloud keys, SSH agents) is on it.
+ */
+export const SAFE_ENV_NAMES: readonly string[] = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'LANG',
+  'LANGUAGE',
+  'LC_ALL',
+  'LC_CTYPE',
+  'LC_MESSAGES',
+  'TZ',
+  'TMPDIR',
+  'TERM',
+];
+
+const KILL_GRACE_MS = 2_000;
+const DEFAULT_OUTPUT_LIMIT = 1_000_000;
+
+export class ChildTimeoutError extends Error {
+  readonly code = 'PROCESS_TIMEOUT';
+  constructor(
+    readonly command: string,
+    readonly timeoutMs: number,
+  ) {
+    super(
+      `'${command}' did not finish within ${formatDuration(timeoutMs)} and was killed with its child processes.`,
+    );
+  }
+}
+
+export class ChildMissingError extends Error {
+  readonly code = 'TOOL_MISSING';
+  constructor(readonly command: string) {
+    super(`'${command}' is not installed or not on PATH.`);
+  }
+}
+
+export class ChildCancelledError extends Error {
+  readonly code = 'CANCELLED';
+  constructor(readonly command: string) {
+    super(`'${command}' was cancelled.`);
+  }
+}
+
+/** The environment a child gets: allowlisted names from `from`, then `set`. */
+export function scrubbedEnv(
+  from: NodeJS.ProcessEnv = process.env,
+  inherit: readonly string[] = [],
+  set: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of [...SAFE_ENV_NAMES, ...inherit]) {
+    const value = from[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return { ...env, ...set };
+}
+
+/**
+ * Runs `command` and resolves with its exit code and output (a non-zero exit is a result, not an error);
+ * rejects with ChildTimeoutError, ChildMissingError or ChildCancelledError.
+ * @example
+ * const { code, stdout } = await runChild('git', ['--version'], { cwd: '/tmp', timeoutMs: 10_000 });
+ */
+export function runChild(
+  command: string,
+  args: readonly string[],
+  options: ChildOptions,
+): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) return reject(new ChildCancelledError(command));
+    const limit = options.maxOutputBytes ?? DEFAULT_OUTPUT_LIMIT;
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: scrubbedEnv(options.inheritFrom, options.inherit, options.set),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const group = child.pid;
+    if (group !== undefined) watchdog().watch(group);
+    let stdout = '';
+    let stderr = '';
+    let failure: Error | undefined;
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stdout.length < limit) stdout += chunk.slice(0, limit - stdout.length);
+    });
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stderr.length < limit) stderr += chunk.slice(0, limit - stderr.length);
+    });
+    const killTree = (reason: Error) => {
+      failure ??= reason;
+      signalGroup(group, 'SIGTERM');
+      setTimeout(() => signalGroup(group, 'SIGKILL'), KILL_GRACE_MS).unref();
+    };
+    const timer = setTimeout(
+      () => killTree(new ChildTimeoutError(command, options.timeoutMs)),
+      options.timeoutMs,
+    );
+    const onAbort = () => killTree(new ChildCancelledError(command));
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      failure ??= error.code === 'ENOENT' ? new ChildMissingError(command) : error;
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      // Nothing the child started outlives the call (a daemonised grandchild belongs to the same group).
+      signalGroup(group, 'SIGKILL');
+      if (group !== undefined) watchdog().release(group);
+      if (failure !== undefined) return reject(failure);
+      resolve({ code: code ?? (signal === null ? 1 : 128), stdout, stderr });
+    });
+  });
+}
+
+/** Whether `command` can be started at all (it is run with `--version`). */
+export async function isAvailable(command: string, options: Omit<ChildOptions, 'signal'>): Promise<boolean> {
+  try {
+    await runChild(command, ['--version'], options);
+    return true;
+  } catch (error) {
+    if (error instanceof ChildMissingError) return false;
+    throw error;
+  }
+}
+
+function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+function formatDuration(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 100) / 10} s`;
+}
+
+// The watchdog reads "+pgid" / "-pgid" lines; when its stdin closes (the server is gone), it SIGKILLs every
+// group still registered. It ignores SIGTERM/SIGINT/SIGHUP so a signal sent to the server's group or terminal
+// does not take it down before the server's own pipe closes. Inline source: servers are bundled, so a
+// separate script file would not be found beside the bundle.
+const WATCHDOG_SOURCE = `
+const groups = new Set();
+let pending = '';
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => {});
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  pending += chunk;
+  let end;
+  while ((end = pending.indexOf('\\n')) !== -1) {
+    const line = pending.slice(0, end);
+    pending = pending.slice(end + 1);
+    const group = Number(line.slice(1));
+    if (!(group > 1)) continue;
+    if (line[0] === '+') groups.add(group);
+    else groups.delete(group);
+  }
+});
+const reap = () => {
+  for (const group of groups) { try { process.kill(-group, 'SIGKILL'); } catch {} }
+  process.exit(0);
+};
+process.stdin.on('end', reap);
+process.stdin.on('error', reap);
+`;
+
+interface Watchdog {
+  watch(group: number): void;
+  release(group: number): void;
+}
+
+let current: { process: ChildProcess; dog: Watchdog } | undefined;
+
+/** The server's one watchdog, started on first use and restarted if it died. */
+function watchdog(): Watchdog {
+  if (current !== undefined && current.process.exitCode === null && current.process.signalCode === null) {
+    return current.dog;
+  }
+  const process_ = spawn(process.execPath, ['-e', WATCHDOG_SOURCE], {
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+    env: { PATH: process.env.PATH ?? '' },
+  });
+  const input = process_.stdin;
+  input?.on('error', () => {
+    // The watchdog died; the next spawn starts another.
+  });
+  // Neither the watchdog nor its pipe keeps the server alive.
+  process_.unref();
+  (input as unknown as { unref?: () => void } | null)?.unref?.();
+  const send = (line: string) => {
+    if (input !== null && !input.destroyed) input.write(`${line}\n`);
+  };
+  const dog: Watchdog = { watch: (group) => send(`+${group}`), release: (group) => send(`-${group}`) };
+  current = { process: process_, dog };
+  return dog;
+}
