@@ -1,4 +1,5 @@
-// Each server's server.json (its entry in the official MCP registry) against the registry's own schema
+// What a release publishes, checked without publishing: each server's package.json installs on its own, and
+// each server's server.json (its entry in the official MCP registry) validates against the registry's own schema
 // (fixtures/server.schema.json, copied from modelcontextprotocol/registry; see fixtures/SOURCE.md), and
 // against its package.json: the npm package it names is the one published, at the same version.
 import { execFile } from 'node:child_process';
@@ -55,4 +56,19 @@ it('server.json files are generated from package.json (scripts/release/serverJso
   await expect(
     promisify(execFile)(process.execPath, [path.join(repoRoot, 'scripts/release/serverJson.mjs'), '--check']),
   ).resolves.toBeDefined();
+});
+
+describe.each(['data', 'context', 'test-reports', 'adopt'])('servers/%s/package.json', (name) => {
+  it('installs on its own: no workspace dependency at run time, mcp-common’s dependencies declared', async () => {
+    const pkg = JSON.parse(await readFile(path.join(repoRoot, 'servers', name, 'package.json'), 'utf8'));
+    const common = JSON.parse(
+      await readFile(path.join(repoRoot, 'packages/mcp-common/package.json'), 'utf8'),
+    );
+    const runtime = { ...pkg.dependencies, ...pkg.optionalDependencies, ...pkg.peerDependencies };
+    expect(Object.entries(runtime).filter(([, range]) => String(range).startsWith('workspace:'))).toEqual([]);
+    expect(runtime).toMatchObject(common.dependencies);
+    expect(pkg.bin).toEqual({ [`groundwork-${name}`]: './dist/bin.js' });
+    expect(pkg.private).toBeUndefined();
+    expect(pkg.publishConfig).toEqual({ access: 'public' });
+  });
 });
