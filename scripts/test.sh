@@ -20,3 +20,7 @@ for setup in scripts/ci/setup.d/*.sh; do
 done
 
 pnpm run check
+
+# No test may depend on timing: the transport contract three times in a row, the first under a CPU-burning
+# load (mcp-testkit's scripts/contractUnderLoad.mjs).
+pnpm --filter @groundwork/mcp-testkit run test:stress

@@ -5,6 +5,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type ConfinedDirectory,
+  type FileOpenOptions,
   type OpenOptions,
   openDirectoryFrom,
   openFileFrom,
@@ -15,7 +16,14 @@ import {
 import type { ConfinedFile } from './files/confinedFile.js';
 import { Confinement } from './files/confinement.js';
 import { PathOutsideAllowedError } from './files/pathErrors.js';
-import { checkPathArgument, OpenDirectory, verifiedLocation, walk } from './files/pathWalk.js';
+import {
+  checkPathArgument,
+  OpenDirectory,
+  realPathOfExistingPart,
+  refusal,
+  verifiedLocation,
+  walk,
+} from './files/pathWalk.js';
 
 export { PathOutsideAllowedError };
 
@@ -42,12 +50,13 @@ export class AllowedPaths {
   /**
    * The regular file at `given` (relative paths resolve against the first root), held open and checked.
    * Refused by kind (a directory, FIFO, socket or device), when missing, or when it lies outside the roots.
+   * A file with a second name (a hard link) is read unless `refuseHardLinks` (see FileOpenOptions).
    *
    * @example
    *   await using file = await ctx.allowedPaths.openFile(args.file, { signal: ctx.signal });
    *   const bytes = await file.read({ maxBytes: 8 * 1024 * 1024, signal: ctx.signal });
    */
-  async openFile(given: string, options: OpenOptions = {}): Promise<ConfinedFile> {
+  async openFile(given: string, options: FileOpenOptions = {}): Promise<ConfinedFile> {
     checkPathArgument(given);
     return openFileFrom(await this.startFor(given), given, given, this.confinement, {
       ...options,
@@ -83,10 +92,11 @@ export class AllowedPaths {
   }
 
   /**
-   * The real absolute path `given` names, which may not exist yet (missing parts are appended as written;
-   * a dangling link is judged by where it points). Only for what genuinely needs a path rather than an open
-   * file — a folder to create, a working directory for a child process. Never open the answer to read it:
-   * use openFile/openDirectory, which cannot be raced.
+   * The real absolute path `given` names, which may not exist yet (missing parts are appended as written; a
+   * `..` after a missing part climbs back to the real directory and the walk goes on from there, so
+   * `nope/../link` is judged by where `link` leads; a dangling link is judged by where it points). Only for
+   * what genuinely needs a path rather than an open file — a folder to create, a working directory for a child
+   * process. Never open the answer to read it: use openFile/openDirectory, which cannot be raced.
    */
   async resolve(given: string, options: OpenOptions = {}): Promise<string> {
     checkPathArgument(given);
@@ -97,14 +107,21 @@ export class AllowedPaths {
       missing: 'allow',
       ownsStart: true,
     });
+    let real: string;
     try {
       const here = verifiedLocation(end.parent);
-      const real = end.name === undefined ? path.resolve(here, ...end.missing) : path.join(here, end.name);
-      if (!this.confinement.contains(real)) throw new PathOutsideAllowedError(given);
-      return real;
+      real = end.name === undefined ? path.join(here, ...end.missing) : path.join(here, end.name);
     } finally {
       end.release();
     }
+    // Checked twice: the walk's answer, and what the file system says of it now (the real path of its longest
+    // existing part, plus the rest) — so no answer that names a link, or leads outside by any route, is given.
+    if (!this.confinement.contains(real)) throw new PathOutsideAllowedError(given);
+    const now = await realPathOfExistingPart(real).catch((error: NodeJS.ErrnoException) => {
+      throw refusal(error, real, { confinement: this.confinement, given, missing: 'allow' });
+    });
+    if (!this.confinement.contains(now)) throw new PathOutsideAllowedError(given);
+    return real;
   }
 
   /** `absolute` relative to the root that holds it, `/`-separated, for showing to clients. */

@@ -5,6 +5,8 @@
 // kernel does when the server exits for any reason, SIGKILL included.
 // Pure (no MCP, no SDK): domain cores may import `@groundwork/mcp-common/childProcess`.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
 
 export interface ChildResult {
   code: number;
@@ -103,14 +105,23 @@ export function runChild(
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) return reject(new ChildCancelledError(command));
     const limit = options.maxOutputBytes ?? DEFAULT_OUTPUT_LIMIT;
-    const child = spawn(command, args, {
+    const env = scrubbedEnv(options.inheritFrom, options.inherit, options.set);
+    const executable = findExecutable(command, options.cwd, env.PATH);
+    if (executable === undefined) return reject(new ChildMissingError(command));
+    // The command runs only once its group is registered with the watchdog: until then it waits at a gate
+    // (a shell reading one line), so a server killed between the spawn and the registration leaves nothing.
+    const child = spawn('/bin/sh', ['-c', GATE, 'sh', executable, ...args], {
       cwd: options.cwd,
-      env: scrubbedEnv(options.inheritFrom, options.inherit, options.set),
+      env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     const group = child.pid;
     if (group !== undefined) watchdog().watch(group);
+    child.stdin?.on('error', () => {
+      // The child is already gone; its exit is reported through 'close'.
+    });
+    child.stdin?.end('\n');
     let stdout = '';
     let stderr = '';
     let failure: Error | undefined;
@@ -155,6 +166,29 @@ export async function isAvailable(command: string, options: Omit<ChildOptions, '
     if (error instanceof ChildMissingError) return false;
     throw error;
   }
+}
+
+const GATE = 'read -r _ || exit 125; exec "$@"';
+
+/**
+ * The absolute path `command` runs as: a path containing a slash against `cwd`, otherwise the first executable
+ * file of that name in an absolute PATH entry (relative entries such as `.` would run a repository's files).
+ */
+function findExecutable(command: string, cwd: string, searchPath: string | undefined): string | undefined {
+  const candidates = command.includes('/')
+    ? [path.resolve(cwd, command)]
+    : (searchPath ?? '')
+        .split(':')
+        .filter((dir) => path.isAbsolute(dir))
+        .map((dir) => path.join(dir, command));
+  return candidates.find((candidate) => {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return statSync(candidate).isFile();
+    } catch {
+      return false;
+    }
+  });
 }
 
 function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {

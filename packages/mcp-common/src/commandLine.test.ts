@@ -21,9 +21,13 @@ describe('parseCommandLine', () => {
       host: '127.0.0.1',
       port: 3101,
       allowedDirs: [process.cwd()],
+    });
+    expect(options([]).limits).toMatchObject({
       sessionIdleMs: 30 * 60_000,
       maxSessions: 10_000,
-      maxBodyBytes: 4 * 1024 * 1024,
+      maxRequestBytes: 4 * 1024 * 1024,
+      maxResultBytes: 4 * 1024 * 1024,
+      uninitializedSessionMs: 10_000,
     });
   });
 
@@ -91,10 +95,28 @@ describe('parseCommandLine', () => {
   });
 
   it('converts session limits', () => {
-    expect(options(['--session-idle-minutes', '2', '--max-sessions', '5'])).toMatchObject({
+    expect(options(['--session-idle-minutes', '2', '--max-sessions', '5']).limits).toMatchObject({
       sessionIdleMs: 120_000,
       maxSessions: 5,
     });
+  });
+
+  it('takes every limit from its flag, else from its GROUNDWORK_ variable, the flag winning', () => {
+    const env = { GROUNDWORK_MAX_RESULT_BYTES: '2048', GROUNDWORK_MAX_CALLS: '3' };
+    expect(options(['--max-calls', '2'], env).limits).toMatchObject({ maxResultBytes: 2048, maxCalls: 2 });
+    expect(invalid([], { GROUNDWORK_MAX_BATCH: '0' })).toContain('GROUNDWORK_MAX_BATCH');
+    expect(invalid(['--headers-timeout-seconds', '60'])).toContain('--request-timeout-seconds');
+  });
+
+  it('refuses to serve HTTP on a non-loopback host without a token, unless told to', () => {
+    const args = ['--transport', 'streamable-http', '--host', '0.0.0.0'];
+    expect(invalid(args)).toContain('GROUNDWORK_AUTH_TOKEN');
+    expect(options(args, { GROUNDWORK_AUTH_TOKEN: 't0ken' }).host).toBe('0.0.0.0');
+    expect(options([...args, '--allow-unauthenticated']).host).toBe('0.0.0.0');
+    expect(options(args, { GROUNDWORK_ALLOW_UNAUTHENTICATED: '1' }).host).toBe('0.0.0.0');
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) {
+      expect(options(['--transport', 'stateless-http', '--host', host]).host).toBe(host);
+    }
   });
 
   it('takes the bearer token from GROUNDWORK_AUTH_TOKEN only', () => {
@@ -125,6 +147,9 @@ describe('usage', () => {
       '--allowed-dir',
       '--cors-origin',
       '--max-sessions',
+      '--max-result-bytes',
+      'GROUNDWORK_MAX_RESULT_BYTES',
+      '--allow-unauthenticated',
     ]) {
       expect(text).toContain(option);
     }

@@ -2,6 +2,7 @@
 // and a message that says what to write instead.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { LIMIT_SPECS, type Limits, limitsFrom, limitsUsage } from './limits.js';
 
 export const TRANSPORT_MODES = ['stdio', 'streamable-http', 'stateless-http'] as const;
 export type TransportMode = (typeof TRANSPORT_MODES)[number];
@@ -15,9 +16,7 @@ export interface StartupOptions {
   allowedOrigins: string[];
   corsOrigins: string[];
   authToken?: string;
-  sessionIdleMs: number;
-  maxSessions: number;
-  maxBodyBytes: number;
+  limits: Limits;
 }
 
 export type CommandLine =
@@ -40,10 +39,13 @@ Options:
   --allowed-host <host>     an extra Host header to accept, e.g. mcp.example.com:443; repeatable
   --allowed-origin <origin> an extra Origin to accept; repeatable
   --cors-origin <origin>    enable CORS for this browser origin (e.g. the MCP Inspector); repeatable
-  --session-idle-minutes <n> close streamable-HTTP sessions idle this long (default 30)
-  --max-sessions <n>        open streamable-HTTP sessions at most (default 10000)
+  --allow-unauthenticated   serve HTTP on a non-loopback --host without GROUNDWORK_AUTH_TOKEN
+                            (also GROUNDWORK_ALLOW_UNAUTHENTICATED=1)
   --help                    print this and exit
   --version                 print the version and exit
+
+Limits (the flag wins over its environment variable):
+${limitsUsage()}
 
 Environment:
   GROUNDWORK_AUTH_TOKEN     require "Authorization: Bearer <token>" on /mcp
@@ -70,8 +72,8 @@ export function parseCommandLine(
         'allowed-host': { type: 'string', multiple: true },
         'allowed-origin': { type: 'string', multiple: true },
         'cors-origin': { type: 'string', multiple: true },
-        'session-idle-minutes': { type: 'string' },
-        'max-sessions': { type: 'string' },
+        ...Object.fromEntries(LIMIT_SPECS.map((limit) => [limit.flag, { type: 'string' as const }])),
+        'allow-unauthenticated': { type: 'boolean' },
         help: { type: 'boolean' },
         version: { type: 'boolean' },
       },
@@ -80,28 +82,47 @@ export function parseCommandLine(
     if (values.version) return { kind: 'version' };
     const envDirs = (env.GROUNDWORK_ALLOWED_DIRS ?? '').split(path.delimiter).filter((dir) => dir !== '');
     const allowedDirs = values['allowed-dir'] ?? (envDirs.length > 0 ? envDirs : [process.cwd()]);
+    const transport = transportOf(
+      values.transport ?? values['transport.mode'] ?? env.GROUNDWORK_TRANSPORT ?? 'stdio',
+    );
+    const host = values.host ?? '127.0.0.1';
+    const authToken = env.GROUNDWORK_AUTH_TOKEN || undefined;
+    const allowUnauthenticated =
+      values['allow-unauthenticated'] === true || env.GROUNDWORK_ALLOW_UNAUTHENTICATED === '1';
+    if (transport !== 'stdio' && !isLoopback(host) && authToken === undefined && !allowUnauthenticated) {
+      throw new UsageError(
+        `Refusing to serve on '${host}' without GROUNDWORK_AUTH_TOKEN: anyone who can reach it could read the allowed directories. Set GROUNDWORK_AUTH_TOKEN, bind a loopback address, or pass --allow-unauthenticated.`,
+      );
+    }
+    const limitFlags = Object.fromEntries(
+      LIMIT_SPECS.map((limit) => [
+        limit.flag,
+        (values as Record<string, unknown>)[limit.flag] as string | undefined,
+      ]),
+    );
     return {
       kind: 'run',
       options: {
-        transport: transportOf(
-          values.transport ?? values['transport.mode'] ?? env.GROUNDWORK_TRANSPORT ?? 'stdio',
-        ),
-        host: values.host ?? '127.0.0.1',
+        transport,
+        host,
         port: integerOption('--port', values.port, defaultPort, 0, 65_535),
         allowedDirs,
         allowedHosts: values['allowed-host'] ?? [],
         allowedOrigins: values['allowed-origin'] ?? [],
         corsOrigins: values['cors-origin'] ?? [],
-        ...(env.GROUNDWORK_AUTH_TOKEN ? { authToken: env.GROUNDWORK_AUTH_TOKEN } : {}),
-        sessionIdleMs:
-          integerOption('--session-idle-minutes', values['session-idle-minutes'], 30, 1, 24 * 60) * 60_000,
-        maxSessions: integerOption('--max-sessions', values['max-sessions'], 10_000, 1, 1_000_000),
-        maxBodyBytes: 4 * 1024 * 1024,
+        ...(authToken === undefined ? {} : { authToken }),
+        limits: limitsFrom(limitFlags, env),
       },
     };
   } catch (error) {
     return { kind: 'invalid', message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** Addresses only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare);
 }
 
 function transportOf(value: string): TransportMode {

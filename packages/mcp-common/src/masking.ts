@@ -1,5 +1,6 @@
 // Masks what must never reach a client or a log line: credentials, and the server's absolute paths.
 // Pure and dependency-free so domain cores (e.g. a secret scanner) can use the same patterns.
+import { echoOfClientText } from './clientEcho.js';
 
 const MASK = '***';
 
@@ -86,14 +87,18 @@ const MAX_CLIENT_STRINGS = 256;
 const MAX_DEPTH = 8;
 
 /**
- * The strings inside a client's arguments that could be mistaken for a path, secrets masked; one longer than
- * the message (`maxLength`) cannot occur in it whole and is skipped unread.
+ * The strings inside a client's arguments that could be mistaken for a path, secrets masked, each whole and as a
+ * message echoes it (echoOfClientText); one longer than the message (`maxLength`) cannot occur in it and is
+ * skipped unread.
  */
 function pathLikeStrings(value: unknown, maxLength: number, found: string[] = [], depth = 0): string[] {
   if (found.length >= MAX_CLIENT_STRINGS || depth > MAX_DEPTH) return found;
   if (typeof value === 'string') {
-    if (value.length <= maxLength && (value.includes('/') || value.includes('\\')))
-      found.push(maskSecrets(value));
+    const echoed = echoOfClientText(value);
+    for (const form of echoed === value ? [value] : [value, echoed]) {
+      if (form.length <= maxLength && (form.includes('/') || form.includes('\\')))
+        found.push(maskSecrets(form));
+    }
   } else if (Array.isArray(value)) {
     for (const item of value) pathLikeStrings(item, maxLength, found, depth + 1);
   } else if (typeof value === 'object' && value !== null) {

@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AllowedPaths } from './allowedPaths.js';
+import { defaultLimits } from './limits.js';
 import { createProtocolServer, type ServerApp, usageUri } from './protocolServer.js';
 import { defineTool } from './tool.js';
 import { ToolRegistry } from './toolRegistry.js';
@@ -44,9 +45,10 @@ beforeEach(async () => {
     allowedPaths: await AllowedPaths.under(tmpdir()),
     logger,
     usage: '# How to use it\n',
+    limits: defaultLimits(),
   };
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createProtocolServer(app).connect(serverSide);
+  await createProtocolServer(app, { stateless: false }).connect(serverSide);
   client = new Client({ name: 'protocol-test', version: '0' });
   logged = [];
   client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
@@ -108,8 +110,75 @@ describe('errors and resources', () => {
     );
   });
 
+  it('answers resources/templates/list, since it declares resources', async () => {
+    await expect(client.listResourceTemplates()).resolves.toMatchObject({ resourceTemplates: [] });
+  });
+
   it('reports its name, version and capabilities', () => {
     expect(client.getServerVersion()).toEqual({ name: 'groundwork-protocol-test', version: '1.2.3' });
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, logging: {} });
+  });
+});
+
+describe('in stateless mode (one Server for every client)', () => {
+  it('keeps no per-client log level: logging is not declared and setLevel is refused', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createProtocolServer(app, { stateless: true }).connect(serverSide);
+    const shared = new Client({ name: 'stateless-test', version: '0' });
+    const messages: unknown[] = [];
+    shared.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      messages.push(notification.params);
+    });
+    await shared.connect(clientSide);
+    expect(shared.getServerCapabilities()?.logging).toBeUndefined();
+    await expect(shared.setLoggingLevel('debug')).rejects.toMatchObject({ code: -32601 });
+    await shared.callTool({ name: 'busy', arguments: { steps: 1 } });
+    expect(messages).toEqual([]);
+    await shared.close();
+  });
+});
+
+describe('concurrency limits', () => {
+  it('answers a call past the session limit and its queue with a JSON-RPC error', async () => {
+    let release: () => void = () => undefined;
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const hold = defineTool({
+      definition: {
+        name: 'hold',
+        title: 'Hold',
+        description: 'Runs until released.',
+        input: z.object({}),
+        annotations: {},
+      },
+      async apply() {
+        started();
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        return ToolResult.success('released');
+      },
+    });
+    const logger = app.logger;
+    const limited: ServerApp = {
+      ...app,
+      registry: new ToolRegistry([hold], logger),
+      limits: { ...defaultLimits(), maxSessionCalls: 1, maxQueuedCalls: 0 },
+    };
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createProtocolServer(limited, { stateless: false }).connect(serverSide);
+    const one = new Client({ name: 'limit-test', version: '0' });
+    await one.connect(clientSide);
+    const first = one.callTool({ name: 'hold', arguments: {} });
+    await running;
+    await expect(one.callTool({ name: 'hold', arguments: {} })).rejects.toMatchObject({
+      code: -32000,
+      message: expect.stringContaining('Server busy'),
+    });
+    release();
+    await expect(first).resolves.toMatchObject({ content: [{ type: 'text', text: 'released' }] });
+    await one.close();
   });
 });

@@ -4,7 +4,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
+  type InitializeRequest,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   type ServerNotification,
@@ -13,6 +15,8 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { AllowedPaths } from './allowedPaths.js';
+import { CallLimiter } from './callLimiter.js';
+import type { Limits } from './limits.js';
 import type { Logger } from './logger.js';
 import { maskValue } from './masking.js';
 import type { LogLevel, ToolContext, ToolLog } from './tool.js';
@@ -27,6 +31,29 @@ export interface ServerApp {
   logger: Logger;
   /** The server's MCP_USAGE.md, offered as a resource. */
   usage?: string;
+  limits: Limits;
+}
+
+export interface ProtocolServerOptions {
+  /**
+   * One Server answers every client (stateless HTTP): nothing per client may live in it, so
+   * `logging/setLevel` is not offered there (a level set by one client would apply to all).
+   */
+  stateless: boolean;
+}
+
+// The first protocol version whose clients read `structuredContent`; older ones get the JSON as text.
+const STRUCTURED_OUTPUT_VERSION = '2025-06-18';
+
+// One limiter per app bounds the calls of all its sessions together.
+const serverLimiters = new WeakMap<ServerApp, CallLimiter>();
+function serverLimiter(app: ServerApp): CallLimiter {
+  let limiter = serverLimiters.get(app);
+  if (limiter === undefined) {
+    limiter = new CallLimiter(app.limits.maxCalls, app.limits.maxQueuedCalls, 'the server');
+    serverLimiters.set(app, limiter);
+  }
+  return limiter;
 }
 
 const LEVELS: readonly LogLevel[] = [
@@ -55,45 +82,78 @@ const lazyValidator: jsonSchemaValidator = {
   },
 };
 
-export function createProtocolServer(app: ServerApp): Server {
+export function createProtocolServer(app: ServerApp, options: ProtocolServerOptions): Server {
   const server = new Server(
     { name: app.name, version: app.version },
     {
-      capabilities: { tools: { listChanged: false }, resources: {}, logging: {} },
+      capabilities: {
+        tools: { listChanged: false },
+        resources: {},
+        ...(options.stateless ? {} : { logging: {} }),
+      },
       ...(app.instructions === undefined ? {} : { instructions: app.instructions }),
       jsonSchemaValidator: lazyValidator,
     },
   );
   let clientLevel: LogLevel = 'info';
   const tools = { tools: app.registry.listing };
+  const sessionLimiter = new CallLimiter(
+    app.limits.maxSessionCalls,
+    app.limits.maxQueuedCalls,
+    'this session',
+  );
+  const negotiated = rememberProtocolVersion(server);
 
-  server.setRequestHandler(SetLevelRequestSchema, (request) => {
-    clientLevel = request.params.level;
-    return {};
-  });
+  if (!options.stateless) {
+    server.setRequestHandler(SetLevelRequestSchema, (request) => {
+      clientLevel = request.params.level;
+      return {};
+    });
+  }
   server.setRequestHandler(ListToolsRequestSchema, () => tools);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = request.params.name;
     const send = (notification: ServerNotification) =>
       extra.sendNotification(notification).catch(() => undefined);
     const ctx: ToolContext = {
       signal: extra.signal,
       progress: progressReporter(request.params._meta?.progressToken, send),
-      log: toolLog(request.params.name, app.logger, () => clientLevel, send),
+      log: toolLog(tool, app.logger, options.stateless ? () => undefined : () => clientLevel, send),
       allowedPaths: app.allowedPaths,
+      maxResultBytes: app.limits.maxResultBytes,
     };
-    const started = Date.now();
+    // In stateless mode each request names its protocol version in a header.
+    const version = options.stateless
+      ? headerOf(extra.requestInfo?.headers, 'mcp-protocol-version')
+      : negotiated();
+    const releaseSession = await sessionLimiter.acquire(extra.signal);
+    let releaseServer: () => void;
     try {
-      return await app.registry.call(request.params.name, request.params.arguments, ctx);
+      releaseServer = await serverLimiter(app).acquire(extra.signal);
+    } catch (error) {
+      releaseSession();
+      throw error;
+    }
+    const started = Date.now();
+    // Tests and operators wait for this line instead of guessing how long a start takes.
+    app.logger.debug({ tool }, 'tool call started');
+    try {
+      return await app.registry.call(tool, request.params.arguments, ctx, {
+        structuredOutput: version !== undefined && version >= STRUCTURED_OUTPUT_VERSION,
+      });
     } catch (error) {
       if (error instanceof UnknownToolError) throw invalidParams(error.message);
       throw error;
     } finally {
+      releaseServer();
+      releaseSession();
       // Shows that a cancelled call really stopped, and how long it took to notice.
       if (extra.signal.aborted) {
-        app.logger.info({ tool: request.params.name, ms: Date.now() - started }, 'tool call cancelled');
+        app.logger.info({ tool, ms: Date.now() - started }, 'tool call cancelled');
       }
     }
   });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
     resources:
       app.usage === undefined
@@ -142,13 +202,37 @@ function progressReporter(token: string | number | undefined, send: Send): ToolC
   };
 }
 
-function toolLog(tool: string, logger: Logger, clientLevel: () => LogLevel, send: Send): ToolLog {
+/**
+ * The protocol version this session negotiated at initialize. The SDK keeps it to itself, so its
+ * initialize step is wrapped (it stays the SDK's own: capabilities and client info are still recorded).
+ */
+function rememberProtocolVersion(server: Server): () => string | undefined {
+  let version: string | undefined;
+  // biome-ignore lint/complexity/useLiteralKeys: a private SDK member; only element access may reach it
+  const initialize = server['_oninitialize'].bind(server);
+  // biome-ignore lint/complexity/useLiteralKeys: as above
+  server['_oninitialize'] = async (request: InitializeRequest) => {
+    const result = await initialize(request);
+    version = result.protocolVersion;
+    return result;
+  };
+  return () => version;
+}
+
+function headerOf(headers: Record<string, string | string[] | undefined> | undefined, name: string) {
+  const value = headers?.[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** `clientLevel` undefined: this client cannot receive log notifications (stateless mode). */
+function toolLog(tool: string, logger: Logger, clientLevel: () => LogLevel | undefined, send: Send): ToolLog {
   const emit = (level: LogLevel, message: string, data?: Record<string, unknown>) => {
     const masked = data === undefined ? undefined : (maskValue(data) as Record<string, unknown>);
     const pinoLevel =
       level === 'warning' ? 'warn' : level === 'debug' ? 'debug' : level === 'info' ? 'info' : 'error';
     logger[pinoLevel]({ tool, ...masked }, message);
-    if (LEVELS.indexOf(level) < LEVELS.indexOf(clientLevel())) return;
+    const threshold = clientLevel();
+    if (threshold === undefined || LEVELS.indexOf(level) < LEVELS.indexOf(threshold)) return;
     void send({
       method: 'notifications/message',
       params: { level, logger: tool, data: { message, ...masked } },

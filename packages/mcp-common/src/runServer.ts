@@ -44,7 +44,8 @@ export async function runServer(spec: ServerSpec, argv = process.argv.slice(2)):
   }
   // Loaded only here, so a stdio start never pays for the HTTP stack.
   const { serveHttp } = await import('./http/httpHost.js');
-  const running = await serveHttp(app, { ...options, mode: options.transport });
+  const { limits: _limits, ...httpOptions } = options;
+  const running = await serveHttp(app, { ...httpOptions, mode: options.transport });
   process.stderr.write(`${spec.name} ${spec.version} serving ${options.transport} at ${running.url}\n`);
   const stop = () => {
     running.close().finally(() => process.exit(0));
@@ -72,5 +73,6 @@ async function buildApp(spec: ServerSpec, options: StartupOptions): Promise<Serv
     allowedPaths,
     logger,
     ...(usageText === undefined ? {} : { usage: usageText }),
+    limits: options.limits,
   };
 }

@@ -19,7 +19,10 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   /** Written for a model: what the tool answers, when to call it, what it costs. */
   description: string;
   input: Input;
-  /** When given, results carry `structuredContent` validated against it, plus the same JSON as text. */
+  /**
+   * When given, results carry `structuredContent` validated against it, plus a short text summary (the
+   * full JSON as text only for clients older than protocol 2025-06-18, which cannot read structured output).
+   */
   output?: z.ZodObject;
   annotations: ToolAnnotations;
 }
@@ -42,6 +45,11 @@ export interface ToolContext {
   log: ToolLog;
   /** The only directories this tool may touch. */
   allowedPaths: AllowedPaths;
+  /**
+   * The largest result (bytes of its JSON) the client will be sent. A bigger one is replaced by an error
+   * saying `truncated: true`, so a tool that can page should bound its own answer below this.
+   */
+  maxResultBytes: number;
 }
 
 export interface McpTool<Input extends z.ZodObject = z.ZodObject> {

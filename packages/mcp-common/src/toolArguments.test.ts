@@ -79,6 +79,21 @@ describe('parseArguments', () => {
   });
 });
 
+describe('unknown arguments', () => {
+  it('are refused, naming the closest valid argument', () => {
+    expect(problem({ file: 'a.csv', columns: 'id', colums: 'id' })).toBe(
+      "Invalid argument 'colums': unknown argument; did you mean 'columns'? (this tool takes 'file', 'columns', 'limit', 'where', 'offset', 'exact')",
+    );
+    expect(problem({ file: 'a.csv', columns: 'id', LIMIT: 3 })).toContain("did you mean 'limit'?");
+  });
+
+  it('are refused by a tool that takes none', () => {
+    expect(problem({ stray: 1 }, z.object({}))).toBe(
+      "Invalid argument 'stray': unknown argument; this tool takes none",
+    );
+  });
+});
+
 describe('stringList', () => {
   it('accepts an array or a comma-separated string', () => {
     expect(parsed({ file: 'a', columns: ['id', 'email'] }).columns).toEqual(['id', 'email']);
@@ -118,6 +133,17 @@ describe('optionalBoundedInt', () => {
     expect(problem({ file: 'a', columns: 'id', limit: 1.5 })).toContain("Invalid argument 'limit'");
     expect(problem({ file: 'a', columns: 'id', limit: '10' })).toBe(
       "Invalid argument 'limit': expected number, got string",
+    );
+  });
+});
+
+describe('optionalInt, requiredInt', () => {
+  it('refuse a negative count', () => {
+    expect(problem({ file: 'a.csv', columns: 'id', offset: -1 })).toBe(
+      "Invalid argument 'offset': must be at least 0",
+    );
+    expect(problem({ n: -5 }, z.object({ n: requiredInt('A count.') }))).toBe(
+      "Invalid argument 'n': must be at least 0",
     );
   });
 });

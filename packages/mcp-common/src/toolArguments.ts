@@ -11,12 +11,14 @@ export function optionalString(description: string) {
   return z.string().optional().describe(description);
 }
 
+/** A count or an index: a non-negative integer (chain `.min`/`.max` for a narrower range). */
 export function requiredInt(description: string) {
-  return z.number().int().describe(description);
+  return z.number().int().min(0).describe(description);
 }
 
+/** A count or an index when given: a non-negative integer. */
 export function optionalInt(description: string) {
-  return z.number().int().optional().describe(description);
+  return z.number().int().min(0).optional().describe(description);
 }
 
 /** An integer in [min, max] that falls back to `fallback` when absent. */
@@ -28,9 +30,15 @@ export function optionalBoolean(fallback: boolean, description: string) {
   return z.boolean().default(fallback).describe(description);
 }
 
-/** One or more strings, given as an array or as one comma-separated string (models send both). */
+// The stringList schemas, listed as plain arrays (see jsonSchemaOverride).
+const stringLists = new WeakSet<z.ZodType>();
+
+/**
+ * One or more strings, given as an array or as one comma-separated string (models send both). The
+ * listing declares `type: array`, so that clients which coerce by type send an array.
+ */
 export function stringList(description: string) {
-  return z
+  const schema = z
     .union([
       z.array(z.string().min(1, 'must not contain empty names')).min(1, 'must not be empty'),
       z.string(),
@@ -46,6 +54,21 @@ export function stringList(description: string) {
       return list;
     })
     .describe(description);
+  stringLists.add(schema);
+  return schema;
+}
+
+/** `z.toJSONSchema` override: a stringList is listed as an array of non-empty strings (one `type`). */
+export function jsonSchemaOverride(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+  if (!stringLists.has(ctx.zodSchema as z.ZodType)) return;
+  const { description } = ctx.jsonSchema;
+  for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+  Object.assign(ctx.jsonSchema, {
+    type: 'array',
+    items: { type: 'string', minLength: 1 },
+    minItems: 1,
+    ...(description === undefined ? {} : { description }),
+  });
 }
 
 /** A file or directory path, resolved later through the server's AllowedPaths. */
@@ -63,10 +86,49 @@ export type ParsedArguments<T> = { ok: true; value: T } | { ok: false; message: 
  * clients send nulls for optional arguments); a failure names the argument and what was expected.
  */
 export function parseArguments<S extends z.ZodType>(schema: S, raw: unknown): ParsedArguments<z.output<S>> {
+  const unknown = unknownArgument(schema, raw);
+  if (unknown !== undefined) return { ok: false, message: unknown };
   const input = withoutNulls(raw ?? {});
   const parsed = schema.safeParse(input, { reportInput: true });
   if (parsed.success) return { ok: true, value: parsed.data };
   return { ok: false, message: parsed.error.issues.map(describeIssue).join('; ') };
+}
+
+/** Names the first argument the schema does not know, and the closest one it does. */
+function unknownArgument(schema: z.ZodType, raw: unknown): string | undefined {
+  if (!(schema instanceof z.ZodObject) || typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return undefined;
+  }
+  const known = Object.keys(schema.shape);
+  const given = Object.keys(raw).find((key) => !known.includes(key));
+  if (given === undefined) return undefined;
+  const closest = closestName(given, known);
+  if (closest === undefined) return `Invalid argument '${given}': unknown argument; this tool takes none`;
+  const all = known.map((name) => `'${name}'`).join(', ');
+  return `Invalid argument '${given}': unknown argument; did you mean '${closest}'? (this tool takes ${all})`;
+}
+
+/** The known name nearest to `given` by edit distance. */
+function closestName(given: string, known: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of known) {
+    const distance = editDistance(given.toLowerCase(), name.toLowerCase());
+    if (best === undefined || distance < best.distance) best = { name, distance };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
 }
 
 function withoutNulls(raw: unknown): unknown {

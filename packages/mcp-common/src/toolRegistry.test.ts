@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AllowedPaths } from './allowedPaths.js';
 import { defineTool, type McpTool, type ToolContext } from './tool.js';
-import { requiredString } from './toolArguments.js';
+import { requiredString, stringList } from './toolArguments.js';
 import { ToolError } from './toolError.js';
 import { ToolRegistry, UnknownToolError } from './toolRegistry.js';
 import { ToolResult } from './toolResult.js';
@@ -32,6 +32,7 @@ beforeAll(async () => {
     progress: quiet,
     log: { debug: quiet, info: quiet, warning: quiet, error: quiet },
     allowedPaths: await AllowedPaths.under(tmpdir()),
+    maxResultBytes: 4 * 1024 * 1024,
   };
 });
 
@@ -50,7 +51,7 @@ function toolThat(apply: McpTool['apply'], output?: z.ZodObject): McpTool {
 }
 
 describe('ToolRegistry.call', () => {
-  it('returns a structured result and the same JSON as text when the tool has an output schema', async () => {
+  it('returns a structured result, and the same JSON as text for clients without structured output', async () => {
     const { registry } = registryOf([
       toolThat(async (args) => ToolResult.success({ found: args.query }), z.object({ found: z.string() })),
     ]);
@@ -59,6 +60,49 @@ describe('ToolRegistry.call', () => {
       content: [{ type: 'text', text: '{"found":"x"}' }],
       structuredContent: { found: 'x' },
     });
+  });
+
+  it('sends a short summary as text, not a second copy, to clients that read structured output', async () => {
+    const rows = Array.from({ length: 500 }, (_, index) => ({ id: index, name: `row ${index}` }));
+    const { registry } = registryOf([
+      toolThat(
+        async () => ToolResult.success({ passed: true, rows }),
+        z.object({ passed: z.boolean(), rows: z.array(z.object({ id: z.number(), name: z.string() })) }),
+      ),
+    ]);
+    const outcome = await registry.call('probe', { query: 'x' }, ctx, { structuredOutput: true });
+    expect(outcome.structuredContent).toEqual({ passed: true, rows });
+    const text = outcome.content[0]?.text ?? '';
+    expect(text).toContain('passed: true; rows: 500 items');
+    expect(text.length).toBeLessThan(1100);
+    const old = await registry.call('probe', { query: 'x' }, ctx, { structuredOutput: false });
+    expect(JSON.parse(old.content[0]?.text ?? '')).toEqual({ passed: true, rows });
+  });
+
+  it('replaces a result over the reply limit by a bounded error saying truncated and how to ask for less', async () => {
+    const { registry } = registryOf([toolThat(async () => ToolResult.success('x'.repeat(5000)))]);
+    const outcome = await registry.call('probe', { query: 'x' }, { ...ctx, maxResultBytes: 4096 });
+    expect(outcome.isError).toBe(true);
+    expect(outcome.structuredContent).toBeUndefined();
+    const answer = JSON.parse(outcome.content[0]?.text ?? '');
+    expect(answer).toMatchObject({ truncated: true, max_result_bytes: 4096 });
+    expect(answer.result_bytes).toBeGreaterThan(5000);
+    expect(answer.message).toContain('GROUNDWORK_MAX_RESULT_BYTES');
+    expect(JSON.stringify(outcome).length).toBeLessThan(4096);
+  });
+
+  it('sends a null output field as an absent one', async () => {
+    const { registry } = registryOf([
+      toolThat(
+        async () => ToolResult.success({ found: null, nested: { value: null, kept: 1 } }),
+        z.object({
+          found: z.string().nullable(),
+          nested: z.object({ value: z.string().nullable(), kept: z.number() }),
+        }),
+      ),
+    ]);
+    const outcome = await registry.call('probe', { query: 'x' }, ctx, { structuredOutput: true });
+    expect(outcome.structuredContent).toEqual({ nested: { kept: 1 } });
   });
 
   it('returns text alone when the tool has no output schema', async () => {
@@ -175,6 +219,41 @@ describe('ToolRegistry listing', () => {
       properties: { found: { type: 'string' } },
     });
     expect(listing?.annotations).toEqual({ title: 'Probe', readOnlyHint: true });
+  });
+
+  it('gives every field one type: nullable becomes optional, a string list an array', () => {
+    const tool = defineTool({
+      definition: {
+        name: 'portable',
+        title: 'Portable',
+        description: 'Schemas strict clients accept.',
+        input: z.object({ names: stringList('Names.'), maybe: stringList('More names.').optional() }),
+        output: z.object({ found: z.string().nullable(), count: z.number().int() }),
+        annotations: {},
+      },
+      async apply() {
+        return ToolResult.success({ found: null, count: 0 });
+      },
+    });
+    const [listing] = registryOf([tool]).registry.listing;
+    expect(listing?.inputSchema).toEqual({
+      type: 'object',
+      properties: {
+        names: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, description: 'Names.' },
+        maybe: {
+          type: 'array',
+          items: { type: 'string', minLength: 1 },
+          minItems: 1,
+          description: 'More names.',
+        },
+      },
+      required: ['names'],
+      additionalProperties: false,
+    });
+    expect(listing?.outputSchema).toMatchObject({
+      properties: { found: { type: 'string' }, count: { type: 'integer' } },
+      required: ['count'],
+    });
   });
 
   it('refuses tool names that are not snake_case, and duplicates', () => {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Logger } from './logger.js';
 import { maskForClient, maskSecrets, maskValue } from './masking.js';
 import type { McpTool, ToolContext } from './tool.js';
-import { parseArguments } from './toolArguments.js';
+import { jsonSchemaOverride, parseArguments } from './toolArguments.js';
 import { ToolError } from './toolError.js';
 
 export interface ToolListing {
@@ -21,6 +21,11 @@ export interface CallOutcome {
   content: Array<{ type: 'text'; text: string }>;
   structuredContent?: Record<string, unknown>;
   isError?: true;
+}
+
+export interface CallOptions {
+  /** The client reads `structuredContent` (protocol 2025-06-18 or later): the text block is a summary. */
+  structuredOutput: boolean;
 }
 
 export class UnknownToolError extends ToolError {
@@ -54,22 +59,33 @@ export class ToolRegistry {
     return [...this.tools.keys()];
   }
 
-  /** Throws UnknownToolError for a name it does not know; every other failure is an error outcome. */
-  async call(name: string, rawArguments: unknown, ctx: ToolContext): Promise<CallOutcome> {
+  /**
+   * Throws UnknownToolError for a name it does not know; every other failure is an error outcome. A
+   * result over `ctx.maxResultBytes` is replaced by a bounded error saying `truncated: true`.
+   */
+  async call(
+    name: string,
+    rawArguments: unknown,
+    ctx: ToolContext,
+    options: CallOptions = { structuredOutput: false },
+  ): Promise<CallOutcome> {
     const tool = this.tools.get(name);
     if (tool === undefined) throw new UnknownToolError(name, this.names);
     const parsed = parseArguments(tool.definition.input, rawArguments);
     if (!parsed.ok) return errorOutcome(maskForClient(parsed.message, rawArguments));
+    let outcome: CallOutcome;
     try {
       const result = await tool.apply(parsed.value, ctx);
       if (result.kind === 'error') return errorOutcome(maskForClient(result.message, rawArguments));
-      return this.successOutcome(tool, result.value);
+      outcome = this.successOutcome(tool, result.value, options);
     } catch (error) {
       return this.failureOutcome(tool, rawArguments, error);
     }
+    const bytes = Buffer.byteLength(JSON.stringify(outcome));
+    return bytes <= ctx.maxResultBytes ? outcome : tooLargeOutcome(tool, bytes, ctx.maxResultBytes);
   }
 
-  private successOutcome(tool: McpTool, value: unknown): CallOutcome {
+  private successOutcome(tool: McpTool, value: unknown, options: CallOptions): CallOutcome {
     const { output, name } = tool.definition;
     if (output === undefined) {
       return { content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] };
@@ -84,8 +100,10 @@ export class ToolRegistry {
         `Tool '${name}' produced a result that does not match its output schema (a server bug).`,
       );
     }
-    const structured = checked.data as Record<string, unknown>;
-    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+    // Nulls are sent as absent fields: the listed schema gives each field one type (see portableSchema).
+    const structured = withoutNullFields(checked.data) as Record<string, unknown>;
+    const text = options.structuredOutput ? summaryOf(structured) : JSON.stringify(structured);
+    return { content: [{ type: 'text', text }], structuredContent: structured };
   }
 
   private failureOutcome(tool: McpTool, rawArguments: unknown, error: unknown): CallOutcome {
@@ -103,6 +121,51 @@ export class ToolRegistry {
     );
     return errorOutcome(`Tool '${name}' failed: ${maskForClient(message)}`);
   }
+}
+
+// Argument names that ask for less: offered as the way to page when a result is too large.
+const NARROWING_ARGUMENT = /limit|max|top|offset|cursor|page|budget|depth|columns|files|path/;
+
+function tooLargeOutcome(tool: McpTool, bytes: number, limit: number): CallOutcome {
+  const { name, input } = tool.definition;
+  const narrowing = Object.keys(input.shape).filter((argument) => NARROWING_ARGUMENT.test(argument));
+  const how =
+    narrowing.length > 0
+      ? `Ask for less: narrow the call with ${narrowing.map((argument) => `'${argument}'`).join(', ')}.`
+      : 'Ask for less: narrow the call to a smaller input.';
+  const answer = {
+    truncated: true,
+    result_bytes: bytes,
+    max_result_bytes: limit,
+    message: `The result of '${name}' (${bytes} bytes) exceeds this server's reply limit of ${limit} bytes (--max-result-bytes, GROUNDWORK_MAX_RESULT_BYTES), so it was not sent. ${how}`,
+  };
+  return errorOutcome(JSON.stringify(answer));
+}
+
+/** A short text for the text block when the full value travels as `structuredContent`. */
+function summaryOf(value: Record<string, unknown>): string {
+  const json = JSON.stringify(value);
+  if (json.length <= SUMMARY_CHARS) return json;
+  const parts = Object.entries(value).map(([key, field]) => {
+    if (Array.isArray(field)) return `${key}: ${field.length} item${field.length === 1 ? '' : 's'}`;
+    if (typeof field === 'object' && field !== null) return `${key}: {${Object.keys(field).join(', ')}}`;
+    const shown = JSON.stringify(field);
+    return `${key}: ${shown.length > 80 ? `${shown.slice(0, 77)}...` : shown}`;
+  });
+  const summary = parts.join('; ');
+  return `Result in structuredContent (${json.length} characters of JSON). ${summary.length > SUMMARY_CHARS ? `${summary.slice(0, SUMMARY_CHARS - 3)}...` : summary}`;
+}
+
+const SUMMARY_CHARS = 1000;
+
+function withoutNullFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNullFields);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, field]) => field !== null)
+      .map(([key, field]) => [key, withoutNullFields(field)]),
+  );
 }
 
 function errorOutcome(text: string): CallOutcome {
@@ -132,6 +195,46 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string,
   const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, {
     io,
     unrepresentable: 'any',
+    override: jsonSchemaOverride,
   }) as Record<string, unknown>;
-  return jsonSchema;
+  // Unknown arguments are refused (parseArguments), so the listing says so.
+  if (io === 'input') jsonSchema.additionalProperties = false;
+  return portableSchema(jsonSchema) as Record<string, unknown>;
+}
+
+/**
+ * Gives every property one `type`, as strict clients require: a nullable property (`type: [X, "null"]` or
+ * `anyOf: [X, {type: "null"}]`) becomes X and is no longer required; its null is sent as an absent field.
+ */
+export function portableSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(portableSchema);
+  if (typeof node !== 'object' || node === null) return node;
+  const schema = Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [key, portableSchema(value)]),
+  ) as Record<string, unknown>;
+  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
+  if (properties === undefined) return schema;
+  const nullable = Object.keys(properties).filter((key) => nonNull(properties[key]) !== undefined);
+  for (const key of nullable) properties[key] = nonNull(properties[key]) as Record<string, unknown>;
+  if (Array.isArray(schema.required)) {
+    schema.required = schema.required.filter((key) => !nullable.includes(key as string));
+  }
+  return schema;
+}
+
+/** The schema without its null alternative, or undefined when it does not allow null (or allows more). */
+function nonNull(schema: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (schema === undefined) return undefined;
+  if (Array.isArray(schema.type) && schema.type.includes('null')) {
+    const rest = schema.type.filter((type) => type !== 'null');
+    return rest.length === 1 ? { ...schema, type: rest[0] } : undefined;
+  }
+  const anyOf = schema.anyOf as Array<Record<string, unknown>> | undefined;
+  if (anyOf?.some((member) => member.type === 'null')) {
+    const rest = anyOf.filter((member) => member.type !== 'null');
+    if (rest.length !== 1) return undefined;
+    const { anyOf: _alternatives, ...outer } = schema;
+    return { ...rest[0], ...outer };
+  }
+  return undefined;
 }

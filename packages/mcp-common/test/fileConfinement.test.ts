@@ -3,7 +3,7 @@
 // 120 KB path. Nothing here waits for time to pass: every step waits for an event (a line, a reply, an exit).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,6 +38,7 @@ beforeAll(async () => {
   await writeFile(path.join(tree, 'regular.txt'), 'regular bytes');
   execFileSync('mkfifo', [path.join(tree, 'fifo')]);
   await symlink('../outside/data.txt', path.join(tree, 'link-out'));
+  await symlink('../outside', path.join(tree, 'folder-out'));
   await symlink('../outside/missing.txt', path.join(tree, 'dangling-out'));
   await symlink('inside/missing.txt', path.join(tree, 'dangling-in'));
   await symlink('loop-b', path.join(tree, 'loop-a'));
@@ -109,10 +110,18 @@ class ChildStdioTransport implements Transport {
   }
 }
 
+// The swap tests send hundreds of calls at once: they all wait their turn (past the default queue of 32 a
+// call is refused as "Server busy").
+const MANY_CALLS = ['--max-queued-calls', '1000'];
+
 async function startStdio(): Promise<Running> {
-  const child = spawn(process.execPath, [bin, '--allowed-dir', tree, '--allowed-dir', '/dev'], {
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
+  const child = spawn(
+    process.execPath,
+    [bin, '--allowed-dir', tree, '--allowed-dir', '/dev', ...MANY_CALLS],
+    {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    },
+  );
   children.push(child);
   const client = new Client({ name: 'confinement-wire-test', version: '0' });
   await client.connect(new ChildStdioTransport(child));
@@ -130,7 +139,18 @@ async function startStdio(): Promise<Running> {
 async function startHttp(): Promise<Running> {
   const child = spawn(
     process.execPath,
-    [bin, '--transport', 'streamable-http', '--port', '0', '--allowed-dir', tree, '--allowed-dir', '/dev'],
+    [
+      bin,
+      '--transport',
+      'streamable-http',
+      '--port',
+      '0',
+      '--allowed-dir',
+      tree,
+      '--allowed-dir',
+      '/dev',
+      ...MANY_CALLS,
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   children.push(child);
@@ -225,7 +245,11 @@ describe.each(starts)('path confinement over %s', (_transport, start) => {
       ['write_text', 'fifo', "Path 'fifo' is a FIFO (named pipe), not a regular file"],
     ];
     for (const [tool, given, message] of expectations) {
-      const result = await call(server.client, tool, { path: given, text: 'x' });
+      const result = await call(
+        server.client,
+        tool,
+        tool === 'write_text' ? { path: given, text: 'x' } : { path: given },
+      );
       expect(result.isError, given).toBe(true);
       expect(result.text).toContain(message);
     }
@@ -242,8 +266,29 @@ describe.each(starts)('path confinement over %s', (_transport, start) => {
     const link = await call(server.client, 'write_text', { path: 'link-out', text: 'evil' });
     expect(link.text).toMatch(/^Path 'link-out' is outside the directories/);
     expect(link.text).not.toContain(base);
+    // A long one (over 400 characters) is echoed as its first 200 and `…`, not cut to its last segment.
+    const long = path.join(outside, 'd'.repeat(200), 'e'.repeat(200));
+    const longRefused = await call(server.client, 'read_text', { path: long });
+    expect(longRefused.text).toMatch(new RegExp(`^Path '${long.slice(0, 200)}…' is outside the directories`));
     const secret = await call(server.client, 'read_text', { path: 'x?token=abc123/y' });
     expect(secret.text).toBe("Path 'x?token=***' does not exist; check the spelling, or list its folder.");
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('refuses a `..` after a missing folder that would lead through a link outside (review item 1)', async () => {
+    const server = await start();
+    // `nope` is missing, so `nope/..` is the root and `folder-out` the link to outside: refused everywhere.
+    const made = await call(server.client, 'make_folder', { path: 'nope/../folder-out/made' });
+    expect(made.text).toMatch(/^Path 'nope\/\.\.\/folder-out\/made' is outside the directories/);
+    await expect(lstat(path.join(outside, 'made'))).rejects.toThrow();
+    const read = await call(server.client, 'read_text', { path: 'nope/../link-out' });
+    expect(read.text).toMatch(/^Path 'nope\/\.\.\/link-out' does not exist/);
+    const written = await call(server.client, 'write_text', { path: 'nope/../link-out', text: 'evil' });
+    expect(written.isError).toBe(true);
+    expect(await readFile(path.join(outside, 'data.txt'), 'utf8')).toBe('outside bytes');
+    // The same folder through a missing segment that stays inside is made.
+    const inside = await call(server.client, 'make_folder', { path: 'nope/../inside/made' });
+    expect(inside).toEqual({ isError: false, text: 'made inside/made' });
     expect(await server.stop()).toBe(0);
   });
 

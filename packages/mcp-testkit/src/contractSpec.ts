@@ -39,9 +39,25 @@ export interface Connection {
   close(): Promise<void>;
 }
 
+/** What came back for one raw message: its replies (a batch answer flattened) and, over HTTP, the status. */
+export interface RawAnswer {
+  status?: number;
+  replies: unknown[];
+}
+
+/** An initialized connection written to byte for byte (a stdio line, an HTTP POST body). */
+export interface RawWire {
+  send(raw: string): Promise<RawAnswer>;
+  /** Everything the server process has written to stderr so far. */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
 /** How the shared suite reaches a server over one transport. */
 export interface TransportHarness {
   transport: ContractTransport;
+  /** Opens an initialized raw connection for malformed and hostile messages. */
+  openRawWire(): Promise<RawWire>;
   connect(): Promise<Connection>;
   /** The raw JSON-RPC response to an initialize request, parsed but not validated. */
   rawInitialize(): Promise<unknown>;
@@ -52,4 +68,15 @@ export interface TransportHarness {
 /** The server's arguments every contract process gets. */
 export function baseArgs(spec: TransportContractSpec): string[] {
   return ['--allowed-dir', spec.allowedDir];
+}
+
+/**
+ * The environment every contract process gets: the server's own, with debug logging, so that tests wait
+ * for the "tool call started" line instead of sleeping.
+ */
+export function contractEnv(
+  spec: TransportContractSpec,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return { ...spec.env, GROUNDWORK_LOG_LEVEL: 'debug', ...extra };
 }

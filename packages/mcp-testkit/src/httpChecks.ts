@@ -1,12 +1,16 @@
 // The contract over the two HTTP modes: the bin on an ephemeral port, reached by the SDK client and by raw
 // requests for status codes, headers and forged Host/Origin values.
+
+import { connect as connectSocket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   baseArgs,
   type Connection,
+  contractEnv,
   nextSlowCall,
+  type RawWire,
   type TransportContractSpec,
   type TransportHarness,
 } from './contractSpec.js';
@@ -20,7 +24,7 @@ import {
   rpcMessagesOf,
   sessionHeaders,
 } from './rawHttp.js';
-import { cancelledCallCount } from './serverLog.js';
+import { cancelledCallCount, logged, startedCallCount } from './serverLog.js';
 import { type HttpServerProcess, startHttpServer } from './serverProcess.js';
 import { describeSharedSuite } from './sharedSuite.js';
 
@@ -37,7 +41,10 @@ const FOUR_MIB = 4 * 1024 * 1024;
 export function describeHttpTransport(spec: TransportContractSpec, mode: HttpMode): void {
   let server: HttpServerProcess;
   const start = (args: string[] = [], env: Record<string, string> = {}) =>
-    startHttpServer(spec.bin, mode, [...baseArgs(spec), ...args], { env: { ...spec.env, ...env } });
+    startHttpServer(spec.bin, mode, [...baseArgs(spec), ...args], {
+      env: contractEnv(spec, env),
+      timeoutMs: 30_000,
+    });
   beforeAll(async () => {
     server = await start();
   }, 30_000);
@@ -109,8 +116,8 @@ export function describeHttpTransport(spec: TransportContractSpec, mode: HttpMod
       expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
     });
 
-    it('refuses a declared body over 4 MiB with 413 before reading it', async () => {
-      const response = await postOversized(server.url, FOUR_MIB + 1);
+    it('refuses a declared body far over 4 MiB with 413 before reading it', async () => {
+      const response = await postOversized(server.url, 16 * FOUR_MIB);
       expect(response.status).toBe(413);
       expect(rpcMessagesOf(response)[0]).toMatchObject({
         jsonrpc: '2.0',
@@ -184,6 +191,145 @@ export function describeHttpTransport(spec: TransportContractSpec, mode: HttpMod
 
   if (mode === 'streamable-http') describeSessions(spec, () => server, start);
   else describeStatelessEndpoint(spec, () => server);
+  describeLimits(spec, mode, start);
+}
+
+/** The limits a hostile or careless client meets, on one server started with small ones. */
+function describeLimits(
+  spec: TransportContractSpec,
+  mode: HttpMode,
+  start: (args: string[], env?: Record<string, string>) => Promise<HttpServerProcess>,
+): void {
+  describe('limits', () => {
+    let limited: HttpServerProcess;
+    beforeAll(async () => {
+      limited = await start([
+        '--max-batch',
+        '4',
+        '--headers-timeout-seconds',
+        '1',
+        '--max-request-bytes',
+        '65536',
+        '--max-calls',
+        '1',
+        '--max-session-calls',
+        '1',
+        '--max-queued-calls',
+        '0',
+      ]);
+    }, 30_000);
+    afterAll(async () => {
+      await limited?.stop();
+    });
+
+    it('refuses a batch over --max-batch with -32600', async () => {
+      const pings = Array.from({ length: 5 }, (_, index) => ({
+        jsonrpc: '2.0',
+        id: index + 1,
+        method: 'ping',
+      }));
+      const response = await postRpc(limited.url, pings);
+      expect(response.status).toBe(400);
+      expect(rpcMessagesOf(response)[0]).toMatchObject({
+        id: null,
+        error: { code: -32600, message: expect.stringContaining('--max-batch') },
+      });
+    });
+
+    it('closes a connection whose request headers never finish', async () => {
+      const socket = connectSocket(Number(new URL(limited.url).port), '127.0.0.1');
+      socket.on('error', () => undefined).resume();
+      socket.write(`POST /mcp HTTP/1.1\r\nHost: ${limited.host}\r\nContent-Type: application/json\r\n`);
+      // The server's headers timeout (1 s here) ends it; the test waits for that event, not for a time.
+      await new Promise((resolve) => socket.once('close', resolve));
+    });
+
+    it('answers an endless chunked upload with 413 and closes the connection without reading on', async () => {
+      const { status, sent } = await endlessUpload(limited.url);
+      expect(status).toBe(413);
+      expect(sent, 'bytes the client could write before the server closed').toBeLessThan(16 * 1024 * 1024);
+    });
+
+    it.skipIf(spec.slowCall === undefined)(
+      'refuses a call past the concurrency limits with a JSON-RPC error, not silence',
+      async () => {
+        const slowCall = nextSlowCall(spec);
+        if (slowCall === undefined) return; // narrows the type; skipped above
+        const headers =
+          mode === 'streamable-http' ? sessionHeaders(await openSession(limited.url, spec.clientName)) : {};
+        const log = () => limited.stderr();
+        const startedBefore = startedCallCount(log(), slowCall.name);
+        const cancelledBefore = cancelledCallCount(log(), slowCall.name);
+        const controller = new AbortController();
+        const slow = postRpc(
+          limited.url,
+          { jsonrpc: '2.0', id: 1, method: 'tools/call', params: slowCall },
+          headers,
+          controller.signal,
+        ).catch(() => undefined);
+        await logged(
+          () => startedCallCount(log(), slowCall.name),
+          startedBefore,
+          'the slow call starting',
+          log,
+        );
+        const refused = await postRpc(
+          limited.url,
+          { jsonrpc: '2.0', id: 2, method: 'tools/call', params: spec.sampleCall },
+          headers,
+        );
+        expect(rpcMessagesOf(refused)[0]).toMatchObject({
+          id: 2,
+          error: { code: -32000, message: expect.stringContaining('Server busy') },
+        });
+        controller.abort();
+        await slow;
+        await logged(
+          () => cancelledCallCount(log(), slowCall.name),
+          cancelledBefore,
+          '"tool call cancelled"',
+          log,
+        );
+      },
+    );
+  });
+}
+
+/** Uploads a chunked body until the server answers or closes; returns the status and the bytes written. */
+function endlessUpload(url: string): Promise<{ status: number | undefined; sent: number }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connectSocket(Number(port), hostname);
+    let sent = 0;
+    let head = '';
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(head)?.[1];
+      socket.destroy();
+      resolve({ status: status === undefined ? undefined : Number(status), sent });
+    };
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const pump = () => {
+      while (!done && sent < 64 * 1024 * 1024) {
+        sent += chunk.length;
+        if (!socket.write(`${chunk.length.toString(16)}\r\n${chunk.toString()}\r\n`)) return;
+      }
+    };
+    socket.on('connect', () => {
+      socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      );
+      pump();
+    });
+    socket.on('drain', pump);
+    socket.on('data', (data: Buffer) => {
+      head += data.toString('latin1');
+    });
+    socket.on('close', finish);
+    socket.on('error', finish);
+  });
 }
 
 function describeSessions(
@@ -246,18 +392,23 @@ function describeSessions(
       const id = await openSession(server().url, spec.clientName);
       const controller = new AbortController();
       const before = cancelledCallCount(server().stderr(), slowCall.name);
+      const startedBefore = startedCallCount(server().stderr(), slowCall.name);
       const pending = postRpc(
         server().url,
         { jsonrpc: '2.0', id: 2, method: 'tools/call', params: slowCall },
         sessionHeaders(id),
         controller.signal,
       ).catch(() => undefined);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const log = () => server().stderr();
+      await logged(
+        () => startedCallCount(log(), slowCall.name),
+        startedBefore,
+        'the slow call starting',
+        log,
+      );
       controller.abort();
       await pending;
-      await expect
-        .poll(() => cancelledCallCount(server().stderr(), slowCall.name), { timeout: 2_000 })
-        .toBeGreaterThan(before);
+      await logged(() => cancelledCallCount(log(), slowCall.name), before, '"tool call cancelled"', log);
       await deleteSession(server().url, id);
     });
 
@@ -280,26 +431,34 @@ function describeSessions(
       expect(await sessionsNow()).toBe(baseline);
     }, 60_000);
 
-    describe('with --max-sessions 2', () => {
+    describe('with --max-sessions 2 and --uninitialized-session-seconds 1', () => {
       let capped: HttpServerProcess;
       beforeAll(async () => {
-        capped = await start(['--max-sessions', '2']);
+        capped = await start(['--max-sessions', '2', '--uninitialized-session-seconds', '1']);
       }, 30_000);
       afterAll(async () => {
         await capped?.stop();
       });
 
-      it('answers 503 with a JSON-RPC error past the cap, and serves again once one ends', async () => {
+      it('makes room past the cap by closing the least recently used idle session', async () => {
         const first = await openSession(capped.url, spec.clientName);
-        await openSession(capped.url, spec.clientName);
-        const refused = await postRpc(capped.url, initializeRequest(spec.clientName));
-        expect(refused.status).toBe(503);
-        expect(rpcMessagesOf(refused)[0]).toMatchObject({
-          jsonrpc: '2.0',
-          error: { code: expect.any(Number) },
-        });
-        await deleteSession(capped.url, first);
-        expect((await postRpc(capped.url, initializeRequest(spec.clientName))).status).toBe(200);
+        const second = await openSession(capped.url, spec.clientName);
+        const ping = async (id: string) =>
+          (await postRpc(capped.url, { jsonrpc: '2.0', id: 5, method: 'ping' }, sessionHeaders(id))).status;
+        expect(await ping(first)).toBe(200);
+        const third = await openSession(capped.url, spec.clientName);
+        expect(await ping(second)).toBe(404);
+        expect(await ping(first)).toBe(200);
+        expect(await ping(third)).toBe(200);
+      });
+
+      it('closes a session that never sends notifications/initialized within seconds', async () => {
+        const response = await postRpc(capped.url, initializeRequest(spec.clientName));
+        const id = String(response.headers['mcp-session-id']);
+        const status = async () =>
+          (await postRpc(capped.url, { jsonrpc: '2.0', id: 6, method: 'ping' }, sessionHeaders(id))).status;
+        // An event, not a duration: poll until the server has closed it (it takes about a second).
+        await expect.poll(status, { timeout: 30_000, interval: 100 }).toBe(404);
       });
     });
   });
@@ -316,6 +475,40 @@ function describeStatelessEndpoint(spec: TransportContractSpec, server: () => Ht
     it('answers GET with 405', async () => {
       const response = await rawRequest(server().url, { headers: { accept: 'text/event-stream' } });
       expect(response.status).toBe(405);
+    });
+
+    it.skipIf(spec.slowCall === undefined)('cancels the call a notifications/cancelled names', async () => {
+      const slowCall = nextSlowCall(spec);
+      if (slowCall === undefined) return; // narrows the type; skipped above
+      const log = () => server().stderr();
+      const startedBefore = startedCallCount(log(), slowCall.name);
+      const cancelledBefore = cancelledCallCount(log(), slowCall.name);
+      const pending = postRpc(server().url, {
+        jsonrpc: '2.0',
+        id: 'slow-41',
+        method: 'tools/call',
+        params: slowCall,
+      });
+      await logged(
+        () => startedCallCount(log(), slowCall.name),
+        startedBefore,
+        'the slow call starting',
+        log,
+      );
+      const notified = await postRpc(server().url, {
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: 'slow-41', reason: 'test' },
+      });
+      expect(notified.status).toBe(202);
+      const answer = await pending;
+      expect(rpcMessagesOf(answer)[0]).toMatchObject({ id: 'slow-41', error: { code: -32800 } });
+      await logged(
+        () => cancelledCallCount(log(), slowCall.name),
+        cancelledBefore,
+        '"tool call cancelled"',
+        log,
+      );
     });
 
     it('serves a call with no session at all', async () => {
@@ -340,6 +533,30 @@ function httpHarness(
 ): TransportHarness {
   return {
     transport: mode,
+    async openRawWire(): Promise<RawWire> {
+      const url = server().url;
+      const headers =
+        mode === 'streamable-http' ? sessionHeaders(await openSession(url, spec.clientName)) : {};
+      return {
+        async send(raw) {
+          const response = await rawRequest(url, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              ...headers,
+            },
+            body: raw,
+          });
+          return { status: response.status, replies: response.body === '' ? [] : rpcMessagesOf(response) };
+        },
+        stderr: () => server().stderr(),
+        close: async () => {
+          const id = headers['mcp-session-id'];
+          if (id !== undefined) await deleteSession(url, id);
+        },
+      };
+    },
     async connect(): Promise<Connection> {
       const transport = new StreamableHTTPClientTransport(new URL(server().url));
       const client = new Client({ name: spec.clientName, version: '0.0.0' });

@@ -7,3 +7,28 @@ export function cancelledCallCount(stderr: string, tool: string): number {
     .filter((line) => line.includes('"msg":"tool call cancelled"') && line.includes(`"tool":"${tool}"`))
     .length;
 }
+
+/** How many calls of `tool` the log says have started (logged at debug level before the tool runs). */
+export function startedCallCount(stderr: string, tool: string): number {
+  return stderr
+    .split('\n')
+    .filter((line) => line.includes('"msg":"tool call started"') && line.includes(`"tool":"${tool}"`)).length;
+}
+
+/**
+ * Resolves once `count()` exceeds `before` — an event the server logs, not a guess at how long it takes.
+ * The bound is only there so a broken server fails the test instead of hanging it.
+ */
+export async function logged(
+  count: () => number,
+  before: number,
+  what: string,
+  log: () => string,
+): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (count() <= before) {
+    if (Date.now() > deadline)
+      throw new Error(`the server never logged ${what}; stderr:\n${log().slice(-4000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,6 +1,6 @@
 // The checks every transport must pass alike, through the official SDK client (whose schema validation is
 // the real signal) plus a raw read of initialize.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Connection,
   nextSlowCall,
@@ -8,8 +8,9 @@ import {
   type TransportHarness,
 } from './contractSpec.js';
 import { nullPaths, snakeCaseKeys } from './jsonChecks.js';
-import { cancelledCallCount } from './serverLog.js';
-import { waitFor } from './serverProcess.js';
+import { describeMalformedRequests } from './malformedRequestChecks.js';
+import { portabilityProblems, strictSchemaProblems } from './schemaPortability.js';
+import { cancelledCallCount, logged, startedCallCount } from './serverLog.js';
 
 export function describeSharedSuite(spec: TransportContractSpec, harness: TransportHarness): void {
   let connection: Connection;
@@ -55,7 +56,30 @@ export function describeSharedSuite(spec: TransportContractSpec, harness: Transp
     }
   });
 
-  it('answers the sample call with a result the SDK client accepts', async () => {
+  it('lists schemas strict clients accept: one type per field, string lists as arrays', async () => {
+    const { tools } = await connection.client.listTools();
+    const problems = tools.flatMap((tool) => [
+      ...portabilityProblems(tool.inputSchema, `${tool.name}.input`),
+      ...(tool.outputSchema === undefined
+        ? []
+        : portabilityProblems(tool.outputSchema, `${tool.name}.output`)),
+    ]);
+    expect(problems).toEqual([]);
+  });
+
+  it('bounds every integer argument: no count or index may be negative', async () => {
+    const { tools } = await connection.client.listTools();
+    const unbounded = tools.flatMap((tool) =>
+      Object.entries(tool.inputSchema.properties ?? {}).flatMap(([name, property]) => {
+        const { type, minimum } = property as { type?: unknown; minimum?: unknown };
+        const bounded = typeof minimum === 'number' && minimum >= 0;
+        return (type === 'integer' || type === 'number') && !bounded ? [`${tool.name}.${name}`] : [];
+      }),
+    );
+    expect(unbounded, 'integer arguments without a non-negative minimum').toEqual([]);
+  });
+
+  it('answers the sample call with a result the SDK client accepts, its text a summary not a copy', async () => {
     const { tools } = await connection.client.listTools();
     const tool = tools.find((candidate) => candidate.name === spec.sampleCall.name);
     const result = await connection.client.callTool(spec.sampleCall);
@@ -64,7 +88,12 @@ export function describeSharedSuite(spec: TransportContractSpec, harness: Transp
     );
     expect(result.isError, text?.text).toBeFalsy();
     expect(text?.text?.length ?? 0).toBeGreaterThan(0);
-    if (tool?.outputSchema !== undefined) expect(result.structuredContent).toBeTypeOf('object');
+    if (tool?.outputSchema === undefined) return;
+    expect(result.structuredContent).toBeTypeOf('object');
+    // The SDK client speaks 2025-06-18 or later, so the full JSON travels once, as structuredContent.
+    const json = JSON.stringify(result.structuredContent);
+    if (json.length > 1000) expect(text?.text?.length ?? 0).toBeLessThan(json.length);
+    expect(nullPaths(result.structuredContent), 'explicit nulls in structuredContent').toEqual([]);
   });
 
   it('reports an unknown tool by name', async () => {
@@ -111,31 +140,51 @@ export function describeSharedSuite(spec: TransportContractSpec, harness: Transp
     expect(text).toContain(spec.sampleCall.name);
   });
 
-  it('accepts a logging level and answers ping', async () => {
-    await expect(connection.client.setLoggingLevel('warning')).resolves.toBeDefined();
-    await expect(connection.client.ping()).resolves.toBeDefined();
+  it('answers resources/templates/list, since it declares resources', async () => {
+    await expect(connection.client.listResourceTemplates()).resolves.toMatchObject({
+      resourceTemplates: expect.any(Array),
+    });
   });
+
+  if (harness.transport === 'stateless-http') {
+    it('keeps no per-client log level: logging/setLevel is not offered, and ping answers', async () => {
+      expect(connection.client.getServerCapabilities()?.logging).toBeUndefined();
+      await expect(connection.client.setLoggingLevel('warning')).rejects.toMatchObject({ code: -32601 });
+      await expect(connection.client.ping()).resolves.toBeDefined();
+    });
+  } else {
+    it('accepts a logging level and answers ping', async () => {
+      await expect(connection.client.setLoggingLevel('warning')).resolves.toBeDefined();
+      await expect(connection.client.ping()).resolves.toBeDefined();
+    });
+  }
 
   it.skipIf(spec.slowCall === undefined)('stops a cancelled call: ctx.signal reaches the tool', async () => {
     const slowCall = nextSlowCall(spec);
     if (slowCall === undefined) return; // narrows the type; skipped above
     const cancelledBefore = cancelledCallCount(connection.stderr(), slowCall.name);
+    const startedBefore = startedCallCount(connection.stderr(), slowCall.name);
     const running = harness.startCancellable(connection, slowCall);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await logged(
+      () => startedCallCount(connection.stderr(), slowCall.name),
+      startedBefore,
+      'the slow call starting',
+      connection.stderr,
+    );
     running.cancel();
     await running.settled;
     // The server goes on serving, and its log shows the tool itself stopped.
     const next = await connection.client.callTool(spec.sampleCall);
     expect(next.isError, errorText(next)).toBeFalsy();
-    const stopped = await waitFor(
-      () => cancelledCallCount(connection.stderr(), slowCall.name) > cancelledBefore,
-      2_000,
+    await logged(
+      () => cancelledCallCount(connection.stderr(), slowCall.name),
+      cancelledBefore,
+      `"tool call cancelled" for ${slowCall.name}`,
+      connection.stderr,
     );
-    expect(
-      stopped,
-      `no "tool call cancelled" log for ${slowCall.name} on stderr:\n${connection.stderr()}`,
-    ).toBe(true);
   });
+
+  describe('malformed requests', () => describeMalformedRequests(spec, harness));
 }
 
 /** The text blocks of a call result (the SDK types it loosely, so it is read structurally). */

@@ -54,6 +54,19 @@ function describeCommandLine(spec: TransportContractSpec): void {
     }
   });
 
+  it('refuses to serve HTTP on a non-loopback --host without GROUNDWORK_AUTH_TOKEN', async () => {
+    const run = await runBin(
+      spec.bin,
+      [...baseArgs(spec), '--transport', 'streamable-http', '--host', '0.0.0.0', '--port', '0'],
+      {
+        env: { ...env, GROUNDWORK_AUTH_TOKEN: '' },
+      },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('GROUNDWORK_AUTH_TOKEN');
+    expect(run.stderr).toContain('--allow-unauthenticated');
+  });
+
   it('prints usage on --help and exits 0', async () => {
     const run = await runBin(spec.bin, ['--help'], { env });
     expect(run.code).toBe(0);

@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type HttpServerProcess, startHttpServer } from '../src/index.js';
+import { logged, startedCallCount } from '../src/serverLog.js';
 import { fixtureBin, fixtureDir } from './fixtureServer.js';
 
 const servers: HttpServerProcess[] = [];
@@ -15,24 +16,27 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop()));
 });
 
-const transports: Array<[string, () => Promise<Transport>]> = [
+/** Each transport, as a function that starts a fixture server with `args` and connects to it. */
+const transports: Array<[string, (args?: string[]) => Promise<Transport>]> = [
   [
     'stdio',
-    async () =>
+    async (args = []) =>
       new StdioClientTransport({
         command: process.execPath,
-        args: [fixtureBin, '--allowed-dir', fixtureDir],
+        args: [fixtureBin, '--allowed-dir', fixtureDir, ...args],
         stderr: 'pipe', // the failure's log line belongs to the server, not to the test output
       }),
   ],
-  ...(['streamable-http', 'stateless-http'] as const).map((mode): [string, () => Promise<Transport>] => [
-    mode,
-    async () => {
-      const server = await startHttpServer(fixtureBin, mode, ['--allowed-dir', fixtureDir]);
-      servers.push(server);
-      return new StreamableHTTPClientTransport(new URL(server.url));
-    },
-  ]),
+  ...(['streamable-http', 'stateless-http'] as const).map(
+    (mode): [string, (args?: string[]) => Promise<Transport>] => [
+      mode,
+      async (args = []) => {
+        const server = await startHttpServer(fixtureBin, mode, ['--allowed-dir', fixtureDir, ...args]);
+        servers.push(server);
+        return new StreamableHTTPClientTransport(new URL(server.url));
+      },
+    ],
+  ),
 ];
 
 describe.each(transports)('the fixture server over %s', (_name, transport) => {
@@ -69,15 +73,32 @@ describe.each(transports)('the fixture server over %s', (_name, transport) => {
   });
 });
 
+describe.each(transports)('the fixture server over %s with --max-result-bytes 1024', (_name, transport) => {
+  it('answers a result over the limit with a bounded error saying truncated and how to ask for less', async () => {
+    const client = new Client({ name: 'testkit-fixture-test', version: '0.0.0' });
+    await client.connect(await transport(['--max-result-bytes', '1024']));
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'x'.repeat(2000) } });
+    const small = await client.callTool({ name: 'echo', arguments: { text: 'x'.repeat(100) } });
+    await client.close();
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    const [block] = result.content as Array<{ text: string }>;
+    expect(JSON.parse(block?.text ?? '')).toMatchObject({ truncated: true, max_result_bytes: 1024 });
+    expect(small.structuredContent).toEqual({ text: 'x'.repeat(100) });
+  });
+});
+
 describe('the fixture server on SIGTERM', () => {
   it.each(['streamable-http', 'stateless-http'] as const)(
     'over %s lets an in-flight call finish, then exits',
     async (mode) => {
-      const server = await startHttpServer(fixtureBin, mode, ['--allowed-dir', fixtureDir]);
+      const server = await startHttpServer(fixtureBin, mode, ['--allowed-dir', fixtureDir], {
+        env: { GROUNDWORK_LOG_LEVEL: 'debug' },
+      });
       const client = new Client({ name: 'testkit-fixture-test', version: '0.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
       const call = client.callTool({ name: 'wait', arguments: { milliseconds: 800 } });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await logged(() => startedCallCount(server.stderr(), 'wait'), 0, 'the call starting', server.stderr);
       const stopping = server.stop();
       const result = await call;
       await stopping;

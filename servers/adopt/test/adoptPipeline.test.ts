@@ -284,7 +284,10 @@ describe.concurrent('adopt_repo pipeline', { timeout: 120_000 }, () => {
       "'gh' did not finish within 8 s and was killed with its child processes",
     );
     const sleeper = Number(await readFile(gh.hangingPidFile, 'utf8'));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Waits for the process to be gone (a bound for a broken kill, not a guess at how long a kill takes).
+    const deadline = Date.now() + 20_000;
+    while (isRunning(sleeper) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(isRunning(sleeper)).toBe(false);
   });
 

@@ -28,9 +28,19 @@ import {
 const CHANGED = 'changed while it was being opened; try again.';
 const HARD_LINKED =
   'has more than one name (hard links), so it is not written; replace it with a plain copy first.';
+const HARD_LINKED_READ = 'has more than one name (hard links), so it is not read; read a plain copy instead.';
 
 export interface OpenOptions {
   signal?: AbortSignal | undefined;
+}
+
+export interface FileOpenOptions extends OpenOptions {
+  /**
+   * Refuse a file with more than one name (PATH_NOT_ACCESSIBLE). Off by default: the name asked for lies inside
+   * the roots, so reading it reads an allowed name, and hard links are common (pnpm stores, `git clone --local`).
+   * Turn it on where whoever made the tree is not trusted and the host does not set fs.protected_hardlinks.
+   */
+  refuseHardLinks?: boolean;
 }
 
 export interface WriteOptions extends OpenOptions {
@@ -136,7 +146,7 @@ export class ConfinedDirectory implements AsyncDisposable {
   }
 
   /** A regular file at `relative` below this directory (links followed, and checked like any path). */
-  async openFile(relative: string, options: OpenOptions = {}): Promise<ConfinedFile> {
+  async openFile(relative: string, options: FileOpenOptions = {}): Promise<ConfinedFile> {
     return openFileFrom(
       this.directory,
       this.childArgument(relative),
@@ -200,7 +210,7 @@ export async function openFileFrom(
   relative: string,
   given: string,
   confinement: Confinement,
-  options: OpenOptions & { ownsStart?: boolean },
+  options: FileOpenOptions & { ownsStart?: boolean },
 ): Promise<ConfinedFile> {
   const end = await walk(start, relative, {
     confinement,
@@ -229,6 +239,8 @@ export async function openFileFrom(
       const stats = await handle.stat();
       // Something else may have been renamed into place since the lstat: what was opened is what counts.
       if (!stats.isFile()) throw new WrongFileKindError(given, kindOf(stats), 'regular file');
+      if (options.refuseHardLinks === true && stats.nlink > 1)
+        throw new PathAccessError(given, HARD_LINKED_READ);
       const real = await realLocationOf(handle, path.join(end.parent.real, end.name), stats);
       if (real === undefined) throw new PathAccessError(given, CHANGED);
       if (!confinement.contains(real)) throw new PathOutsideAllowedError(given);

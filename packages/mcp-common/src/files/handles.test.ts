@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AllowedPaths } from '../allowedPaths.js';
 import { maskForClient } from '../masking.js';
 import { ToolError } from '../toolError.js';
-import { PATH_LIMITS } from './index.js';
+import { ConfinedDirectory, PATH_LIMITS } from './index.js';
 
 // project/ is allowed; outside/ is not. Links, a FIFO and a socket inside project/ are what a hostile tree holds.
 let base: string;
@@ -202,6 +202,26 @@ describe('AllowedPaths.openFile', () => {
     }).rejects.toThrow('client went away');
   });
 
+  it('reads a file with a second name (a hard link): the name asked for is inside; refused only on request', async () => {
+    // Review item 13(c): the other name may lie outside, but the bytes are reachable by an allowed name, and
+    // pnpm stores and `git clone --local` make such files everywhere. A caller that distrusts them opts in.
+    await link(path.join(outside, 'secret.txt'), path.join(project, 'read-hard-link'));
+    await using file = await allowed.openFile('read-hard-link');
+    expect(file.stat.nlink).toBe(2);
+    expect(await file.readText({ maxBytes: 100 })).toBe('outside bytes');
+    const refused = await refusal(allowed.openFile('read-hard-link', { refuseHardLinks: true }));
+    expect(refused.code).toBe('PATH_NOT_ACCESSIBLE');
+    expect(refused.message).toBe(
+      "Path 'read-hard-link' has more than one name (hard links), so it is not read; read a plain copy instead.",
+    );
+    await using root = await allowed.openDirectory('.');
+    expect((await refusal(root.openFile('read-hard-link', { refuseHardLinks: true }))).code).toBe(
+      'PATH_NOT_ACCESSIBLE',
+    );
+    await using single = await allowed.openFile('a.txt', { refuseHardLinks: true });
+    expect(await single.readText({ maxBytes: 10 })).toBe('alpha');
+  });
+
   it('refuses a read over maxBytes before reading', async () => {
     await using file = await allowed.openFile('sub/deep/c.txt');
     const error = await refusal(file.read({ maxBytes: 3 }));
@@ -218,6 +238,22 @@ describe('path argument caps', () => {
     expect(error.message).toContain(`longer than ${PATH_LIMITS.maxBytes} bytes`);
     expect(error.message.length).toBeLessThan(600);
     expect((await refusal(allowed.resolve(huge))).code).toBe('INVALID_PATH');
+  });
+
+  it('echoes the start of a long refused path to the client, not just its last segment (review item 10)', async () => {
+    for (const given of [
+      path.join(outside, 'd'.repeat(150), 'e'.repeat(150), 'f'.repeat(150)),
+      `${path.join(outside, 'x'.repeat(100))}/${'y/'.repeat(200)}z`,
+    ]) {
+      const error = await refusal(allowed.openFile(given));
+      expect(error.code).toBe('PATH_NOT_ALLOWED');
+      const shown = maskForClient(error.message, { path: given });
+      expect(shown).toContain(`Path '${given.slice(0, 200)}…' is outside`);
+      // A server path in the same message is still masked.
+      expect(maskForClient(`${error.message} ${path.join(project, 'a.txt')}`, { path: given })).not.toContain(
+        project,
+      );
+    }
   });
 
   it(`refuses more than ${PATH_LIMITS.maxSegments} segments, and a NUL byte`, async () => {
@@ -363,5 +399,73 @@ describe('AllowedPaths.writeFile', () => {
     expect((await refusal(allowed.writeFile('pipe', 'x'))).message).toContain('FIFO');
     expect((await refusal(allowed.writeFile('sock', 'x'))).message).toContain('socket');
     expect((await refusal(allowed.writeFile('sub', 'x'))).message).toContain('directory');
+  });
+});
+
+describe('a `..` after a missing segment (review item 1)', () => {
+  it('resolve climbs out of the missing segment to the real directory, and follows the link found there', async () => {
+    // `nope` is missing: `nope/..` is the root itself, so `dir-link-out` is the link to ../outside.
+    for (const given of ['nope/../dir-link-out', 'nope/../dir-link-out/new', 'a/b/../../link-out']) {
+      const error = await refusal(allowed.resolve(given));
+      expect(error.code, given).toBe('PATH_NOT_ALLOWED');
+      expect(error.message).toContain(`'${given}'`);
+    }
+    expect(await allowed.resolve('nope/../sub/new')).toBe(path.join(project, 'sub', 'new'));
+    expect(await allowed.resolve('nope/x/../..')).toBe(project);
+    expect(await allowed.resolve('nope/../link-in')).toBe(path.join(project, 'sub', 'b.txt'));
+    // Through a dangling link's missing target and back up: judged where the link really points.
+    await symlink('sub/gone', path.join(project, 'gone-in'));
+    await symlink('../outside/gone', path.join(project, 'gone-out'));
+    expect(await allowed.resolve('gone-in/../deep/new')).toBe(path.join(project, 'sub', 'deep', 'new'));
+    expect((await refusal(allowed.resolve('gone-out/../secret.txt'))).code).toBe('PATH_NOT_ALLOWED');
+    // Out through a missing segment and back in is inside, as the kernel would see it once created.
+    expect(await allowed.resolve('../outside/nope/../../project/sub')).toBe(path.join(project, 'sub'));
+  });
+
+  it('openFile, openDirectory and writeFile refuse it (the missing segment does not exist) and touch nothing outside', async () => {
+    for (const given of ['nope/../link-out', 'nope/../dir-link-out/secret.txt']) {
+      expect((await refusal(allowed.openFile(given))).code, given).toBe('PATH_NOT_FOUND');
+      expect((await refusal(allowed.writeFile(given, 'evil'))).code, given).toBe('PATH_NOT_FOUND');
+    }
+    expect((await refusal(allowed.openDirectory('nope/../dir-link-out'))).code).toBe('PATH_NOT_FOUND');
+    for (const given of [
+      'nope/../link-out',
+      'nope/../dir-link-out/made.txt',
+      'nope/../dir-link-out/n/m.txt',
+    ]) {
+      const error = await refusal(allowed.writeFile(given, 'evil', { createParents: true }));
+      expect(error.code, given).toBe('PATH_NOT_ALLOWED');
+    }
+    expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('outside bytes');
+    await expect(lstat(path.join(outside, 'made.txt'))).rejects.toThrow();
+    await expect(lstat(path.join(outside, 'n'))).rejects.toThrow();
+    // A refused write made no directory on the way, and a path naming a missing folder writes nothing.
+    await expect(lstat(path.join(project, 'nope'))).rejects.toThrow();
+    expect((await refusal(allowed.writeFile('nope/x/..', 'x', { createParents: true }))).code).toBe(
+      'PATH_NOT_FOUND',
+    );
+    await expect(lstat(path.join(project, 'nope'))).rejects.toThrow();
+    // Inside, a created parent followed by `..` is walked for real.
+    await allowed.writeFile('made/../sub/via-made.txt', 'ok', { createParents: true });
+    expect(await readFile(path.join(project, 'sub', 'via-made.txt'), 'utf8')).toBe('ok');
+    await expect(lstat(path.join(project, 'made'))).rejects.toThrow();
+    await allowed.writeFile('made/x/../y/z.txt', 'ok', { createParents: true });
+    expect(await readFile(path.join(project, 'made', 'y', 'z.txt'), 'utf8')).toBe('ok');
+    await expect(lstat(path.join(project, 'made', 'x'))).rejects.toThrow();
+  });
+
+  it('ConfinedDirectory children cannot be tricked the same way', async () => {
+    await using root = await allowed.openDirectory('.');
+    expect((await refusal(root.openFile('nope/../link-out'))).code).toBe('PATH_NOT_FOUND');
+    expect((await refusal(root.writeFile('nope/../link-out', 'x', { createParents: true }))).code).toBe(
+      'PATH_NOT_ALLOWED',
+    );
+    await using checkout = await ConfinedDirectory.confinedTo(path.join(project, 'sub'));
+    // Lexically outside the checkout already: refused as outside.
+    expect((await refusal(checkout.openFile('nope/../../a.txt'))).code).toBe('PATH_NOT_ALLOWED');
+    expect((await refusal(checkout.writeFile('nope/../../a.txt', 'x', { createParents: true }))).code).toBe(
+      'PATH_NOT_ALLOWED',
+    );
+    expect(await readFile(path.join(project, 'a.txt'), 'utf8')).toBe('alpha');
   });
 });

@@ -1,15 +1,16 @@
 // The refusals of path confinement, each with a stable code. Messages quote the path exactly as the client
 // sent it (secrets masked), never a server-side path and never a bare file name that could name another file.
+import { echoOfClientText } from '../clientEcho.js';
 import { maskSecrets } from '../masking.js';
 import { ToolError } from '../toolError.js';
 import type { FileKind } from './fileKind.js';
 
-const SHOWN_PREFIX = 200;
-
-/** The path as the client sent it, secrets masked; an oversized one is cut (it is refused for its length). */
+/**
+ * The path as the client sent it, secrets masked; an oversized one is cut the way maskForClient expects, so the
+ * client still reads its own text (not the last segment alone).
+ */
 export function quoted(given: string): string {
-  const cut = given.length > SHOWN_PREFIX * 2 ? `${given.slice(0, SHOWN_PREFIX)}…` : given;
-  return `'${maskSecrets(cut)}'`;
+  return `'${maskSecrets(echoOfClientText(given))}'`;
 }
 
 export class PathOutsideAllowedError extends ToolError {

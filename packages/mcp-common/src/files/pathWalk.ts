@@ -108,7 +108,10 @@ export interface WalkEnd {
   name: string | undefined;
   /** lstat of the final entry (never a link: links are followed); undefined when it does not exist. */
   entry: Stats | undefined;
-  /** With `missing: 'allow'`: the segments below `parent` that do not exist (`name` is then undefined). */
+  /**
+   * With `missing: 'allow'`: the segments below `parent` that do not exist, no `.` or `..` among them (`name` is
+   * then undefined). Where the walk ends is `parent`'s real location joined with these — the caller checks it.
+   */
   missing: string[];
   /** Whether `parent` belongs to this walk (false: it is the caller's starting directory). */
   owned: boolean;
@@ -168,6 +171,14 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
   };
   const rest = () => [...pending].reverse();
   const wouldBe = (name: string) => path.resolve(current.real, name, ...rest());
+  // The segments below `current` found missing so far (missing: 'allow' or 'create'). Nothing below them
+  // exists, so the walk goes on by name alone — until a `..` climbs back out of them, and the walk goes on from
+  // `current` through descriptors again (a `..` is never applied to text naming a real directory: that would
+  // skip a link). With 'create', the directories are made only once the whole path has been walked and judged
+  // inside, so a refused write creates nothing, and a `..` never passes through a directory we made.
+  const absent: string[] = [];
+  let climbed = false;
+  let creating = false;
   const end = (name: string | undefined, entry: Stats | undefined, missing: string[] = []): WalkEnd => {
     const parent = current;
     const close = owned;
@@ -202,7 +213,23 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
       signal?.throwIfAborted();
       if (steps > MAX_STEPS) throw new InvalidPathError(given, 'passes through too many symbolic links.');
       const name = pending.pop();
-      if (name === undefined) return end(undefined, undefined);
+      if (name === undefined) {
+        if (absent.length === 0 || options.missing === 'allow') return end(undefined, undefined, absent);
+        // 'create': the missing directories (and the file's name, last) lie inside: now make them for real.
+        if (!confinement.contains(path.join(verifiedLocation(current), ...absent)))
+          throw new PathOutsideAllowedError(given);
+        if (climbed) throw new PathNotFoundError(given); // it names a missing directory, not a file
+        pending.push(...absent.reverse());
+        absent.length = 0;
+        creating = true;
+        continue;
+      }
+      if (absent.length > 0) {
+        climbed = name === '..';
+        if (climbed) absent.pop();
+        else absent.push(name);
+        continue;
+      }
       if (name === '..') {
         const parent = await open(current.childPath('..'), DIRECTORY_FLAGS);
         moveTo(new OpenDirectory(parent, path.dirname(current.real)));
@@ -229,9 +256,14 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
         if (stats === undefined) opened.code = 'ENOENT';
         if (opened.code !== 'ENOENT' || options.missing === 'refuse')
           throw refusal(opened, wouldBe(name), options);
-        const here = verifiedLocation(current);
-        if (!confinement.contains(path.join(here, name))) throw new PathOutsideAllowedError(given);
-        if (options.missing === 'allow') return end(undefined, undefined, [name, ...rest()]);
+        if (!creating) {
+          // Judged where the walk ends (a `..` may lead back out of it).
+          absent.push(name);
+          climbed = false;
+          continue;
+        }
+        if (!confinement.contains(path.join(verifiedLocation(current), name)))
+          throw new PathOutsideAllowedError(given);
         await mkdir(child).catch((error: NodeJS.ErrnoException) => {
           if (error.code !== 'EEXIST') throw error;
         });
@@ -241,8 +273,13 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
       const stats = await lstat(child).catch((error: NodeJS.ErrnoException) => error);
       if (stats instanceof Error) {
         if (stats.code !== 'ENOENT') throw refusal(stats, wouldBe(name), options);
-        if (!confinement.contains(wouldBe(name))) throw new PathOutsideAllowedError(given);
-        return options.missing === 'allow' ? end(undefined, undefined, [name]) : end(name, undefined);
+        if (options.missing === 'allow') {
+          absent.push(name);
+          continue;
+        }
+        if (!confinement.contains(path.join(verifiedLocation(current), name)))
+          throw new PathOutsideAllowedError(given);
+        return end(name, undefined);
       }
       if (stats.isSymbolicLink()) {
         await follow(child, name);
@@ -254,6 +291,22 @@ export async function walk(start: OpenDirectory, relative: string, options: Walk
     if (owned) await current.handle.close().catch(() => undefined);
     // A system error not met above (a `..`, a restart at `/`, a link that vanished while being read).
     throw isSystemError(error) ? refusal(error, path.resolve(current.real, ...rest()), options) : error;
+  }
+}
+
+/**
+ * `absolute` (no `.` or `..` in it) as the file system sees it now: the real path of its longest existing part,
+ * with the missing rest appended.
+ */
+export async function realPathOfExistingPart(absolute: string): Promise<string> {
+  const missing: string[] = [];
+  for (let part = absolute; ; part = path.dirname(part)) {
+    const real = await realpath(part).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' && part !== path.dirname(part)) return undefined;
+      throw error;
+    });
+    if (real !== undefined) return path.join(real, ...missing);
+    missing.unshift(path.basename(part));
   }
 }
 

@@ -1,12 +1,19 @@
-// One POST that carries requests: it stays open until every request in it is answered, as one JSON body
-// or, when the client asked for progress, as an SSE stream that also carries the requests' notifications.
+// One POST that carries requests: it stays open until every request in it is answered (or cancelled), as
+// one JSON body or, when the client asked for progress, as an SSE stream that also carries the requests'
+// notifications. Messages refused before reaching the protocol server arrive answered already.
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { type RpcErrorReply, rpcError } from '../rpcScreening.js';
 import { type RpcId, SSE_HEADERS, sendJson, sseEvent } from './httpMessages.js';
+
+/** Answered for a request the client cancelled, so that its POST can end (MCP sends no result for it). */
+const REQUEST_CANCELLED = -32800;
+
+type Reply = JSONRPCMessage | RpcErrorReply;
 
 export class Exchange {
   private readonly waiting: Set<RpcId>;
-  private readonly responses: JSONRPCMessage[] = [];
+  private readonly responses: Reply[] = [];
   private done = false;
 
   constructor(
@@ -15,12 +22,15 @@ export class Exchange {
     readonly streaming: boolean,
     private readonly batch: boolean,
     private readonly headers: Record<string, string>,
+    refused: readonly RpcErrorReply[] = [],
   ) {
     this.waiting = new Set(ids);
     if (streaming) {
       res.writeHead(200, { ...SSE_HEADERS, ...headers });
       res.flushHeaders();
     }
+    for (const reply of refused) this.add(reply);
+    if (this.waiting.size === 0) this.finish();
   }
 
   get finished(): boolean {
@@ -39,11 +49,23 @@ export class Exchange {
     return true;
   }
 
-  respond(id: RpcId, message: JSONRPCMessage): void {
+  respond(id: RpcId, message: Reply): void {
     if (this.done || !this.waiting.delete(id)) return;
-    if (this.streaming) this.res.write(sseEvent(message));
-    else this.responses.push(message);
+    this.add(message);
     if (this.waiting.size === 0) this.finish();
+  }
+
+  /**
+   * The client cancelled `id`: stop waiting for the result the protocol server will not send. A JSON
+   * answer says so under `replyId` (the id the client knows).
+   */
+  cancelled(id: RpcId, replyId: RpcId = id): void {
+    if (this.streaming) {
+      if (this.done || !this.waiting.delete(id)) return;
+      if (this.waiting.size === 0) this.finish();
+      return;
+    }
+    this.respond(id, rpcError(replyId, REQUEST_CANCELLED, 'Request cancelled.'));
   }
 
   /** Ends the exchange early (the session is closing). */
@@ -57,6 +79,11 @@ export class Exchange {
         error: { code: -32000, message: 'Server is shutting down.' },
         id: null,
       });
+  }
+
+  private add(message: Reply): void {
+    if (this.streaming) this.res.write(sseEvent(message as JSONRPCMessage));
+    else this.responses.push(message);
   }
 
   private finish(): void {

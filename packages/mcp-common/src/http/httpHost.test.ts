@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AllowedPaths } from '../allowedPaths.js';
+import { defaultLimits } from '../limits.js';
 import { ToolRegistry } from '../toolRegistry.js';
 import { type HttpOptions, type RunningHttpServer, serveHttp } from './httpHost.js';
 
@@ -20,9 +21,6 @@ beforeAll(async () => {
     allowedOrigins: ['https://app.example.com'],
     corsOrigins: [],
     authToken: TOKEN,
-    sessionIdleMs: 60_000,
-    maxSessions: 10,
-    maxBodyBytes: 1024 * 1024,
   };
   server = await serveHttp(
     {
@@ -31,6 +29,7 @@ beforeAll(async () => {
       registry: new ToolRegistry([], logger),
       allowedPaths: await AllowedPaths.under(tmpdir()),
       logger,
+      limits: defaultLimits(),
     },
     options,
   );

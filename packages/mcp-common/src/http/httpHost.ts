@@ -20,9 +20,6 @@ export interface HttpOptions {
   allowedOrigins: readonly string[];
   corsOrigins: readonly string[];
   authToken?: string;
-  sessionIdleMs: number;
-  maxSessions: number;
-  maxBodyBytes: number;
 }
 
 export interface RunningHttpServer {
@@ -41,17 +38,11 @@ const OAUTH_PROBES = new Set([
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<RunningHttpServer> {
-  const limits = {
-    idleMs: options.sessionIdleMs,
-    maxSessions: options.maxSessions,
-    maxBodyBytes: options.maxBodyBytes,
-  };
   const endpoint: McpEndpoint =
-    options.mode === 'stateless-http'
-      ? await StatelessEndpoint.create(app, limits)
-      : new SessionEndpoint(app, limits);
+    options.mode === 'stateless-http' ? await StatelessEndpoint.create(app) : new SessionEndpoint(app);
   let guard = (_req: IncomingMessage, _res: ServerResponse) => true;
-  const server = createServer((req, res) => {
+  // Timeouts are checked this often (Node's default, 30 s, would let a stalled client hold on far longer).
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
     if (!guard(req, res)) return;
     route(app, endpoint, options, req, res).catch((error: unknown) => {
       app.logger.error({ error: String(error) }, 'http request failed');
@@ -59,7 +50,13 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
       else res.end();
     });
   });
-  server.keepAliveTimeout = 65_000;
+  // Slow or idle clients cannot hold connections: headers, the whole request and idle keep-alive time
+  // are bounded, and so is the number of connections (beyond it new ones are closed at once).
+  const { limits } = app;
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
   await listen(server, options.host, options.port);
   const port = (server.address() as AddressInfo).port;
   guard = requestGuard(options, port);

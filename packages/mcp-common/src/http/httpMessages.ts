@@ -1,6 +1,7 @@
 // Small, shared pieces of the HTTP transports: JSON-RPC message classification and plain responses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { RpcErrorReply } from '../rpcScreening.js';
 
 export type RpcRequest = {
   jsonrpc: '2.0';
@@ -9,6 +10,14 @@ export type RpcRequest = {
   params?: Record<string, unknown>;
 };
 export type RpcId = string | number;
+
+/** A POST's messages after screening. */
+export interface ReadMessages {
+  messages: JSONRPCMessage[];
+  /** Answers to the messages refused by screening (only in a batch; a single one is answered at once). */
+  refused: RpcErrorReply[];
+  batch: boolean;
+}
 
 export function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & RpcRequest {
   return 'method' in message && 'id' in message;
@@ -20,6 +29,13 @@ export function isResponse(message: JSONRPCMessage): message is JSONRPCMessage &
 
 export function isInitialize(message: JSONRPCMessage): boolean {
   return 'method' in message && message.method === 'initialize';
+}
+
+/** The request a `notifications/cancelled` names, if `message` is one. */
+export function cancelledRequestOf(message: JSONRPCMessage): RpcId | undefined {
+  if (!('method' in message) || message.method !== 'notifications/cancelled' || 'id' in message)
+    return undefined;
+  return (message.params as { requestId?: RpcId } | undefined)?.requestId;
 }
 
 export function hasProgressToken(message: RpcRequest): boolean {
@@ -78,25 +94,31 @@ export class BodyError extends Error {
 }
 
 /**
- * Reads and parses a JSON body no larger than `limit` bytes. An oversized body is refused at once but
- * still drained, so the client reads its 413 instead of a reset connection (EPIPE) while it is uploading.
+ * Reads and parses a JSON body no larger than `limit` bytes. An oversized body is answered 413 with
+ * `Connection: close` by the caller, so the connection ends with the answer. A body that is only somewhat
+ * too large (up to twice the limit) is read to its end first, so a client still uploading reads its answer
+ * rather than a reset; beyond that (also when the declared length is beyond it) nothing more is read.
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
-  if (declared > limit) throw new BodyError(413, -32600, `Request body exceeds ${limit} bytes.`);
+  if (declared > 2 * limit) {
+    req.pause();
+    throw new BodyError(413, -32600, `Request body exceeds ${limit} bytes.`);
+  }
   const body = await new Promise<Buffer | undefined>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= limit) return void chunks.push(chunk);
-      refused = true;
       chunks.length = 0;
+      if (size <= 2 * limit) return;
+      req.off('data', onData);
+      req.pause();
       resolve(undefined);
-    });
-    req.on('end', () => resolve(refused ? undefined : Buffer.concat(chunks, size)));
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(size <= limit ? Buffer.concat(chunks, size) : undefined));
     req.on('error', reject);
   });
   if (body === undefined) throw new BodyError(413, -32600, `Request body exceeds ${limit} bytes.`);
@@ -105,12 +127,4 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   } catch {
     throw new BodyError(400, -32700, 'Parse error: the request body is not valid JSON.');
   }
-}
-
-export function asMessages(body: unknown): JSONRPCMessage[] | undefined {
-  const list = Array.isArray(body) ? body : [body];
-  const wellFormed = list.every(
-    (item) => typeof item === 'object' && item !== null && (item as { jsonrpc?: unknown }).jsonrpc === '2.0',
-  );
-  return wellFormed && list.length > 0 ? (list as JSONRPCMessage[]) : undefined;
 }

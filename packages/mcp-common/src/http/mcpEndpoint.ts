@@ -4,8 +4,17 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { Limits } from '../limits.js';
 import { createProtocolServer, type ServerApp } from '../protocolServer.js';
-import { asMessages, BodyError, isInitialize, readJsonBody, sendRpcError } from './httpMessages.js';
+import { screenMessage } from '../rpcScreening.js';
+import {
+  BodyError,
+  isInitialize,
+  type ReadMessages,
+  readJsonBody,
+  sendJson,
+  sendRpcError,
+} from './httpMessages.js';
 import { SessionTransport } from './sessionTransport.js';
 import { StatelessTransport } from './statelessTransport.js';
 
@@ -16,38 +25,75 @@ export interface McpEndpoint {
   close(): Promise<void>;
 }
 
-export interface SessionLimits {
-  idleMs: number;
-  maxSessions: number;
-  maxBodyBytes: number;
-}
-
 interface Session {
   server: Server;
   transport: SessionTransport;
   lastSeen: number;
+  /** When initialize opened it: an uninitialized session expires counting from here. */
+  opened: number;
+  /** The client's address, for the per-client quota. */
+  client: string;
 }
 
-async function readMessages(req: IncomingMessage, res: ServerResponse, limit: number) {
+/** How long a connection whose upload was refused stays open for the client to read its 413. */
+const LINGER_MS = 2_000;
+
+/** Reads a POST's JSON-RPC messages; false when the request has already been answered. */
+async function readMessages(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limits: Limits,
+): Promise<ReadMessages | undefined> {
   if (!(req.headers['content-type'] ?? '').includes('application/json')) {
     sendRpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json.');
     return undefined;
   }
+  let body: unknown;
   try {
-    const body = await readJsonBody(req, limit);
-    const messages = asMessages(body);
-    if (messages === undefined) {
-      sendRpcError(res, 400, -32600, 'Invalid Request: expected a JSON-RPC 2.0 message or batch.');
-      return undefined;
-    }
-    return { messages, batch: Array.isArray(body) };
+    body = await readJsonBody(req, limits.maxRequestBytes);
   } catch (error) {
     if (!(error instanceof BodyError)) throw error;
-    // No `Connection: close` on a 413: closing while the client still uploads resets the connection and
-    // the client never reads the answer; the rest of the body is drained instead.
+    if (error.status !== 413) {
+      sendRpcError(res, error.status, error.code, error.message);
+      return undefined;
+    }
+    if (req.complete) {
+      sendRpcError(res, error.status, error.code, error.message, { connection: 'close' });
+      return undefined;
+    }
+    // The client is still uploading: nothing more is read (readJsonBody paused it), and the connection is
+    // dropped shortly after the answer. Dropping it at once would reset it before the client read the 413.
+    res.on('finish', () => setTimeout(() => req.socket.destroy(), LINGER_MS).unref());
     sendRpcError(res, error.status, error.code, error.message);
     return undefined;
   }
+  const batch = Array.isArray(body);
+  const list: unknown[] = Array.isArray(body) ? body : [body];
+  if (list.length === 0 || list.length > limits.maxBatch) {
+    const problem =
+      list.length === 0
+        ? 'an empty batch'
+        : `a batch of ${list.length} messages is more than the limit of ${limits.maxBatch} (--max-batch)`;
+    sendRpcError(res, 400, -32600, `Invalid Request: ${problem}.`);
+    return undefined;
+  }
+  const screened = list.map(screenMessage);
+  const [single] = screened;
+  if (!batch && single !== undefined && !single.ok) {
+    if (single.reply === undefined) res.writeHead(202).end();
+    else sendJson(res, single.reply.id === null ? 400 : 200, single.reply);
+    return undefined;
+  }
+  return {
+    messages: screened.flatMap((item) => (item.ok ? [item.message] : [])),
+    refused: screened.flatMap((item) => (!item.ok && item.reply !== undefined ? [item.reply] : [])),
+    batch,
+  };
+}
+
+/** The address a request came from, for per-client quotas. */
+export function clientOf(req: IncomingMessage): string {
+  return req.socket.remoteAddress ?? 'unknown';
 }
 
 function protocolVersionSupported(req: IncomingMessage, res: ServerResponse): boolean {
@@ -63,14 +109,18 @@ function protocolVersionSupported(req: IncomingMessage, res: ServerResponse): bo
 }
 
 export class SessionEndpoint implements McpEndpoint {
+  /** In least-recently-seen order: a session is moved to the end each time it is used. */
   private readonly sessions = new Map<string, Session>();
+  private readonly perClient = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     private readonly app: ServerApp,
-    private readonly limits: SessionLimits,
+    private readonly clock: () => number = Date.now,
   ) {
-    this.sweeper = setInterval(() => this.expireIdle(), Math.min(Math.max(limits.idleMs / 4, 10), 60_000));
+    const { sessionIdleMs, uninitializedSessionMs } = app.limits;
+    const every = Math.min(sessionIdleMs / 4, uninitializedSessionMs / 2, 60_000);
+    this.sweeper = setInterval(() => this.expireIdle(), Math.max(every, 10));
     this.sweeper.unref();
   }
 
@@ -98,31 +148,31 @@ export class SessionEndpoint implements McpEndpoint {
   }
 
   private async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const read = await readMessages(req, res, this.limits.maxBodyBytes);
+    const read = await readMessages(req, res, this.app.limits);
     if (read === undefined) return;
-    const { messages, batch } = read;
+    const { messages, refused } = read;
     let session: Session | undefined;
     if (messages.some(isInitialize)) {
-      if (messages.length > 1)
+      if (messages.length > 1 || refused.length > 0)
         return sendRpcError(res, 400, -32600, 'Invalid Request: initialize must not be batched.');
-      if (this.sessions.size >= this.limits.maxSessions) {
+      const client = clientOf(req);
+      const retryAfter = await this.makeRoom(client);
+      if (retryAfter !== undefined) {
         return sendRpcError(
           res,
           503,
           -32000,
-          'Service Unavailable: too many open sessions; try again later.',
-          {
-            'retry-after': '5',
-          },
+          `Service Unavailable: too many open sessions, and every one is busy with a call; try again in ${retryAfter} s.`,
+          { 'retry-after': String(retryAfter) },
         );
       }
-      session = await this.open();
+      session = await this.open(client);
     } else {
       session = this.lookup(req, res);
       if (session === undefined) return;
     }
-    session.lastSeen = Date.now();
-    session.transport.handlePost(messages, batch, req, res);
+    this.touch(session);
+    session.transport.handlePost(read, req, res);
   }
 
   private get(req: IncomingMessage, res: ServerResponse): void {
@@ -132,7 +182,7 @@ export class SessionEndpoint implements McpEndpoint {
     }
     const session = this.lookup(req, res);
     if (session === undefined) return;
-    session.lastSeen = Date.now();
+    this.touch(session);
     if (!session.transport.openStream(res)) {
       sendRpcError(res, 409, -32000, 'Conflict: this session already has an open GET stream.');
     }
@@ -162,27 +212,85 @@ export class SessionEndpoint implements McpEndpoint {
     return session;
   }
 
-  private async open(): Promise<Session> {
+  private touch(session: Session): void {
+    session.lastSeen = this.clock();
+    this.sessions.delete(session.transport.sessionId);
+    this.sessions.set(session.transport.sessionId, session);
+  }
+
+  /**
+   * Makes room for one more session of `client`: past its quota its own least recently used idle session
+   * is closed, past the server's cap the least recently used idle one of anybody. Returns the seconds to
+   * wait when every candidate is busy with a call.
+   */
+  private async makeRoom(client: string): Promise<number | undefined> {
+    const { maxSessions, maxSessionsPerClient } = this.app.limits;
+    if ((this.perClient.get(client) ?? 0) >= maxSessionsPerClient) {
+      const evicted = await this.evictOldestIdle((session) => session.client === client);
+      if (!evicted) return this.retryAfter();
+    }
+    if (this.sessions.size >= maxSessions) {
+      const evicted = await this.evictOldestIdle(() => true);
+      if (!evicted) return this.retryAfter();
+    }
+    return undefined;
+  }
+
+  private async evictOldestIdle(candidate: (session: Session) => boolean): Promise<boolean> {
+    for (const [id, session] of this.sessions) {
+      if (!candidate(session) || session.transport.busy) continue;
+      this.app.logger.info({ client: session.client }, 'session evicted to make room for a new one');
+      await this.end(id);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Every candidate is running a call, and a session can be evicted the moment its call ends, which no
+   * one can predict: the client is told to check again in a second rather than a made-up longer wait.
+   */
+  private retryAfter(): number {
+    return 1;
+  }
+
+  private async open(client: string): Promise<Session> {
     const transport = new SessionTransport(randomUUID());
-    const server = createProtocolServer(this.app);
-    const session: Session = { server, transport, lastSeen: Date.now() };
+    const server = createProtocolServer(this.app, { stateless: false });
+    const session: Session = { server, transport, lastSeen: this.clock(), opened: this.clock(), client };
     this.sessions.set(transport.sessionId, session);
-    transport.onclose = () => this.sessions.delete(transport.sessionId);
+    this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
+    transport.onclose = () => this.forget(transport.sessionId);
     await server.connect(transport);
     return session;
+  }
+
+  private forget(id: string): void {
+    const session = this.sessions.get(id);
+    if (session === undefined) return;
+    this.sessions.delete(id);
+    const count = (this.perClient.get(session.client) ?? 1) - 1;
+    if (count > 0) this.perClient.set(session.client, count);
+    else this.perClient.delete(session.client);
   }
 
   private async end(id: string): Promise<void> {
     const session = this.sessions.get(id);
     if (session === undefined) return;
-    this.sessions.delete(id);
+    this.forget(id);
     await session.server.close();
   }
 
-  private expireIdle(): void {
-    const cutoff = Date.now() - this.limits.idleMs;
+  /** Closes sessions idle past their limit: minutes once initialized, seconds before. */
+  expireIdle(): void {
+    const now = this.clock();
+    const { sessionIdleMs, uninitializedSessionMs } = this.app.limits;
     for (const [id, session] of this.sessions) {
-      if (session.lastSeen < cutoff && !session.transport.busy) void this.end(id);
+      // Requests before notifications/initialized do not keep a session alive.
+      const expired = session.transport.initialized
+        ? now - session.lastSeen > sessionIdleMs
+        : now - session.opened > uninitializedSessionMs;
+      if (expired && !session.transport.busy) void this.end(id);
     }
   }
 
@@ -196,15 +304,12 @@ export class StatelessEndpoint implements McpEndpoint {
   private readonly transport = new StatelessTransport();
   private readonly server: Server;
 
-  private constructor(
-    app: ServerApp,
-    private readonly limits: SessionLimits,
-  ) {
-    this.server = createProtocolServer(app);
+  private constructor(private readonly app: ServerApp) {
+    this.server = createProtocolServer(app, { stateless: true });
   }
 
-  static async create(app: ServerApp, limits: SessionLimits): Promise<StatelessEndpoint> {
-    const endpoint = new StatelessEndpoint(app, limits);
+  static async create(app: ServerApp): Promise<StatelessEndpoint> {
+    const endpoint = new StatelessEndpoint(app);
     await endpoint.server.connect(endpoint.transport);
     return endpoint;
   }
@@ -224,9 +329,9 @@ export class StatelessEndpoint implements McpEndpoint {
         'Method not allowed: this server is stateless; only POST is served.',
       );
     }
-    const read = await readMessages(req, res, this.limits.maxBodyBytes);
+    const read = await readMessages(req, res, this.app.limits);
     if (read === undefined) return;
-    this.transport.handlePost(read.messages, read.batch, req, res);
+    this.transport.handlePost(read, clientOf(req), req, res);
   }
 
   async close(): Promise<void> {

@@ -3,21 +3,51 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { INVALID_REQUEST, rpcError } from '../rpcScreening.js';
 import { Exchange } from './exchange.js';
 import {
   acceptsEventStream,
+  cancelledRequestOf,
   hasProgressToken,
   isRequest,
   isResponse,
+  type ReadMessages,
   type RpcId,
   SSE_HEADERS,
   sseEvent,
 } from './httpMessages.js';
 
+/**
+ * Refuses a request whose id is still in flight in this session (or repeated in the batch): the protocol
+ * server would answer only one of them and the other POST would wait forever.
+ */
+function withoutReusedIds(read: ReadMessages, inFlight: ReadonlyMap<RpcId, unknown>) {
+  const seen = new Set<RpcId>(inFlight.keys());
+  const refused = [...read.refused];
+  const messages = read.messages.filter((message) => {
+    if (!isRequest(message)) return true;
+    if (!seen.has(message.id)) {
+      seen.add(message.id);
+      return true;
+    }
+    refused.push(
+      rpcError(
+        message.id,
+        INVALID_REQUEST,
+        `Invalid Request: id ${JSON.stringify(message.id)} is already in use by a request still running in this session.`,
+      ),
+    );
+    return false;
+  });
+  return { messages, refused };
+}
+
 export class SessionTransport implements Transport {
   onmessage?: Transport['onmessage'];
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  /** Whether the client has sent `notifications/initialized` (uninitialized sessions expire sooner). */
+  initialized = false;
   private readonly exchanges = new Map<RpcId, Exchange>();
   private standalone: ServerResponse | undefined;
   private closed = false;
@@ -30,10 +60,12 @@ export class SessionTransport implements Transport {
     return this.exchanges.size > 0;
   }
 
-  handlePost(messages: JSONRPCMessage[], batch: boolean, req: IncomingMessage, res: ServerResponse): void {
+  handlePost(read: ReadMessages, req: IncomingMessage, res: ServerResponse): void {
+    const { messages, refused } = withoutReusedIds(read, this.exchanges);
+    const { batch } = read;
     const requests = messages.filter(isRequest);
     const headers = { 'mcp-session-id': this.sessionId };
-    if (requests.length > 0) {
+    if (requests.length > 0 || refused.length > 0) {
       const streaming = acceptsEventStream(req) && requests.some(hasProgressToken);
       const exchange = new Exchange(
         res,
@@ -41,6 +73,7 @@ export class SessionTransport implements Transport {
         streaming,
         batch,
         headers,
+        refused,
       );
       for (const request of requests) this.exchanges.set(request.id, exchange);
       res.on('close', () => this.cancelUnanswered(exchange));
@@ -48,7 +81,16 @@ export class SessionTransport implements Transport {
       res.writeHead(202, headers).end();
     }
     const extra = { requestInfo: { headers: req.headers } };
-    for (const message of messages) this.onmessage?.(message, extra);
+    for (const message of messages) {
+      if ('method' in message && message.method === 'notifications/initialized') this.initialized = true;
+      this.onmessage?.(message, extra);
+      // The protocol server sends nothing for a cancelled request: its POST must not wait for it.
+      const cancelled = cancelledRequestOf(message);
+      if (cancelled !== undefined) {
+        this.exchanges.get(cancelled)?.cancelled(cancelled);
+        this.exchanges.delete(cancelled);
+      }
+    }
   }
 
   /** Opens the session's one GET stream; false when one is already open. */

@@ -4,11 +4,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { Exchange } from './exchange.js';
-import { acceptsEventStream, hasProgressToken, isRequest, isResponse, type RpcId } from './httpMessages.js';
+import {
+  acceptsEventStream,
+  cancelledRequestOf,
+  hasProgressToken,
+  isRequest,
+  isResponse,
+  type ReadMessages,
+  type RpcId,
+} from './httpMessages.js';
 
 interface Pending {
   exchange: Exchange;
   clientId: RpcId;
+  /** The address the request came from: a cancellation must come from the same one. */
+  client: string;
 }
 
 export class StatelessTransport implements Transport {
@@ -24,21 +34,30 @@ export class StatelessTransport implements Transport {
     return this.pending.size > 0;
   }
 
-  handlePost(messages: JSONRPCMessage[], batch: boolean, req: IncomingMessage, res: ServerResponse): void {
+  handlePost(
+    { messages, refused, batch }: ReadMessages,
+    client: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): void {
+    for (const message of messages) {
+      const cancelled = cancelledRequestOf(message);
+      if (cancelled !== undefined) this.cancel(cancelled, client);
+    }
+    // Other notifications and responses have nothing to act on without a session.
     const requests = messages.filter(isRequest);
-    if (requests.length === 0) {
-      // Notifications and responses have nothing to act on without a session.
+    if (requests.length === 0 && refused.length === 0) {
       res.writeHead(202).end();
       return;
     }
     const internalIds = requests.map(() => this.nextId++);
     const streaming = acceptsEventStream(req) && requests.some(hasProgressToken);
-    const exchange = new Exchange(res, internalIds, streaming, batch, {});
+    const exchange = new Exchange(res, internalIds, streaming, batch, {}, refused);
     res.on('close', () => this.cancelUnanswered(exchange));
     const extra = { requestInfo: { headers: req.headers } };
     requests.forEach((request, index) => {
       const id = internalIds[index] as number;
-      this.pending.set(id, { exchange, clientId: request.id });
+      this.pending.set(id, { exchange, clientId: request.id, client });
       this.onmessage?.({ ...request, id }, extra);
     });
   }
@@ -62,6 +81,25 @@ export class StatelessTransport implements Transport {
     for (const { exchange } of this.pending.values()) exchange.abandon();
     this.pending.clear();
     this.onclose?.();
+  }
+
+  /**
+   * `notifications/cancelled` names the client's own id, which other clients may use too: it cancels the
+   * one call from the same address with that id (none when that is ambiguous).
+   */
+  private cancel(clientId: RpcId, client: string): void {
+    const matches = [...this.pending].filter(
+      ([, pending]) => pending.clientId === clientId && pending.client === client,
+    );
+    if (matches.length !== 1) return;
+    const [[internalId, pending]] = matches as [[number, Pending]];
+    this.pending.delete(internalId);
+    this.onmessage?.({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: internalId, reason: 'The client cancelled the request.' },
+    });
+    pending.exchange.cancelled(internalId, clientId);
   }
 
   private cancelUnanswered(exchange: Exchange): void {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // A server for mcp-common's confinement wire tests: it reads, lists and writes client-named paths only through
 // ctx.allowedPaths, the way every groundwork server does.
+import { mkdir } from 'node:fs/promises';
 import { defineTool, pathArg, requiredString, runServer, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
 
@@ -51,10 +52,25 @@ const writeText = defineTool({
   },
 });
 
+const makeFolder = defineTool({
+  definition: {
+    name: 'make_folder',
+    title: 'Make folder',
+    description: "Creates a folder and its parents (a path, not a handle: like adopt_repo's workspace).",
+    input: z.object({ path: pathArg('The folder.') }),
+    annotations: { readOnlyHint: false },
+  },
+  async apply({ path }, ctx) {
+    const real = await ctx.allowedPaths.resolve(path, { signal: ctx.signal });
+    await mkdir(real, { recursive: true });
+    return ToolResult.success(`made ${ctx.allowedPaths.display(real)}`);
+  },
+});
+
 await runServer({
   name: 'groundwork-files-fixture',
   version: '0.0.1',
-  tools: [readText, listEntries, writeText],
+  tools: [readText, listEntries, writeText, makeFolder],
   defaultPort: 3198,
   instructions: 'A fixture for testing path confinement.',
 });

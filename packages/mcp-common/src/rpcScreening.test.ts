@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { screenMessage } from './rpcScreening.js';
+
+describe('screenMessage', () => {
+  it.each([
+    ['a non-object', 42],
+    ['a null id', { jsonrpc: '2.0', id: null, method: 'ping' }],
+    ['a fractional id', { jsonrpc: '2.0', id: 1.5, method: 'ping' }],
+    ['an object id', { jsonrpc: '2.0', id: { a: 1 }, method: 'ping' }],
+    ['a non-string method', { jsonrpc: '2.0', id: 1, method: 7 }],
+    ['array params', { jsonrpc: '2.0', id: 1, method: 'ping', params: [1] }],
+    ['string params', { jsonrpc: '2.0', id: 1, method: 'ping', params: 'x' }],
+    ['no jsonrpc', { id: 1, method: 'ping' }],
+    ['neither method nor result', { jsonrpc: '2.0', id: 1 }],
+  ])('refuses %s with -32600 and id null', (_name, message) => {
+    expect(screenMessage(message)).toEqual({
+      ok: false,
+      reply: {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) },
+      },
+    });
+  });
+
+  it('answers bad params of a served method with -32602 naming the parameter, not a zod dump', () => {
+    const screened = screenMessage({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 5 } });
+    expect(screened).toEqual({
+      ok: false,
+      reply: { jsonrpc: '2.0', id: 3, error: { code: -32602, message: expect.stringContaining("'name'") } },
+    });
+    const message = screened.ok ? '' : (screened.reply?.error.message ?? '');
+    expect(message).not.toMatch(/[[{]/);
+  });
+
+  it('names the parameter of an invalid logging level and of a missing resource uri', () => {
+    const level = screenMessage({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'logging/setLevel',
+      params: { level: 'loud' },
+    });
+    expect(level.ok ? '' : level.reply?.error.message).toContain("'level'");
+    const read = screenMessage({ jsonrpc: '2.0', id: 'r', method: 'resources/read', params: {} });
+    expect(read.ok ? '' : read.reply?.error.message).toContain("'uri'");
+  });
+
+  it('drops an invalid notification without an answer (nothing may answer a notification)', () => {
+    expect(
+      screenMessage({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: [1] } }),
+    ).toEqual({
+      ok: false,
+      reply: undefined,
+    });
+  });
+
+  it('passes requests, notifications, responses and methods it does not serve', () => {
+    for (const message of [
+      { jsonrpc: '2.0', id: 'a', method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 4, result: {} },
+      { jsonrpc: '2.0', id: 5, method: 'prompts/list' },
+    ]) {
+      expect(screenMessage(message), JSON.stringify(message)).toEqual({ ok: true, message });
+    }
+  });
+});
