@@ -41,8 +41,12 @@ module.exports = {
         'Only packages/mcp-common (which translates the tool SPI to the protocol) and packages/mcp-testkit import ' +
         `${SDK}. Why: one place owns the protocol, so an SDK upgrade touches one package. Instead: use ` +
         "defineTool, ToolResult, ToolError and ToolContext from @groundwork/mcp-common. Exception: a server's " +
-        'test/ and bench/ may import it, because they play the client against the built bin.',
-      from: { pathNot: '^(packages/mcp-common/|packages/mcp-testkit/|servers/[^/]+/(test|bench)/)' },
+        'test/ and bench/, and packages/install-test, may import it, because they play the client against the ' +
+        'built bin.',
+      from: {
+        pathNot:
+          '^(packages/mcp-common/|packages/mcp-testkit/|packages/install-test/|servers/[^/]+/(test|bench)/)',
+      },
       to: { path: SDK },
     },
     {

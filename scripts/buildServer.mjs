@@ -3,9 +3,15 @@
 // CommonJS bundle (dist/vendor.cjs) that vendorLoader.mjs loads through V8's code cache. The build ends
 // by starting the bin once over stdio, which writes that cache. Run from a server's folder:
 // `node ../../scripts/buildServer.mjs [entry] [outdir]`.
+//
+// The SDK, zod and pino stay real dependencies of the published package (npm audit, overrides and
+// patches reach them): dist/vendor.json lists every installed file vendor.cjs was built from, with its
+// SHA-256, and vendorLoader.mjs uses vendor.cjs only while the installed files are those files. When they
+// differ, it loads dist/common.cjs instead (mcp-common alone), which requires the installed packages.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { chmod, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +25,23 @@ const outdir = path.resolve(root, process.argv[3] ?? 'dist');
 // Shared scaffolding and the libraries it hands tools (zod) are bundled; a server's own dependencies
 // (native addons, wasm, large optional parsers) stay external and load when a tool first needs them.
 const VENDOR = /^(?:zod|@groundwork\/mcp-common)(?:\/.*)?$/;
-const external = Object.keys(pkg.dependencies ?? {}).filter((name) => !VENDOR.test(name));
+const installed = { ...pkg.dependencies, ...pkg.optionalDependencies };
+const external = Object.keys(installed).filter((name) => !VENDOR.test(name));
+const commonPkg = JSON.parse(
+  await readFile(new URL('../packages/mcp-common/package.json', import.meta.url), 'utf8'),
+);
+// What mcp-common needs at run time must be installed with the server (mcp-common is ours and bundled;
+// its dependencies are not). A private package (the testkit's fixture, a benchmark) is never installed.
+if (!pkg.private) {
+  const missing = Object.entries(commonPkg.dependencies ?? {}).filter(
+    ([name, range]) => installed[name] !== range,
+  );
+  if (missing.length > 0) {
+    throw new Error(
+      `${pkg.name}: package.json must declare ${missing.map(([name, range]) => `"${name}": "${range}"`).join(', ')} in dependencies, as packages/mcp-common does (mcp-common is bundled into the bin; its dependencies are installed with the server).`,
+    );
+  }
+}
 // Built beside the output and moved into place at the end, so that a bin already running (tests of
 // another package, say) never sees a half-built directory.
 const staging = `${outdir}.building-${process.pid}`;
@@ -107,8 +129,11 @@ await build({
 // become lazily run blocks of it), and the names each one exports.
 const vendorFile = path.join(staging, 'vendor.cjs');
 const specifiers = [...shared].sort();
-await build({
+const commonDependencies = Object.keys(commonPkg.dependencies ?? {});
+const vendorEntry = {
   ...common,
+  // Everything mcp-common needs is bundled here, though the server declares it too.
+  external: external.filter((name) => !commonDependencies.includes(name)),
   stdin: {
     // Imported (not required) so that each package resolves to the same ESM build mcp-common imports.
     contents: [
@@ -118,7 +143,6 @@ await build({
     resolveDir: path.dirname(path.resolve(root, entry)),
     sourcefile: 'vendor.js',
   },
-  outfile: vendorFile,
   format: 'cjs',
   // Library internals only (the server's own code keeps its names): a third less to read and to load from
   // the code cache, measurably faster once the cache does the compiling.
@@ -126,7 +150,15 @@ await build({
   // CommonJS has no import.meta: shared code that starts using it must fail the build, not run with {}.
   logOverride: { 'empty-import-meta': 'error' },
   plugins: [leanBundle],
+};
+const { metafile } = await build({ ...vendorEntry, outfile: vendorFile, metafile: true });
+// The same modules with mcp-common's own dependencies left to the installed packages.
+await build({
+  ...vendorEntry,
+  outfile: path.join(staging, 'common.cjs'),
+  external: [...new Set([...external, ...commonDependencies])],
 });
+await writeFile(path.join(staging, 'vendor.json'), `${JSON.stringify(await bundledPackages(metafile))}\n`);
 const vendorExports = createRequire(import.meta.url)(vendorFile);
 
 // 3. The server's own code, importing the shared modules from the vendor bundle.
@@ -164,6 +196,59 @@ await build({
 await chmod(path.join(staging, binName), 0o755);
 await warmCodeCache(path.join(staging, binName));
 await moveIntoPlace();
+
+/**
+ * The third-party packages in vendor.cjs, as vendorLoader.mjs checks them against what is installed: each
+ * package's name, version, the packages that import it (-1: the server's own code, i.e. resolved from
+ * dist/) and the SHA-256 of every file of it the bundle was built from (read as installed, before the
+ * lean-bundle stubs).
+ */
+async function bundledPackages(meta) {
+  const rootOf = (input) => {
+    const at = input.lastIndexOf('node_modules/');
+    if (at === -1) return undefined;
+    const rest = input.slice(at + 'node_modules/'.length).split('/');
+    return input.slice(0, at) + ['node_modules', ...rest.slice(0, rest[0].startsWith('@') ? 2 : 1)].join('/');
+  };
+  const roots = [
+    ...new Set(
+      Object.keys(meta.inputs)
+        .map(rootOf)
+        .filter((root) => root !== undefined),
+    ),
+  ].sort();
+  const indexOf = (input) => {
+    const root = rootOf(input);
+    return root === undefined ? -1 : roots.indexOf(root);
+  };
+  const packages = await Promise.all(
+    roots.map(async (root) => {
+      const manifest = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
+      return { name: manifest.name, version: manifest.version, parents: new Set(), files: [] };
+    }),
+  );
+  for (const [input, { imports }] of Object.entries(meta.inputs)) {
+    const from = indexOf(input);
+    if (from !== -1) {
+      const file = input.slice(roots[from].length + 1);
+      packages[from].files.push([
+        file,
+        createHash('sha256')
+          .update(await readFile(input))
+          .digest('hex'),
+      ]);
+    }
+    for (const { path: target, external: isExternal } of imports) {
+      const to = isExternal ? -1 : indexOf(target);
+      if (to !== -1 && to !== from) packages[to].parents.add(from);
+    }
+  }
+  return packages.map(({ parents, files, ...rest }) => ({
+    ...rest,
+    parents: [...parents].sort((a, b) => a - b),
+    files: files.sort(([a], [b]) => a.localeCompare(b)),
+  }));
+}
 
 /** Replaces the output with the staging directory; a build finishing at the same moment may win. */
 async function moveIntoPlace() {

@@ -4,7 +4,13 @@
 // Node 20 only vm.Script's cachedData. The cache lives beside the bundle (never in a shared temp
 // directory: whoever can write a code cache can run code), is keyed by the bundle's size and time (every
 // build writes a new one) and the Node version, and is written when a process that found none exits.
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+//
+// vendor.cjs is used only while the installed SDK, zod, pino… are the files it was built from (listed
+// in vendor.json with their SHA-256): after an override, an upgrade or a patch of one of them, the bin
+// loads common.cjs (mcp-common alone) and the installed packages, as any unbundled program would.
+// Checking costs a stat per bundled file; the first start after an install also hashes them, and leaves
+// a stamp beside the bundle so later starts need the stats only.
+import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,8 +20,89 @@ let vendor;
 
 /** The vendor bundle's modules, by the specifier the server imports them with. */
 export function loadVendor() {
-  vendor ??= load(fileURLToPath(new URL('./vendor.cjs', import.meta.url)));
+  if (vendor === undefined) {
+    const bundle = fileURLToPath(new URL('./vendor.cjs', import.meta.url));
+    const differs = installedDiffers(bundle);
+    if (differs !== undefined) {
+      process.stderr.write(
+        `${differs}: the installed copy differs from the one bundled into this server; loading the installed packages (a slower start).\n`,
+      );
+    }
+    vendor = load(differs === undefined ? bundle : path.join(path.dirname(bundle), 'common.cjs'));
+  }
   return vendor;
+}
+
+/**
+ * Undefined when every bundled package found from this directory is the one vendor.cjs holds (a package
+ * not installed at all, as in a workspace that only builds, leaves the bundle to serve); otherwise the
+ * name of the first that differs.
+ */
+function installedDiffers(bundle) {
+  const dir = path.dirname(bundle);
+  let packages;
+  try {
+    packages = JSON.parse(readFileSync(path.join(dir, 'vendor.json'), 'utf8'));
+  } catch {
+    return undefined; // built before vendor.json existed, or by a build that bundles nothing third-party
+  }
+  const roots = new Map([[-1, realpathSync(dir)]]);
+  for (let progress = true; progress; ) {
+    progress = false;
+    for (const [index, { name, parents }] of packages.entries()) {
+      if (roots.has(index) || !parents.every((parent) => roots.has(parent))) continue;
+      // Where the installed packages that import it find it (a parent not installed looks nowhere).
+      const found = new Set(
+        parents
+          .map((parent) => roots.get(parent))
+          .filter((root) => root !== undefined)
+          .map((root) => lookUp(name, root))
+          .filter((root) => root !== undefined),
+      );
+      if (found.size > 1) return name; // the bundle has one copy where the install has several
+      roots.set(index, [...found][0]);
+      progress = true;
+    }
+  }
+  const files = [];
+  for (const [index, { name, version, files: bundled }] of packages.entries()) {
+    const root = roots.get(index);
+    if (root === undefined) continue;
+    if (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version !== version) return name;
+    for (const [file, sha256] of bundled) files.push({ name, file: path.join(root, file), sha256 });
+  }
+  let signature;
+  try {
+    signature = files
+      .map(({ file }) => {
+        const { size, mtimeMs, ino } = statSync(file);
+        return `${file}:${size}:${mtimeMs}:${ino}`;
+      })
+      .join('\n');
+  } catch {
+    return files.find(({ file }) => !existsSync(file))?.name;
+  }
+  const { size, mtimeMs } = statSync(bundle);
+  const stamp = path.join(dir, `vendor-${size}-${Math.round(mtimeMs)}.verified`);
+  if (readOptional(stamp)?.toString() === signature) return undefined;
+  const { createHash } = createRequire(import.meta.url)('node:crypto');
+  const changed = files.find(
+    ({ file, sha256 }) => createHash('sha256').update(readFileSync(file)).digest('hex') !== sha256,
+  );
+  if (changed !== undefined) return changed.name;
+  writeAtomically(stamp, signature);
+  return undefined;
+}
+
+/** Where Node's require finds package `name` from directory `from` (its real path), if anywhere. */
+function lookUp(name, from) {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (path.basename(dir) !== 'node_modules') {
+      const candidate = path.join(dir, 'node_modules', name);
+      if (existsSync(path.join(candidate, 'package.json'))) return realpathSync(candidate);
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
 }
 
 function load(file) {
@@ -25,7 +112,7 @@ function load(file) {
   // V8 rejects a cache made under other flags (--cpu-prof, --expose-gc…): each set of flags gets its own.
   const flags = hashOf(process.execArgv.join(' '));
   const key = `${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}-${flags}`;
-  const cacheFile = path.join(path.dirname(file), `vendor-${key}.v8cache`);
+  const cacheFile = path.join(path.dirname(file), `${path.basename(file, '.cjs')}-${key}.v8cache`);
   const cachedData = readOptional(cacheFile);
   // The wrapper is CommonJS's own, on the source's first line, so stack traces keep their line numbers.
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
@@ -59,10 +146,14 @@ function readOptional(file) {
 }
 
 function writeCache(cacheFile, script) {
-  const temporary = `${cacheFile}.${process.pid}`;
+  writeAtomically(cacheFile, script.createCachedData());
+}
+
+function writeAtomically(file, data) {
+  const temporary = `${file}.${process.pid}`;
   try {
-    writeFileSync(temporary, script.createCachedData());
-    renameSync(temporary, cacheFile);
+    writeFileSync(temporary, data);
+    renameSync(temporary, file);
   } catch {
     // A read-only install only loses the speed-up.
     rmSync(temporary, { force: true });

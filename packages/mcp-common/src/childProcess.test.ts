@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import {
   ChildCancelledError,
   ChildMissingError,
   ChildTimeoutError,
+  removeIfServerDies,
   runChild,
   scrubbedEnv,
 } from './childProcess.js';
@@ -27,6 +28,16 @@ async function waitUntilGone(pid: number, ms = 20_000): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (!isRunning(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
+/** Waits for `dir` to disappear; false after `ms` (a generous bound, not a timing assumption). */
+async function waitUntilRemoved(dir: string, ms = 20_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (!existsSync(dir)) return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return false;
@@ -101,6 +112,28 @@ describe('runChild', () => {
     expect(await waitUntilGone(Number(await readFile(pidFile, 'utf8')))).toBe(true);
   });
 
+  it('keeps its deadline against a grandchild that left the group (setsid) and holds the pipes', {
+    timeout: 30_000,
+  }, async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'child-setsid-'));
+    const pidFile = path.join(dir, 'escaped.pid');
+    const escaped = runChild('sh', ['-c', `setsid sleep 60 & echo $! > ${pidFile}; wait`], {
+      cwd: dir,
+      timeoutMs: 400,
+    });
+    try {
+      // Without the fix this settles only when the 60 s sleep ends, past the test's timeout.
+      await expect(escaped).rejects.toBeInstanceOf(ChildTimeoutError);
+    } finally {
+      const pid = Number(await readFile(pidFile, 'utf8').catch(() => '0'));
+      if (pid > 1) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('drops relative PATH entries, so a program committed in the working directory is never found', () => {
+    expect(scrubbedEnv({ PATH: '.:/usr/bin::bin:/bin:' }).PATH).toBe('/usr/bin:/bin');
+  });
+
   it('says which command is missing from PATH', async () => {
     await expect(
       runChild('no-such-tool-groundwork', [], { cwd: tmpdir(), timeoutMs: 1_000 }),
@@ -122,11 +155,16 @@ describe('runChild', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'child-orphan-'));
     const pidFile = path.join(dir, 'child.pid');
     const server = path.join(dir, 'server.mts');
+    // A private directory (credentials, say) the server registered: the watchdog removes it too.
+    const secrets = path.join(dir, 'secrets');
     const module = fileURLToPath(new URL('./childProcess.ts', import.meta.url));
     // A stand-in server: starts a child that would run for a minute, then waits to be killed.
     await writeFile(
       server,
-      `import { runChild } from ${JSON.stringify(module)};
+      `import { removeIfServerDies, runChild } from ${JSON.stringify(module)};
+import { mkdirSync } from 'node:fs';
+mkdirSync(${JSON.stringify(secrets)});
+removeIfServerDies(${JSON.stringify(secrets)});
 runChild('sh', ['-c', 'echo $$ > ${pidFile}; exec sleep 60'], { cwd: ${JSON.stringify(dir)}, timeoutMs: 120_000 });
 setInterval(() => {}, 1000);
 `,
@@ -137,5 +175,11 @@ setInterval(() => {}, 1000);
     expect(isRunning(child)).toBe(true);
     host.kill('SIGKILL');
     expect(await waitUntilGone(child)).toBe(true);
+    expect(await waitUntilRemoved(secrets)).toBe(true);
+  });
+
+  it('forgets a directory once the server removed it itself', () => {
+    const forget = removeIfServerDies(path.join(tmpdir(), 'never-created-groundwork'));
+    expect(() => forget()).not.toThrow();
   });
 });

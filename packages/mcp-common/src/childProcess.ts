@@ -2,7 +2,9 @@
 // (so a kill reaches everything it started), an environment built from an allowlist (so server secrets such
 // as GROUNDWORK_AUTH_TOKEN or database URLs never reach it), and dies with the server: a small watchdog
 // process holds a pipe from the server and SIGKILLs every live group when that pipe closes, which the
-// kernel does when the server exits for any reason, SIGKILL included.
+// kernel does when the server exits for any reason, SIGKILL included. A child that detaches itself (`setsid`
+// makes a new group) escapes both kills; runChild still settles at its deadline, but only a sandbox (cgroup,
+// PID namespace, container) contains such code, so run untrusted code only when the caller opted in.
 // Pure (no MCP, no SDK): domain cores may import `@groundwork/mcp-common/childProcess`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
@@ -88,7 +90,17 @@ export function scrubbedEnv(
     const value = from[name];
     if (value !== undefined) env[name] = value;
   }
+  // A relative (or empty, meaning `.`) PATH entry would find programs in the child's working directory,
+  // which is often a repository nobody trusts (a committed `./git`).
+  if (env.PATH !== undefined) env.PATH = absolutePathEntries(env.PATH);
   return { ...env, ...set };
+}
+
+function absolutePathEntries(value: string): string {
+  return value
+    .split(':')
+    .filter((entry) => entry.startsWith('/'))
+    .join(':');
 }
 
 /**
@@ -131,10 +143,18 @@ export function runChild(
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       if (stderr.length < limit) stderr += chunk.slice(0, limit - stderr.length);
     });
+    let exited = false;
+    // A grandchild that left the group (setsid) may hold the pipes open for ever; once the deadline or a
+    // cancel has passed and the child itself is gone, stop waiting for them ('close' then fires).
+    const stopReading = () => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    };
     const killTree = (reason: Error) => {
       failure ??= reason;
       signalGroup(group, 'SIGTERM');
       setTimeout(() => signalGroup(group, 'SIGKILL'), KILL_GRACE_MS).unref();
+      if (exited) stopReading();
     };
     const timer = setTimeout(
       () => killTree(new ChildTimeoutError(command, options.timeoutMs)),
@@ -144,6 +164,10 @@ export function runChild(
     options.signal?.addEventListener('abort', onAbort, { once: true });
     child.on('error', (error: NodeJS.ErrnoException) => {
       failure ??= error.code === 'ENOENT' ? new ChildMissingError(command) : error;
+    });
+    child.on('exit', () => {
+      exited = true;
+      if (failure !== undefined) stopReading();
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
@@ -204,12 +228,14 @@ function formatDuration(ms: number): string {
   return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 100) / 10} s`;
 }
 
-// The watchdog reads "+pgid" / "-pgid" lines; when its stdin closes (the server is gone), it SIGKILLs every
-// group still registered. It ignores SIGTERM/SIGINT/SIGHUP so a signal sent to the server's group or terminal
+// The watchdog reads "+pgid" / "-pgid" lines (and "d<json path>" / "k<json path>" for directories); when its
+// stdin closes (the server is gone), it SIGKILLs every group still registered, then removes every directory
+// still registered (private files such as credentials must not outlive a SIGKILLed server). It ignores SIGTERM/SIGINT/SIGHUP so a signal sent to the server's group or terminal
 // does not take it down before the server's own pipe closes. Inline source: servers are bundled, so a
 // separate script file would not be found beside the bundle.
 const WATCHDOG_SOURCE = `
 const groups = new Set();
+const dirs = new Set();
 let pending = '';
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => {});
 process.stdin.setEncoding('utf8');
@@ -219,6 +245,12 @@ process.stdin.on('data', (chunk) => {
   while ((end = pending.indexOf('\\n')) !== -1) {
     const line = pending.slice(0, end);
     pending = pending.slice(end + 1);
+    if (line[0] === 'd' || line[0] === 'k') {
+      const dir = JSON.parse(line.slice(1));
+      if (line[0] === 'd') dirs.add(dir);
+      else dirs.delete(dir);
+      continue;
+    }
     const group = Number(line.slice(1));
     if (!(group > 1)) continue;
     if (line[0] === '+') groups.add(group);
@@ -227,6 +259,7 @@ process.stdin.on('data', (chunk) => {
 });
 const reap = () => {
   for (const group of groups) { try { process.kill(-group, 'SIGKILL'); } catch {} }
+  for (const dir of dirs) { try { require('node:fs').rmSync(dir, { recursive: true, force: true }); } catch {} }
   process.exit(0);
 };
 process.stdin.on('end', reap);
@@ -236,6 +269,20 @@ process.stdin.on('error', reap);
 interface Watchdog {
   watch(group: number): void;
   release(group: number): void;
+  removeLater(dir: string): void;
+  keep(dir: string): void;
+}
+
+/**
+ * Has `dir` removed (recursively) by the watchdog if the server dies before calling the returned function,
+ * which unregisters it (call it once you removed the directory yourself).
+ * @example
+ * const forget = removeIfServerDies(secretsDir); try { … } finally { await rm(secretsDir, …); forget(); }
+ */
+export function removeIfServerDies(dir: string): () => void {
+  const dog = watchdog();
+  dog.removeLater(dir);
+  return () => dog.keep(dir);
 }
 
 let current: { process: ChildProcess; dog: Watchdog } | undefined;
@@ -260,7 +307,12 @@ function watchdog(): Watchdog {
   const send = (line: string) => {
     if (input !== null && !input.destroyed) input.write(`${line}\n`);
   };
-  const dog: Watchdog = { watch: (group) => send(`+${group}`), release: (group) => send(`-${group}`) };
+  const dog: Watchdog = {
+    watch: (group) => send(`+${group}`),
+    release: (group) => send(`-${group}`),
+    removeLater: (dir) => send(`d${JSON.stringify(dir)}`),
+    keep: (dir) => send(`k${JSON.stringify(dir)}`),
+  };
   current = { process: process_, dog };
   return dog;
 }

@@ -43,6 +43,7 @@ describe('@groundwork/mcp-common public API', () => {
       'ChildTimeoutError',
       'SAFE_ENV_NAMES',
       'isAvailable',
+      'removeIfServerDies',
       'runChild',
       'scrubbedEnv',
     ]);

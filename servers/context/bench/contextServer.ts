@@ -53,18 +53,24 @@ export class ContextServer {
   }
 }
 
-/** A cold project_tree: a fresh server process, from spawn to the answer, with every file in it. */
+/** A cold project_tree: a fresh server process, from spawn to the last page of the full file list. */
 export async function coldProjectTree(
   root: string,
 ): Promise<{ milliseconds: number; cpuMilliseconds?: number; edges: Set<string> }> {
   const started = performance.now();
   const server = await ContextServer.start(root, true);
-  const tree = await server.call('project_tree', { path: '.', max_files: 50_000 });
+  const edges = new Set<string>();
+  let cursor: unknown;
+  do {
+    // Answers are bounded (MCP_USAGE "Answer sizes"): the whole list comes in pages of ≤ 100,000 tokens.
+    const args = { path: '.', mode: 'files', max_files: 50_000, max_tokens: 100_000, cursor };
+    const page = await server.call('project_tree', args);
+    for (const file of page.files as TreeFileResult[]) {
+      for (const dependency of file.dependencies) edges.add(`${file.path} -> ${dependency}`);
+    }
+    cursor = page.next_cursor;
+  } while (cursor !== undefined);
   const milliseconds = performance.now() - started;
   const cpuMilliseconds = await server.closeAndMeasure();
-  const edges = new Set<string>();
-  for (const file of tree.files as TreeFileResult[]) {
-    for (const dependency of file.dependencies) edges.add(`${file.path} -> ${dependency}`);
-  }
   return { milliseconds, cpuMilliseconds, edges };
 }

@@ -70,7 +70,7 @@ describe('project_tree', () => {
       const relative = path.basename(dir);
       const first = await call('project_tree', { path: relative });
       const second = await call('project_tree', { path: relative });
-      expect(first.structuredContent?.parsed_files).toBe(5);
+      expect(first.structuredContent?.parsed_files).toBe(10);
       expect(second.structuredContent?.parsed_files).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -100,6 +100,61 @@ describe('project_tree', () => {
       expect(progress.length).toBeGreaterThan(0);
       const values = progress.map((notification) => notification.progress);
       expect(values).toEqual([...values].sort((a, b) => a - b));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('bounds every answer: a summary by default for a big tree, pages of the full list, a hard ceiling', async () => {
+    const dir = mkdtempSync(path.join(fixtures, '.tmp-big-'));
+    try {
+      for (let module = 0; module < 40; module++) {
+        mkdirSync(path.join(dir, `packages/p${module}/src`), { recursive: true });
+        for (let file = 0; file < 50; file++) {
+          writeFileSync(
+            path.join(dir, `packages/p${module}/src/component-with-a-long-name-${file}.ts`),
+            `import { shared } from '../../p0/src/component-with-a-long-name-0.js';\nimport 'lodash';\nexport const v = shared;\n`,
+          );
+        }
+      }
+      const relative = path.basename(dir);
+      const summary = await call('project_tree', { path: relative });
+      expect(summary.structuredContent?.mode).toBe('summary');
+      expect(JSON.stringify(summary.structuredContent).length).toBeLessThan(100_000);
+      const mostConnected = (
+        summary.structuredContent?.summary as { most_connected: Array<{ path: string }> } | undefined
+      )?.most_connected;
+      expect(mostConnected?.[0]?.path).toBe('packages/p0/src/component-with-a-long-name-0.ts');
+
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await call('project_tree', { path: relative, mode: 'files', max_files: 50_000, cursor });
+        expect(page.isError).toBeFalsy();
+        expect(JSON.stringify(page.structuredContent).length).toBeLessThan(100_000);
+        const files = (page.structuredContent?.files ?? []) as Array<{ path: string }>;
+        for (const file of files) seen.push(file.path);
+        cursor = page.structuredContent?.next_cursor as string | undefined;
+        pages++;
+      } while (cursor !== undefined);
+      expect(pages).toBeGreaterThan(1);
+      expect(new Set(seen).size).toBe(2000);
+
+      // The largest legal call stays under the hard ceiling.
+      const largest = await call('project_tree', {
+        path: relative,
+        mode: 'files',
+        depth: 5,
+        max_files: 50_000,
+        max_tokens: 100_000,
+        format: 'markdown',
+      });
+      expect(JSON.stringify(largest.structuredContent).length).toBeLessThanOrEqual(1_000_000);
+
+      const stale = await call('project_tree', { path: relative, mode: 'files', cursor: 'bm90LWEtY3Vyc29y' });
+      expect(stale.isError).toBe(true);
+      expect(stale.text).toContain("Invalid argument 'cursor'");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -137,11 +192,38 @@ describe('find_context', () => {
       file: 'src/utils/math.ts',
       direction: 'dependents',
       files: [
-        { path: 'src/utils/index.ts', distance: 1 },
-        { path: 'src/main.ts', distance: 2 },
+        { path: 'src/utils/index.ts', distance: 1, direction: 'dependent' },
+        { path: 'src/main.ts', distance: 2, direction: 'dependent' },
       ],
+      total: 2,
       truncated: false,
     });
+  });
+
+  it("walks 'both' as dependencies forward united with dependents backward, never a mix", async () => {
+    const result = await call('find_context', {
+      path: 'ts-app',
+      file: 'src/utils/index.ts',
+      direction: 'both',
+      depth: 2,
+    });
+    // main.ts's other imports (lazy.ts, types.ts, lib/greet.ts) are neither dependencies nor dependents.
+    expect(result.structuredContent?.files).toEqual([
+      { path: 'src/main.ts', distance: 1, direction: 'dependent' },
+      { path: 'src/utils/math.ts', distance: 1, direction: 'dependency' },
+      { path: 'src/utils/strings.ts', distance: 1, direction: 'dependency' },
+    ]);
+  });
+
+  it('refuses an oversized file argument by name, without echoing it', async () => {
+    const huge = 'a/'.repeat(100_000);
+    const result = await call('find_context', { path: 'ts-app', file: huge });
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain("Invalid argument 'file'");
+    expect(result.text.length).toBeLessThan(2000);
+    const many = await call('estimate_tokens', { path: 'ts-app', files: Array(1001).fill('src/main.ts') });
+    expect(many.isError).toBe(true);
+    expect(many.text).toContain("Invalid argument 'files'");
   });
 
   it('reports an unknown file with close matches', async () => {

@@ -20,6 +20,8 @@ export interface GitHttpHooks {
    * kill the server).
    */
   beforePush?: (phase: 'advertisement' | 'pack') => Promise<void>;
+  /** Awaited likewise before an authorised fetch request (`git-upload-pack`: ls-remote and fetch) is answered. */
+  beforeFetch?: () => Promise<void>;
 }
 
 /** `failFirst` answers that many requests with 503 first, as an overloaded host would. */
@@ -53,8 +55,14 @@ export async function startGitHttpServer(
       : url.searchParams.get('service') === 'git-receive-pack'
         ? 'advertisement'
         : undefined;
+    const fetching =
+      url.pathname.endsWith('/git-upload-pack') || url.searchParams.get('service') === 'git-upload-pack';
     const held =
-      phase === undefined || hooks.beforePush === undefined ? Promise.resolve() : hooks.beforePush(phase);
+      phase !== undefined && hooks.beforePush !== undefined
+        ? hooks.beforePush(phase)
+        : fetching && hooks.beforeFetch !== undefined
+          ? hooks.beforeFetch()
+          : Promise.resolve();
     held.then(
       () => serve(request, response, url),
       () => response.destroy(),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildContextBundle } from './contextBundle.js';
 import { ProjectIndex } from './projectIndex.js';
 import { fixtureRoot } from './testFixtures.js';
+import { tokenCounterFor } from './tokenCounter.js';
 import { estimateTokens } from './tokenEstimate.js';
 
 async function open() {
@@ -28,7 +29,31 @@ describe('buildContextBundle', () => {
       ['src/utils/strings.ts', 2, 'full'],
     ]);
     expect(bundle.omitted).toEqual([]);
-    expect(bundle.total_tokens).toBe(bundle.files.reduce((sum, file) => sum + file.tokens, 0));
+    const count = await tokenCounterFor('o200k_base');
+    const whole = count(JSON.stringify(bundle));
+    // total_tokens counts itself: exact, or one above when its own digits tip the count.
+    expect(bundle.total_tokens - whole).toBeGreaterThanOrEqual(0);
+    expect(bundle.total_tokens - whole).toBeLessThanOrEqual(1);
+  });
+
+  it('fits the whole answer as JSON in the budget, the target first whenever anything fits', async () => {
+    const { index, project } = await open();
+    const count = await tokenCounterFor('o200k_base');
+    for (const budgetTokens of [90, 120, 150, 200, 260, 320, 400, 600, 900, 1500]) {
+      const bundle = await buildContextBundle(index, project, {
+        files: ['src/main.ts'],
+        budgetTokens,
+        depth: 2,
+        encoding: 'o200k_base',
+      });
+      const whole = count(JSON.stringify(bundle));
+      expect(whole).toBeLessThanOrEqual(budgetTokens);
+      expect(bundle.total_tokens).toBeLessThanOrEqual(budgetTokens);
+      expect(bundle.total_tokens - whole).toBeLessThanOrEqual(1);
+      // Whenever anything fits, the target (whole, outlined or partly outlined) is first.
+      expect(bundle.files[0]?.path).toBe('src/main.ts');
+      expect(bundle.omitted_count).toBe(7 - bundle.files.length);
+    }
   });
 
   it('never goes over the budget: a file that does not fit whole comes as an outline, or is omitted', async () => {
@@ -39,15 +64,16 @@ describe('buildContextBundle', () => {
       encoding: 'o200k_base',
     });
     const mainTokens = estimate.total;
+    const budgetTokens = mainTokens + 160;
     const bundle = await buildContextBundle(index, project, {
       files: ['src/main.ts'],
-      budgetTokens: mainTokens + 25,
+      budgetTokens,
       depth: 2,
       encoding: 'o200k_base',
     });
-    expect(bundle.total_tokens).toBeLessThanOrEqual(mainTokens + 25);
+    expect(bundle.total_tokens).toBeLessThanOrEqual(budgetTokens);
     expect(bundle.files[0]).toMatchObject({ path: 'src/main.ts', mode: 'full', tokens: mainTokens });
-    expect(bundle.omitted.length).toBeGreaterThan(0);
+    expect(bundle.omitted_count).toBeGreaterThan(0);
     const included = new Set(bundle.files.map((file) => file.path));
     for (const omitted of bundle.omitted) expect(included.has(omitted.path)).toBe(false);
   });
@@ -56,7 +82,7 @@ describe('buildContextBundle', () => {
     const { index, project } = await open();
     const bundle = await buildContextBundle(index, project, {
       files: ['src/main.ts'],
-      budgetTokens: 40,
+      budgetTokens: 150,
       depth: 0,
       encoding: 'o200k_base',
     });
@@ -65,7 +91,7 @@ describe('buildContextBundle', () => {
     expect(bundle.files[0]?.content).toContain(
       '7: export async function main(options: Options): Promise<string>',
     );
-    expect(bundle.files[0]?.tokens).toBeLessThanOrEqual(40);
+    expect(bundle.total_tokens).toBeLessThanOrEqual(150);
   });
 
   it('rejects an unknown target with close matches', async () => {

@@ -2,6 +2,7 @@
 // dependencies by graph distance and, within a distance, by personalized PageRank from the targets; a file
 // too big to fit whole is given as an outline of its declarations rather than dropped.
 
+import { MAX_ANSWER_CHARS } from './answerSize.js';
 import { lookupFile } from './fileLookup.js';
 import { countFileTokens, readProjectFile } from './fileTokens.js';
 import { personalizedPageRank } from './pageRank.js';
@@ -10,11 +11,18 @@ import { outlineSymbols, renderOutline } from './symbolOutline.js';
 import { type Encoding, tokenCounterFor } from './tokenCounter.js';
 import { WorkBudget, type WorkControl } from './workBudget.js';
 
+/** The largest budget_tokens accepted: an answer that size stays within MAX_ANSWER_CHARS. */
+export const MAX_BUNDLE_TOKENS = 200_000;
+/** The smallest: room for the answer's framing and a target's outline header. */
+export const MIN_BUNDLE_TOKENS = 200;
+
 export interface BundledFile {
   path: string;
+  /** Tokens of `content` alone. */
   tokens: number;
   content: string;
-  mode: 'full' | 'outline';
+  /** `partial_outline`: a target whose outline fits only in part (its first declarations). */
+  mode: 'full' | 'outline' | 'partial_outline';
   distance: number;
 }
 
@@ -27,11 +35,24 @@ export interface OmittedFile {
 export interface ContextBundle {
   encoding: Encoding;
   budget_tokens: number;
+  /**
+   * Tokens of this whole answer as JSON (framing, paths, contents), with `encoding`: never above the budget.
+   * It counts itself, so it may be one above the count when its own digits tip it.
+   */
   total_tokens: number;
   files: BundledFile[];
+  /** Files that did not fit, as many as fit in the answer; `omitted_count` counts them all. */
   omitted: OmittedFile[];
+  omitted_count: number;
+  truncated: boolean;
 }
 
+/**
+ * The whole answer — what the agent reads — is what must fit `budgetTokens`: each file is charged its entry
+ * as JSON (escaped content, path, fields), the framing is charged up front, and the assembled answer is
+ * counted again at the end. A target comes first: in full, else as an outline, else as much of its outline
+ * as fits; when not even that fits, nothing else is packed (an unrelated file is no answer).
+ */
 export async function buildContextBundle(
   index: ProjectIndex,
   project: IndexedProject,
@@ -52,42 +73,127 @@ export async function buildContextBundle(
   const budget = new WorkBudget(control.signal);
   const files: BundledFile[] = [];
   const omitted: OmittedFile[] = [];
-  let remaining = request.budgetTokens;
+  const answer = (total: number, shownOmitted: OmittedFile[]): ContextBundle => ({
+    encoding: request.encoding,
+    budget_tokens: request.budgetTokens,
+    total_tokens: total,
+    files,
+    omitted: shownOmitted,
+    omitted_count: omitted.length,
+    truncated: omitted.length > 0 || files.some((file) => file.mode !== 'full'),
+  });
+  // The framing with room for the largest numbers it may hold.
+  const framing = JSON.stringify({
+    ...answer(request.budgetTokens, []),
+    omitted_count: candidates.length,
+    truncated: false,
+  });
+  let remaining = request.budgetTokens - count(framing);
+  let remainingChars = MAX_ANSWER_CHARS - framing.length;
+  const cost = (entry: BundledFile | OmittedFile) => {
+    const json = JSON.stringify(entry);
+    return { tokens: count(json) + 1, chars: json.length + 1 };
+  };
+  const take = (entry: BundledFile): boolean => {
+    const price = cost(entry);
+    if (price.tokens > remaining || price.chars > remainingChars) return false;
+    files.push(entry);
+    remaining -= price.tokens;
+    remainingChars -= price.chars;
+    return true;
+  };
+
+  let stopped = false;
   for (const candidate of candidates) {
-    const tokens = await countFileTokens(index, candidate.path, request.encoding);
-    if (tokens <= remaining) {
-      files.push({ ...candidate, tokens, content: readProjectFile(index, candidate.path), mode: 'full' });
-      remaining -= tokens;
-    } else {
-      const outline = await outlineOf(index, candidate.path, graph.files.get(candidate.path)?.language);
-      const outlineTokens = outline === undefined ? Number.POSITIVE_INFINITY : count(outline);
-      if (outline !== undefined && outlineTokens <= remaining) {
-        files.push({ ...candidate, tokens: outlineTokens, content: outline, mode: 'outline' });
-        remaining -= outlineTokens;
-      } else {
-        omitted.push({ ...candidate, tokens });
+    const isTarget = candidate.distance === 0;
+    const tokens = await countFileTokens(index, project, candidate.path, request.encoding);
+    let included = false;
+    if (!stopped && remaining > 0) {
+      const content = await readProjectFile(project, candidate.path, control.signal);
+      included = take({ ...candidate, tokens, content, mode: 'full' });
+      if (!included) {
+        const outline = await outlineOf(project, candidate.path, graph.files.get(candidate.path)?.language);
+        if (outline !== undefined) {
+          included = take({ ...candidate, tokens: count(outline), content: outline, mode: 'outline' });
+          if (!included && isTarget) {
+            const partial = longestFittingPrefix(
+              outline,
+              (text) =>
+                cost({ ...candidate, tokens: count(text), content: text, mode: 'partial_outline' }).tokens <=
+                remaining,
+            );
+            if (partial !== undefined)
+              included = take({
+                ...candidate,
+                tokens: count(partial),
+                content: partial,
+                mode: 'partial_outline',
+              });
+          }
+        }
       }
+      if (!included && isTarget) stopped = true;
     }
+    if (!included) omitted.push({ ...candidate, tokens });
     if (budget.due) {
       await budget.checkpoint();
       control.onProgress?.(files.length + omitted.length, candidates.length, 'files packed');
     }
   }
-  return {
-    encoding: request.encoding,
-    budget_tokens: request.budgetTokens,
-    total_tokens: request.budgetTokens - remaining,
-    files,
-    omitted,
-  };
+  // What did not fit is listed while the answer has room; the assembled answer is then counted whole.
+  const shownOmitted: OmittedFile[] = [];
+  for (const entry of omitted) {
+    const price = cost(entry);
+    if (price.tokens > remaining || price.chars > remainingChars) break;
+    shownOmitted.push(entry);
+    remaining -= price.tokens;
+    remainingChars -= price.chars;
+  }
+  for (;;) {
+    // total_tokens is part of what it counts: settle on a number that counts itself.
+    let total = count(JSON.stringify(answer(request.budgetTokens, shownOmitted)));
+    for (let round = 0; round < 4; round++) {
+      const recount = count(JSON.stringify(answer(total, shownOmitted)));
+      if (recount === total) break;
+      total = Math.max(total, recount);
+    }
+    if (total <= request.budgetTokens || (shownOmitted.length === 0 && files.length === 0))
+      return answer(total, shownOmitted);
+    // Tokenizing the whole can differ from the sum of its parts by a few tokens: give back the last entry.
+    if (shownOmitted.length > 0) shownOmitted.pop();
+    else omitted.unshift(toOmitted(files.pop()!));
+  }
+}
+
+function toOmitted(file: BundledFile): OmittedFile {
+  return { path: file.path, tokens: file.tokens, distance: file.distance };
+}
+
+/** The most lines of `outline` (header first) that `fits` accepts, or undefined when not even one does. */
+function longestFittingPrefix(outline: string, fits: (text: string) => boolean): string | undefined {
+  const lines = outline.split('\n');
+  let low = 0;
+  let high = lines.length - 1;
+  let best: string | undefined;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const text = lines.slice(0, middle + 1).join('\n');
+    if (fits(text)) {
+      best = text;
+      low = middle + 1;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return best;
 }
 
 async function outlineOf(
-  index: ProjectIndex,
+  project: IndexedProject,
   file: string,
   language: Parameters<typeof outlineSymbols>[0] | undefined,
 ): Promise<string | undefined> {
   if (language === undefined) return undefined;
-  const symbols = await outlineSymbols(language, file, readProjectFile(index, file)).catch(() => []);
+  const symbols = await outlineSymbols(language, file, await readProjectFile(project, file)).catch(() => []);
   return symbols.length === 0 ? undefined : renderOutline(file, symbols);
 }

@@ -14,16 +14,51 @@ export interface GraphFile {
 
 export type Direction = 'dependencies' | 'dependents' | 'both';
 
+/** Imports that name something of the project that was not found: counted, with the first few as samples. */
+export interface UnresolvedSummary {
+  count: number;
+  samples: Array<{ file: string; specifier: string }>;
+}
+
+const UNRESOLVED_SAMPLES = 20;
+
+export class UnresolvedImports {
+  private count = 0;
+  private readonly samples: UnresolvedSummary['samples'] = [];
+
+  add(file: string, specifier: string, level = 0): void {
+    this.count++;
+    if (this.samples.length < UNRESOLVED_SAMPLES)
+      this.samples.push({ file, specifier: '.'.repeat(level) + specifier });
+  }
+
+  summary(): UnresolvedSummary {
+    return { count: this.count, samples: [...this.samples] };
+  }
+}
+
 export interface Reached {
   path: string;
   distance: number;
 }
 
+/** A file found walking from a start: which way it was reached (`both` when it is either) and how far. */
+export interface DirectedReach extends Reached {
+  direction: 'dependency' | 'dependent' | 'both';
+}
+
+let graphsBuilt = 0;
+
 export class DependencyGraph {
   readonly files: ReadonlyMap<string, GraphFile>;
+  /** Distinct per graph built in this process: a paging cursor names the graph it was cut from. */
+  readonly stamp = ++graphsBuilt;
   private readonly dependents = new Map<string, string[]>();
 
-  constructor(files: readonly GraphFile[]) {
+  constructor(
+    files: readonly GraphFile[],
+    readonly unresolved: UnresolvedSummary = { count: 0, samples: [] },
+  ) {
     this.files = new Map(files.map((file) => [file.path, file]));
     for (const file of files) {
       for (const dependency of file.dependencies) {
@@ -38,16 +73,17 @@ export class DependencyGraph {
     return this.dependents.get(file) ?? [];
   }
 
-  neighbours(file: string, direction: Direction): string[] {
-    const forward = direction === 'dependents' ? [] : (this.files.get(file)?.dependencies ?? []);
-    const backward = direction === 'dependencies' ? [] : this.dependentsOf(file);
-    return [...forward, ...backward];
+  private neighbours(file: string, direction: 'dependencies' | 'dependents'): readonly string[] {
+    return direction === 'dependencies'
+      ? (this.files.get(file)?.dependencies ?? [])
+      : this.dependentsOf(file);
   }
 
   /**
-   * Files within `depth` edges of the `starts` (excluded), breadth-first: nearest first, ties by path.
+   * Files within `depth` edges of the `starts` (excluded), breadth-first in one direction: nearest first,
+   * ties by path.
    */
-  reach(starts: readonly string[], depth: number, direction: Direction): Reached[] {
+  reach(starts: readonly string[], depth: number, direction: 'dependencies' | 'dependents'): Reached[] {
     const distance = new Map<string, number>(starts.map((start) => [start, 0]));
     const reached: Reached[] = [];
     let frontier = [...starts];
@@ -65,5 +101,30 @@ export class DependencyGraph {
       frontier = next;
     }
     return reached;
+  }
+
+  /**
+   * `both` is the dependencies walked forward united with the dependents walked backward — never a mix of
+   * the two within one walk (a sibling reached through a shared dependency is neither). A file found both
+   * ways is `both`, at the nearer distance.
+   */
+  reachDirected(starts: readonly string[], depth: number, direction: Direction): DirectedReach[] {
+    const found = new Map<string, DirectedReach>();
+    const walks: Array<['dependencies' | 'dependents', 'dependency' | 'dependent']> = [];
+    if (direction !== 'dependents') walks.push(['dependencies', 'dependency']);
+    if (direction !== 'dependencies') walks.push(['dependents', 'dependent']);
+    for (const [walk, label] of walks) {
+      for (const entry of this.reach(starts, depth, walk)) {
+        const seen = found.get(entry.path);
+        if (seen === undefined) found.set(entry.path, { ...entry, direction: label });
+        else
+          found.set(entry.path, {
+            ...seen,
+            distance: Math.min(seen.distance, entry.distance),
+            direction: 'both',
+          });
+      }
+    }
+    return [...found.values()].sort((a, b) => a.distance - b.distance || (a.path < b.path ? -1 : 1));
   }
 }

@@ -1,4 +1,5 @@
 // Parses one source file into the facts resolution needs, with the parser of its language.
+import { fileConstraint } from './goBuildConstraints.js';
 import { extractGoFacts } from './goFacts.js';
 import { extractJvmFacts } from './jvmFacts.js';
 import type { Language } from './languages.js';
@@ -18,7 +19,11 @@ export async function parseFacts(language: Language, fileName: string, source: s
   try {
     const root = tree.rootNode;
     if (language === 'python') return { language, imports: extractPythonImports(root) };
-    if (language === 'go') return { language, ...extractGoFacts(root) };
+    if (language === 'go') {
+      const facts = extractGoFacts(root);
+      const constraint = fileConstraint(fileName, source);
+      return { language, ...facts, go: constraint === undefined ? facts.go : { ...facts.go, constraint } };
+    }
     return { language, ...extractJvmFacts(language, root) };
   } finally {
     tree.delete();

@@ -67,7 +67,12 @@ export class FolderWatch {
   }
 }
 
-/** Lets file-system events that are already queued reach their watchers before a decision is made. */
-export function settleQueuedEvents(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+/**
+ * Lets file-system events that are already queued reach their watchers before a decision is made. Events are
+ * read in the loop's poll phase; one setImmediate may run in the check phase right after the current poll
+ * (when called from an I/O callback) with no poll in between, so a second one guarantees a full poll.
+ */
+export async function settleQueuedEvents(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
 }

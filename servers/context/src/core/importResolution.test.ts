@@ -44,9 +44,32 @@ describe('TypeScript and JavaScript resolution', () => {
       'packages/built/src/index.ts', // exports ./dist/index.js, which does not exist → src/index.ts
       'packages/core/src/feature.ts', // '@ws/core/feature'
       'packages/core/src/index.ts', // '@ws/core'
+      'packages/ui/src/button/primary.ts', // "./button/*" → ./build/types/button/*.d.ts, tsconfig declarationDir → src
     ]);
     expect(file('packages/app/src/main.ts').externals).toEqual(['lodash']);
     expect(file('packages/core/src/index.ts').dependencies).toEqual(['packages/core/src/internal.ts']);
+  });
+});
+
+describe('TS/JS resolution by importer kind, jsconfig and triple-slash references', () => {
+  it('maps `imports` wildcards into build output back to sources', async () => {
+    const file = await graphOf('workspace');
+    expect(file('packages/ui/src/button/primary.ts').dependencies).toEqual([
+      'packages/ui/src/internal/tokens.ts',
+    ]);
+  });
+
+  it('resolves a .js importer to JavaScript and a .ts importer to the declarations beside it', async () => {
+    const file = await graphOf('js-app');
+    expect(file('src/main.js').dependencies).toContain('src/lib/helper.js');
+    expect(file('src/lib/typed.ts').dependencies).toEqual(['src/lib/helper.d.ts']);
+  });
+
+  it('follows jsconfig.json paths and `/// <reference path>`, and reports what it cannot resolve', async () => {
+    const { graph } = await new ProjectIndex(fixtureRoot('js-app')).build();
+    expect(graph.files.get('src/main.js')?.dependencies).toEqual(['src/globals.d.ts', 'src/lib/helper.js']);
+    expect(graph.files.get('src/main.js')?.externals).toEqual([]);
+    expect(graph.unresolved.samples).toEqual([{ file: 'src/main.js', specifier: './missing.js' }]);
   });
 });
 
@@ -61,6 +84,19 @@ describe('Python resolution', () => {
     const file = await graphOf('python-app');
     expect(file('shop/billing/invoice.py').dependencies).toEqual(['shop/billing/tax.py', 'shop/models.py']);
     expect(file('shop/billing/__init__.py').dependencies).toEqual(['shop/billing/invoice.py']);
+  });
+});
+
+describe('Python namespace packages and unresolved relative imports', () => {
+  it('resolves through folders without __init__.py and reports a relative import that names nothing', async () => {
+    const { graph } = await new ProjectIndex(fixtureRoot('python-ns')).build();
+    expect(graph.files.get('app.py')?.dependencies).toEqual([
+      'plugins/formats/csv_export.py',
+      'plugins/formats/json_export.py',
+      'plugins/registry.py',
+    ]);
+    expect(graph.files.get('app.py')?.externals).toEqual([]);
+    expect(graph.unresolved).toEqual({ count: 1, samples: [{ file: 'app.py', specifier: '.settings' }] });
   });
 });
 
@@ -102,6 +138,23 @@ describe('Java, Kotlin and Scala resolution', () => {
   });
 });
 
+describe('JVM names without an import', () => {
+  it('links a fully-qualified Java name to its declaring file', async () => {
+    const file = await graphOf('jvm-app');
+    expect(file('src/main/java/com/acme/other/Fqn.java').dependencies).toEqual([
+      'src/main/java/com/acme/util/Strings.java',
+    ]);
+  });
+
+  it('sees Scala package-object members and the packages of chained package clauses', async () => {
+    const file = await graphOf('jvm-app');
+    expect(file('src/main/scala/com/acme/report/util/Loud.scala').dependencies).toEqual([
+      'src/main/java/com/acme/Helper.java', // `package com.acme` then `package report.util`
+      'src/main/scala/com/acme/report/util/package.scala', // package object util { def shout }
+    ]);
+  });
+});
+
 describe('Go resolution', () => {
   it('resolves a module import (go.mod path) to the package folder file declaring what is used', async () => {
     const file = await graphOf('go-app');
@@ -109,9 +162,39 @@ describe('Go resolution', () => {
     expect(file('cmd/shop/main.go').externals).toEqual(['fmt']);
   });
 
-  it('links files of one package through the names they share', async () => {
+  it('links files of one package through package-level names, and a type to the files declaring its methods', async () => {
     const file = await graphOf('go-app');
-    expect(file('internal/cart/cart.go').dependencies).toEqual(['internal/cart/items.go']);
-    expect(file('internal/cart/total.go').dependencies).toEqual(['internal/cart/cart.go']);
+    // empty() in items.go; Cart's methods String and Total in format.go and total.go.
+    expect(file('internal/cart/cart.go').dependencies).toEqual([
+      'internal/cart/format.go',
+      'internal/cart/items.go',
+      'internal/cart/total.go',
+    ]);
+    expect(file('internal/cart/total.go').dependencies).toEqual([
+      'internal/cart/cart.go',
+      'internal/cart/format.go',
+    ]);
+  });
+
+  it('does not take `_`, locals, parameters or selectors on values for package-level names', async () => {
+    const file = await graphOf('go-app');
+    // format.go: `var _`, a local `empty`, a local `Total`, a parameter `New`, `c.Items`.
+    expect(file('internal/cart/format.go').dependencies).toEqual([
+      'internal/cart/cart.go',
+      'internal/cart/total.go',
+    ]);
+  });
+
+  it('keeps _test.go files as their own nodes: test helpers link tests, non-test files never see them', async () => {
+    const file = await graphOf('go-app');
+    expect(file('internal/cart/total_test.go').dependencies).toEqual(['internal/cart/helpers_test.go']);
+    expect(file('internal/cart/cart_test.go').dependencies).toEqual(['internal/cart/cart.go']);
+    expect(file('internal/cart/cart.go').dependencies).not.toContain('internal/cart/helpers_test.go');
+  });
+
+  it('never links files whose build constraints exclude each other', async () => {
+    const file = await graphOf('go-app');
+    // platform() is declared in watch_js.go (js, by its name) and watch_other.go (!js).
+    expect(file('internal/cart/watch_other.go').dependencies).toEqual([]);
   });
 });

@@ -41,14 +41,40 @@ export const JVM_DECLARATIONS: Record<JvmLanguage, ReadonlySet<string>> = {
   ]),
 };
 
-type JvmFacts = Required<Pick<FileFacts, 'imports' | 'declares' | 'mentions'>> & { packageName: string };
+type JvmFacts = Required<
+  Pick<FileFacts, 'imports' | 'declares' | 'mentions' | 'qualifiedMentions' | 'packageObjects'>
+> & { packageName: string; enclosingPackages?: string[] };
+
+/** Nodes whose text is a dotted name that may be a fully-qualified class (or a member of one). */
+const QUALIFIED_TYPES: Record<JvmLanguage, ReadonlySet<string>> = {
+  java: new Set(['field_access', 'scoped_type_identifier']),
+  kotlin: new Set(['navigation_expression', 'user_type']),
+  scala: new Set(['field_expression', 'stable_type_identifier']),
+};
+const DOTTED = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/;
 
 export function extractJvmFacts(language: JvmLanguage, root: Node): JvmFacts {
-  const facts: JvmFacts = { packageName: '', imports: [], declares: [], mentions: [] };
+  const facts: JvmFacts = {
+    packageName: '',
+    imports: [],
+    declares: [],
+    mentions: [],
+    qualifiedMentions: [],
+    packageObjects: [],
+  };
   const packages: string[] = [];
   visitTopLevel(language, root, packages, facts);
   facts.packageName = packages.join('.');
+  // Scala chained clauses: each outer clause's package is visible too.
+  if (packages.length > 1)
+    facts.enclosingPackages = packages.slice(0, -1).map((_, index) => packages.slice(0, index + 1).join('.'));
+  for (const entry of facts.packageObjects)
+    entry.packageName =
+      facts.packageName === '' ? entry.packageName : `${facts.packageName}.${entry.packageName}`;
   facts.mentions = collectTexts(root, MENTION_TYPES[language]);
+  facts.qualifiedMentions = collectTexts(root, QUALIFIED_TYPES[language])
+    .map((text) => text.replace(/\s+/g, ''))
+    .filter((text) => DOTTED.test(text));
   return facts;
 }
 
@@ -71,6 +97,17 @@ function visitTopLevel(language: JvmLanguage, container: Node, packages: string[
       case 'import':
         facts.imports.push(...importsOf(language, node));
         break;
+      case 'package_object': {
+        // Its members are the package `<enclosing>.<name>`'s (prefixed once the package is known).
+        const name = node.childForFieldName('name')?.text;
+        const body = node.childForFieldName('body');
+        if (name === undefined || body === null) break;
+        const names = namedChildren(body)
+          .filter((member) => JVM_DECLARATIONS[language].has(member.type))
+          .flatMap((member) => declaredNames(language, member));
+        facts.packageObjects.push({ packageName: name, names });
+        break;
+      }
       default:
         if (JVM_DECLARATIONS[language].has(node.type)) facts.declares.push(...declaredNames(language, node));
     }

@@ -10,16 +10,21 @@ export class JvmResolver {
   constructor(facts: ReadonlyMap<string, FileFacts>) {
     for (const [file, fact] of facts) {
       if (fact.packageName === undefined || !isJvm(fact.language)) continue;
-      let names = this.packages.get(fact.packageName);
-      if (names === undefined) {
-        names = new Map();
-        this.packages.set(fact.packageName, names);
-      }
-      for (const name of fact.declares ?? []) {
-        const declaring = names.get(name);
-        if (declaring === undefined) names.set(name, [file]);
-        else if (!declaring.includes(file)) declaring.push(file);
-      }
+      this.declare(fact.packageName, fact.declares ?? [], file);
+      for (const object of fact.packageObjects ?? []) this.declare(object.packageName, object.names, file);
+    }
+  }
+
+  private declare(packageName: string, declared: readonly string[], file: string): void {
+    let names = this.packages.get(packageName);
+    if (names === undefined) {
+      names = new Map();
+      this.packages.set(packageName, names);
+    }
+    for (const name of declared) {
+      const declaring = names.get(name);
+      if (declaring === undefined) names.set(name, [file]);
+      else if (!declaring.includes(file)) declaring.push(file);
     }
   }
 
@@ -39,9 +44,16 @@ export class JvmResolver {
         local !== undefined ? { local } : { local: [], external: packageOfImport(ref.specifier) },
       );
     }
-    // Same-package names need no import: any mention of one is a reference.
-    const ownPackage = this.packages.get(facts.packageName ?? '');
-    if (ownPackage !== undefined) resolved.push({ local: mentionedFiles(ownPackage, mentions, fromFile) });
+    // Same-package names need no import: any mention of one is a reference (Scala: enclosing packages too).
+    for (const packageName of [facts.packageName ?? '', ...(facts.enclosingPackages ?? [])]) {
+      const names = this.packages.get(packageName);
+      if (names !== undefined) resolved.push({ local: mentionedFiles(names, mentions, fromFile) });
+    }
+    // Fully-qualified names need no import either.
+    const qualified = new Set<string>();
+    for (const dotted of facts.qualifiedMentions ?? [])
+      for (const file of this.declaringFiles(dotted) ?? []) if (file !== fromFile) qualified.add(file);
+    if (qualified.size > 0) resolved.push({ local: [...qualified] });
     return resolved;
   }
 

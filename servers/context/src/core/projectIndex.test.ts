@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pathFileSource } from './fileSource.js';
 import { ProjectIndex, projectIndexFor } from './projectIndex.js';
 import { fixtureRoot } from './testFixtures.js';
 
@@ -27,6 +28,26 @@ describe('ProjectIndex', () => {
     expect(second.stats.parsed).toBe(0);
     expect(second.stats.graphReused).toBe(true);
     expect(second.graph).toBe(first.graph);
+  });
+
+  it('builds the whole graph on the call after one cancelled halfway through parsing', async () => {
+    const edges = (graph: { files: ReadonlyMap<string, { dependencies: readonly string[] }> }) =>
+      [...graph.files].map(([file, { dependencies }]) => [file, [...dependencies]]);
+    const expected = edges((await new ProjectIndex(root).build()).graph);
+    const index = new ProjectIndex(root);
+    const controller = new AbortController();
+    const plain = pathFileSource(root);
+    let reads = 0;
+    const source = {
+      read: (file: string, maxBytes: number, signal?: AbortSignal) => {
+        if (++reads === 3) controller.abort();
+        return plain.read(file, maxBytes, signal);
+      },
+    };
+    await expect(index.build({ source, signal: controller.signal })).rejects.toThrow();
+    const after = await index.build();
+    expect(after.stats.graphReused).toBe(false);
+    expect(edges(after.graph)).toEqual(expected);
   });
 
   it('re-parses a changed file alone, and its new imports show up', async () => {

@@ -2,19 +2,25 @@
 // again and a changed file is parsed alone; the resolved graph is reused while nothing changed.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ResolverFactory } from 'oxc-resolver';
-import { DependencyGraph, type GraphFile } from './dependencyGraph.js';
+import { DependencyGraph, type GraphFile, UnresolvedImports } from './dependencyGraph.js';
 import { parseFacts } from './factsParser.js';
+import { type FileSource, pathFileSource } from './fileSource.js';
 import { FolderWatch, settleQueuedEvents } from './folderWatch.js';
 import { type GoModule, GoResolver, modulePathOf } from './goResolution.js';
 import { JvmResolver } from './jvmResolution.js';
 import { isTsOrJs, languageOf } from './languages.js';
-import { looksBinary, type ProjectScan, type ScanOptions, scanProject } from './projectScan.js';
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  looksBinary,
+  type ProjectScan,
+  type ScanOptions,
+  scanProject,
+} from './projectScan.js';
 import { PythonResolver } from './pythonResolution.js';
 import { dirnameOf, type ResolvedImport } from './resolution.js';
 import type { FileFacts } from './sourceFacts.js';
 import type { Encoding } from './tokenCounter.js';
-import { createOxcResolver, loadOxcResolver, TsResolver } from './tsResolution.js';
+import { createOxcResolver, loadOxcResolver, type OxcResolvers, TsResolver } from './tsResolution.js';
 import { WorkBudget } from './workBudget.js';
 
 interface CachedFile {
@@ -36,6 +42,13 @@ export interface IndexedProject {
   graph: DependencyGraph;
   scan: ProjectScan;
   stats: IndexStats;
+  /** Where this call reads file contents (the tool's confined root handle). */
+  source: FileSource;
+}
+
+export interface BuildOptions extends ScanOptions {
+  /** Where to read file contents; by default plain reads below the root (core tests, bench). */
+  source?: FileSource;
 }
 
 /** Files whose change can move where imports resolve. */
@@ -44,7 +57,7 @@ const RESOLUTION_CONFIG = /(^|\/)(tsconfig[^/]*\.json|jsconfig[^/]*\.json|packag
 export class ProjectIndex {
   private readonly cache = new Map<string, CachedFile>();
   private current: IndexedProject | undefined;
-  private oxcResolver: ResolverFactory | undefined;
+  private oxcResolver: OxcResolvers | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly folderWatch: FolderWatch;
 
@@ -59,16 +72,18 @@ export class ProjectIndex {
   }
 
   /** Scans and, where needed, parses and resolves; concurrent calls run one after the other. */
-  build(options: ScanOptions = {}): Promise<IndexedProject> {
+  build(options: BuildOptions = {}): Promise<IndexedProject> {
     const run = this.queue.then(() => this.buildNow(options));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async buildNow(options: ScanOptions): Promise<IndexedProject> {
+  private async buildNow(options: BuildOptions): Promise<IndexedProject> {
+    const source = options.source ?? pathFileSource(this.root);
     await settleQueuedEvents();
     if (this.current !== undefined && this.folderWatch.unchanged) {
-      this.current = { ...this.current, stats: { ...this.current.stats, parsed: 0, graphReused: true } };
+      const stats = { ...this.current.stats, parsed: 0, graphReused: true };
+      this.current = { ...this.current, stats, source };
       return this.current;
     }
     this.folderWatch.startScan();
@@ -91,27 +106,39 @@ export class ProjectIndex {
     for (const file of removed) this.cache.delete(file);
     const stats: IndexStats = { files: scan.files.length, parsed: 0, graphReused: false };
     if (this.current !== undefined && changed.length === 0 && removed.length === 0) {
-      this.current = { graph: this.current.graph, scan, stats: { ...stats, graphReused: true } };
+      this.current = { graph: this.current.graph, scan, stats: { ...stats, graphReused: true }, source };
       return this.current;
     }
-    stats.parsed = await this.parseChanged(changed, options);
-    const fileSetChanged =
-      removed.length > 0 || changed.some((file) => this.current?.graph.files.has(file) !== true);
-    const configChanged = [...changed, ...removed].some((file) => RESOLUTION_CONFIG.test(file));
-    if (fileSetChanged || configChanged) this.oxcResolver?.clearCache();
-    const graph = await this.resolveAll(scan);
-    this.current = { graph, scan, stats };
-    return this.current;
+    try {
+      stats.parsed = await this.parseChanged(changed, options, source);
+      const fileSetChanged =
+        removed.length > 0 || changed.some((file) => this.current?.graph.files.has(file) !== true);
+      const configChanged = [...changed, ...removed].some((file) => RESOLUTION_CONFIG.test(file));
+      if (fileSetChanged || configChanged) this.oxcResolver?.clearCache();
+      const graph = await this.resolveAll(scan, options);
+      this.current = { graph, scan, stats, source };
+      return this.current;
+    } catch (error) {
+      // A cancelled or failed update leaves no half state behind: files it did not parse count as changed on
+      // the next build, and the graph is resolved again (else the next call would reuse a graph without them).
+      for (const file of changed) if (this.cache.get(file)?.facts === undefined) this.cache.delete(file);
+      this.current = undefined;
+      throw error;
+    }
   }
 
-  private async parseChanged(changed: readonly string[], options: ScanOptions): Promise<number> {
+  private async parseChanged(
+    changed: readonly string[],
+    options: ScanOptions,
+    source: FileSource,
+  ): Promise<number> {
     const budget = new WorkBudget(options.signal);
     const toParse = changed.filter((file) => languageOf(file) !== undefined);
     let parsed = 0;
     for (const file of toParse) {
       const language = languageOf(file)!;
       const entry = this.cache.get(file)!;
-      const content = readIfPresent(path.join(this.root, file));
+      const content = await source.read(file, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, options.signal);
       entry.facts =
         content === undefined || looksBinary(content)
           ? { language, imports: [] }
@@ -127,7 +154,8 @@ export class ProjectIndex {
     return parsed;
   }
 
-  private async resolveAll(scan: ProjectScan): Promise<DependencyGraph> {
+  private async resolveAll(scan: ProjectScan, options: ScanOptions): Promise<DependencyGraph> {
+    const budget = new WorkBudget(options.signal);
     const paths = new Set(scan.files.map((file) => file.path));
     const facts = new Map<string, FileFacts>();
     for (const [file, entry] of this.cache) if (entry.facts !== undefined) facts.set(file, entry.facts);
@@ -145,24 +173,27 @@ export class ProjectIndex {
         : undefined;
     const go = languages.has('go') ? new GoResolver(facts, this.goModules(scan)) : undefined;
 
-    const files: GraphFile[] = scan.files.map((file) => {
+    const unresolved = new UnresolvedImports();
+    const resolveFile = (file: ProjectScan['files'][number]): GraphFile => {
       const fact = facts.get(file.path);
       const language = languageOf(file.path);
       if (fact === undefined)
         return { path: file.path, language, size: file.size, dependencies: [], externals: [] };
+      // One entry per import (Go adds one for the names the file shares with its package; JVM one more).
       let resolved: ResolvedImport[];
-      if (isTsOrJs(fact.language))
-        resolved = fact.imports.map((ref) => ts!.resolve(file.path, ref.specifier));
+      if (isTsOrJs(fact.language)) resolved = fact.imports.map((ref) => ts!.resolve(file.path, ref));
       else if (fact.language === 'python')
-        resolved = fact.imports.flatMap((ref) => python!.resolve(file.path, ref));
+        resolved = fact.imports.map((ref) => mergeResults(python!.resolve(file.path, ref)));
       else if (fact.language === 'go') resolved = go!.resolve(file.path, fact);
       else resolved = jvm!.resolve(file.path, fact);
       const dependencies = new Set<string>();
       const externals = new Set<string>();
-      for (const result of resolved) {
+      resolved.forEach((result, index) => {
         for (const local of result.local) if (local !== file.path) dependencies.add(local);
         if (result.external !== undefined) externals.add(result.external);
-      }
+        const ref = fact.imports[index];
+        if (result.unresolved && ref !== undefined) unresolved.add(file.path, ref.specifier, ref.level);
+      });
       return {
         path: file.path,
         language,
@@ -170,8 +201,14 @@ export class ProjectIndex {
         dependencies: [...dependencies].sort(),
         externals: [...externals].sort(),
       };
-    });
-    return new DependencyGraph(files);
+    };
+    const files: GraphFile[] = [];
+    for (const file of scan.files) {
+      // Resolution is synchronous work over every file: hand the event loop back so a cancellation lands.
+      if (budget.due) await budget.checkpoint();
+      files.push(resolveFile(file));
+    }
+    return new DependencyGraph(files, unresolved.summary());
   }
 
   /** Package name → folder, for every package.json of the project that has a name. */
@@ -207,13 +244,13 @@ export class ProjectIndex {
   }
 }
 
-/** A file's bytes, or undefined when it went away between the scan and now (the next call rescans). */
-function readIfPresent(file: string): Buffer | undefined {
-  try {
-    return readFileSync(file);
-  } catch {
-    return undefined;
-  }
+/** Python gives several results per import (`from pkg import a, b`): one, unresolved only if all are. */
+function mergeResults(results: readonly ResolvedImport[]): ResolvedImport {
+  return {
+    local: results.flatMap((result) => result.local),
+    external: results.find((result) => result.external !== undefined)?.external,
+    unresolved: results.length > 0 && results.every((result) => result.unresolved === true),
+  };
 }
 
 function readJsonName(file: string): string | undefined {

@@ -1,6 +1,6 @@
 // The project_tree answer: folders and files, each file's language, its local dependencies to a depth and
 // the external packages it imports.
-import type { DependencyGraph } from './dependencyGraph.js';
+import type { DependencyGraph, GraphFile } from './dependencyGraph.js';
 import type { Language } from './languages.js';
 
 export interface TreeFile {
@@ -22,34 +22,97 @@ export interface ProjectTree {
 
 export function describeProjectTree(
   graph: DependencyGraph,
-  request: { depth: number; languages?: readonly Language[]; maxFiles: number; scanTruncated: boolean },
+  request: {
+    depth: number;
+    languages?: readonly Language[];
+    maxFiles: number;
+    scanTruncated: boolean;
+    /** The first file of this page (files are in path order). */
+    offset?: number;
+  },
 ): ProjectTree {
-  const wanted = request.languages === undefined ? undefined : new Set(request.languages);
-  const included = [...graph.files.values()].filter(
-    (file) => wanted === undefined || (file.language !== undefined && wanted.has(file.language)),
-  );
+  const included = includedFiles(graph, request.languages);
   const includedPaths = new Set(included.map((file) => file.path));
-  const shown = included.slice(0, request.maxFiles);
+  const offset = request.offset ?? 0;
+  const shown = included.slice(offset, offset + request.maxFiles);
   let edgeCount = 0;
+  for (const file of included)
+    for (const dependency of file.dependencies) if (includedPaths.has(dependency)) edgeCount++;
   const files = shown.map((file): TreeFile => {
     const reached =
       request.depth === 1
         ? file.dependencies
         : graph.reach([file.path], request.depth, 'dependencies').map((entry) => entry.path);
     const dependencies = reached.filter((dependency) => includedPaths.has(dependency));
-    edgeCount += dependencies.length;
     const entry: TreeFile = { path: file.path, dependencies, externals: file.externals };
     if (file.language !== undefined) entry.language = file.language;
     return entry;
   });
-  const folders = foldersOf(shown.map((file) => file.path));
   return {
-    folders,
+    folders: foldersOf(shown.map((file) => file.path)),
     files,
     file_count: included.length,
     edge_count: edgeCount,
-    truncated: request.scanTruncated || shown.length < included.length,
+    truncated: request.scanTruncated || offset + shown.length < included.length,
   };
+}
+
+/** The same tree with only `files` of its page (the folders they sit in recomputed). */
+export function withPageFiles(tree: ProjectTree, files: TreeFile[], more: boolean): ProjectTree {
+  return {
+    ...tree,
+    files,
+    folders: foldersOf(files.map((file) => file.path)),
+    truncated: tree.truncated || more,
+  };
+}
+
+function includedFiles(graph: DependencyGraph, languages: readonly Language[] | undefined): GraphFile[] {
+  const wanted = languages === undefined ? undefined : new Set(languages);
+  return [...graph.files.values()].filter(
+    (file) => wanted === undefined || (file.language !== undefined && wanted.has(file.language)),
+  );
+}
+
+/** The shape of a tree too big to list: files per folder and language, and its most connected files. */
+export interface TreeSummary {
+  languages: Record<string, number>;
+  /** Every folder with the files beneath it (recursively), shallow folders first. */
+  folders: Array<{ path: string; files: number }>;
+  /** The files with the most direct dependencies plus dependents. */
+  most_connected: Array<{ path: string; dependencies: number; dependents: number }>;
+}
+
+const MOST_CONNECTED = 20;
+
+export function summarizeProjectTree(graph: DependencyGraph, languages?: readonly Language[]): TreeSummary {
+  const included = includedFiles(graph, languages);
+  const byLanguage: Record<string, number> = {};
+  const perFolder = new Map<string, number>();
+  for (const file of included) {
+    const language = file.language ?? 'other';
+    byLanguage[language] = (byLanguage[language] ?? 0) + 1;
+    for (let slash = file.path.indexOf('/'); slash >= 0; slash = file.path.indexOf('/', slash + 1)) {
+      const folder = file.path.slice(0, slash);
+      perFolder.set(folder, (perFolder.get(folder) ?? 0) + 1);
+    }
+  }
+  const depthOf = (folder: string) => folder.split('/').length;
+  const folders = [...perFolder]
+    .map(([path, files]) => ({ path, files }))
+    .sort((a, b) => depthOf(a.path) - depthOf(b.path) || (a.path < b.path ? -1 : 1));
+  const mostConnected = included
+    .map((file) => ({
+      path: file.path,
+      dependencies: file.dependencies.length,
+      dependents: graph.dependentsOf(file.path).length,
+    }))
+    .filter((file) => file.dependencies + file.dependents > 0)
+    .sort(
+      (a, b) => b.dependencies + b.dependents - (a.dependencies + a.dependents) || (a.path < b.path ? -1 : 1),
+    )
+    .slice(0, MOST_CONNECTED);
+  return { languages: byLanguage, folders, most_connected: mostConnected };
 }
 
 function foldersOf(files: readonly string[]): string[] {

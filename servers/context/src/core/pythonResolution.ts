@@ -6,9 +6,20 @@ import type { ImportRef } from './sourceFacts.js';
 
 export class PythonResolver {
   private readonly sourceRoots: string[];
+  /** Folders holding Python files at any depth: packages, namespace packages (PEP 420) among them. */
+  private readonly pythonFolders = new Set<string>();
 
   constructor(private readonly files: ReadonlySet<string>) {
     this.sourceRoots = findSourceRoots(files);
+    for (const file of files) {
+      if (!file.endsWith('.py') && !file.endsWith('.pyi')) continue;
+      for (
+        let folder = dirnameOf(file);
+        folder !== '' && !this.pythonFolders.has(folder);
+        folder = dirnameOf(folder)
+      )
+        this.pythonFolders.add(folder);
+    }
   }
 
   resolve(fromFile: string, ref: ImportRef): ResolvedImport[] {
@@ -32,12 +43,22 @@ export class PythonResolver {
       if (local.length > 0 || module !== undefined) return [{ local }];
     }
     if (level > 0) return [UNRESOLVED];
-    return [{ local: [], external: segments[0] ?? ref.specifier }];
+    // A module of one of the project's own top-level packages that is not there (missing, or in a folder the
+    // scan leaves out, such as build/) is reported, not taken for an external package.
+    const top = segments[0];
+    if (
+      top !== undefined &&
+      segments.length > 1 &&
+      this.sourceRoots.some((base) => this.isPackage(base, [top]))
+    )
+      return [UNRESOLVED];
+    return [{ local: [], external: top ?? ref.specifier }];
   }
 
   private moduleFile(base: string, segments: readonly string[]): string | undefined {
     const stem = joinRelative(base, segments.join('/'));
-    for (const candidate of [`${stem}.py`, `${stem}/__init__.py`, `${stem}.pyi`, `${stem}/__init__.pyi`]) {
+    // Python's path finder takes a package folder over a module file of the same name (py/ over py.py).
+    for (const candidate of [`${stem}/__init__.py`, `${stem}.py`, `${stem}/__init__.pyi`, `${stem}.pyi`]) {
       if (this.files.has(candidate)) return candidate;
     }
     return undefined;
@@ -48,8 +69,10 @@ export class PythonResolver {
     return this.files.has(init) ? init : undefined;
   }
 
+  /** A regular package (with __init__.py) or a namespace package: a folder of Python files without one. */
   private isPackage(base: string, segments: readonly string[]): boolean {
-    return this.files.has(joinRelative(base, `${segments.join('/')}/__init__.py`));
+    const folder = joinRelative(base, segments.join('/'));
+    return this.files.has(`${folder}/__init__.py`) || this.pythonFolders.has(folder);
   }
 }
 

@@ -5,9 +5,11 @@ export interface ResolvedImport {
   local: string[];
   /** The external package, module or namespace when the import leaves the project. */
   external?: string;
+  /** True when the import names something of the project that was not found (reported, not dropped). */
+  unresolved?: boolean;
 }
 
-export const UNRESOLVED: ResolvedImport = { local: [] };
+export const UNRESOLVED: ResolvedImport = { local: [], unresolved: true };
 
 export function dirnameOf(relativePath: string): string {
   const slash = relativePath.lastIndexOf('/');

@@ -1,7 +1,9 @@
 // What parsing one file yields: the raw facts resolution needs. Cached per file by size and mtime.
+import type { Constraint } from './goBuildConstraints.js';
 import type { Language } from './languages.js';
 
-export type ImportKind = 'static' | 'type' | 'dynamic' | 'require' | 're-export';
+/** `reference`: a `/// <reference path>` directive (a path, not a module specifier). */
+export type ImportKind = 'static' | 'type' | 'dynamic' | 'require' | 're-export' | 'reference';
 
 /** One import as written in the source, before resolution. */
 export interface ImportRef {
@@ -20,8 +22,33 @@ export interface FileFacts {
   imports: ImportRef[];
   /** JVM and Go: the package the file belongs to. */
   packageName?: string;
-  /** JVM and Go: top-level names this file declares (for same-package references). */
+  /** JVM: top-level names this file declares (for same-package references). */
   declares?: string[];
-  /** JVM and Go: identifiers the file mentions (for same-package references). */
+  /** JVM: identifiers the file mentions (for same-package references). */
   mentions?: string[];
+  /** JVM: dotted names written out in the code (`com.acme.util.Strings.trim(…)`), no import needed. */
+  qualifiedMentions?: string[];
+  /** Scala: packages whose members the file sees without import (`package a` then `package b`: a). */
+  enclosingPackages?: string[];
+  /** Scala: `package object o { … }` members, declared into package `<package>.o`. */
+  packageObjects?: Array<{ packageName: string; names: string[] }>;
+  go?: GoFileFacts;
+}
+
+/** Go: what the file declares at package level and the package-level names it refers to (see goFacts). */
+export interface GoFileFacts {
+  /** Per import, in `imports` order: its name as written (`f`, `.`, `_`), or null for the default. */
+  importNames: Array<string | null>;
+  /** Package-level consts, vars, types and funcs (not `_`, `init` or methods). */
+  declares: string[];
+  /** Base type names of the methods the file declares. */
+  methodReceivers: string[];
+  /** `type A = T` with T a type of the package, as `A=T` (methods declared on A belong to T). */
+  aliases: string[];
+  /** Unqualified names no local scope binds. */
+  uses: string[];
+  /** `q.Name` with q unbound: through an import named q, or else q is itself a use. */
+  qualifiedUses: string[];
+  /** Its build constraint (`//go:build`, file-name suffixes), when it has one. */
+  constraint?: Constraint;
 }

@@ -14,6 +14,50 @@ const brief = (symbols: Awaited<ReturnType<typeof symbolsOf>>) =>
   symbols.map(({ kind, name, line, exported }) => ({ kind, name, line, exported }));
 
 describe('outlineSymbols', () => {
+  it('keeps multi-line signatures whole (up to the body), whitespace collapsed', async () => {
+    const ts = [
+      'export async function load(',
+      '  path: string,',
+      '  options: { strict: boolean },',
+      '): Promise<string> {',
+      '  return path;',
+      '}',
+      'export const run = (',
+      '  a: number,',
+      '  b: number,',
+      '): number => {',
+      '  return a + b;',
+      '};',
+    ].join('\n');
+    expect((await outlineSymbols('typescript', 'load.ts', ts)).map((symbol) => symbol.signature)).toEqual([
+      'export async function load( path: string, options: { strict: boolean }, ): Promise<string>',
+      'export const run = ( a: number, b: number, ): number =>',
+    ]);
+    const python = [
+      'def total(',
+      '    items: list[int],',
+      '    tax: float = 0.2,',
+      ') -> float:',
+      '    return 0.0',
+    ];
+    expect((await outlineSymbols('python', 'total.py', python.join('\n')))[0]?.signature).toBe(
+      'def total( items: list[int], tax: float = 0.2, ) -> float',
+    );
+    const go = [
+      'package p',
+      '',
+      'func Open(',
+      '\tname string,',
+      '\tflag int,',
+      ') (*File, error) {',
+      '\treturn nil, nil',
+      '}',
+    ];
+    expect((await outlineSymbols('go', 'open.go', go.join('\n')))[0]?.signature).toBe(
+      'func Open( name string, flag int, ) (*File, error)',
+    );
+  });
+
   it('lists TypeScript top-level declarations with kind, line and export status', async () => {
     const source = [
       "import x from './x.js';",

@@ -13,7 +13,7 @@ export interface SymbolEntry {
   /** 1-based. */
   line: number;
   exported: boolean;
-  /** The declaration's first line, without its body. */
+  /** The declaration up to its body (a multi-line signature whole, whitespace collapsed), or its first line. */
   signature: string;
 }
 
@@ -43,6 +43,9 @@ export function renderOutline(file: string, symbols: readonly SymbolEntry[]): st
   return [header, ...shown.map((symbol) => `${symbol.line}: ${symbol.signature}`)].join('\n');
 }
 
+/** A signature longer than this (a huge inline type) is cut, marked with `…`. */
+const MAX_SIGNATURE = 1000;
+
 class LineIndex {
   private readonly starts: number[] = [0];
   constructor(private readonly source: string) {
@@ -65,12 +68,31 @@ class LineIndex {
     return this.signatureOfLine(this.lineOf(offset), offset);
   }
 
+  /** From `start` to where the body begins (`bodyStart`), on as many lines as it takes. */
+  signatureUntil(start: number, bodyStart: number | undefined): string {
+    if (bodyStart === undefined || bodyStart <= start) return this.signatureAt(start);
+    const text = this.source
+      .slice(start, bodyStart)
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/\s*(\{|:|=>)$/, (_match, token: string) => (token === '=>' ? ' =>' : ''));
+    return text.length > MAX_SIGNATURE ? `${text.slice(0, MAX_SIGNATURE - 1)}…` : text;
+  }
+
+  /** The string offset of a tree-sitter position (its column counts UTF-8 bytes). */
+  offsetOf(row: number, byteColumn: number): number {
+    const lineStart = this.starts[row] ?? this.source.length;
+    const lineEnd = this.source.indexOf('\n', lineStart);
+    const line = this.source.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
+    return lineStart + Buffer.from(line).subarray(0, byteColumn).toString('utf8').length;
+  }
+
   /** The text of a 1-based line from `offset` (or its start), trimmed and without an opening brace. */
   signatureOfLine(line: number, offset = this.starts[line - 1] ?? 0): string {
     const end = this.source.indexOf('\n', offset);
     const text = this.source.slice(offset, end < 0 ? undefined : end).trim();
     const withoutBody = text.endsWith('{') ? text.slice(0, -1).trimEnd() : text;
-    return withoutBody.length > 200 ? `${withoutBody.slice(0, 199)}…` : withoutBody;
+    return withoutBody.length > MAX_SIGNATURE ? `${withoutBody.slice(0, MAX_SIGNATURE - 1)}…` : withoutBody;
   }
 }
 
@@ -135,19 +157,43 @@ function addTsDeclaration(
   if (kind !== undefined) {
     const id = node.id as { name?: string; value?: string } | null;
     const name = id?.name ?? id?.value;
-    if (name) out.push(symbol(kind, name, start, exported, lines));
+    if (name) out.push(symbol(kind, name, start, exported, lines, bodyStartOf(node)));
     return;
   }
   if (node.type === 'VariableDeclaration') {
-    for (const declarator of node.declarations as Array<{ id: EsNode }>) {
+    for (const declarator of node.declarations as Array<{ id: EsNode; init?: EsNode | null }>) {
       const id = declarator.id as { name?: string };
-      if (id.name) out.push(symbol(String(node.kind), id.name, start, exported, lines));
+      // `const f = (a, b) => { … }`: the signature runs to the function's body.
+      const init = declarator.init;
+      const isFunction = init?.type === 'ArrowFunctionExpression' || init?.type === 'FunctionExpression';
+      const bodyStart = isFunction ? bodyStartOf(init) : undefined;
+      if (id.name) out.push(symbol(String(node.kind), id.name, start, exported, lines, bodyStart));
     }
   }
 }
 
-function symbol(kind: string, name: string, start: number, exported: boolean, lines: LineIndex): SymbolEntry {
-  return { kind, name, line: lines.lineOf(start), exported, signature: lines.signatureAt(start) };
+/** Where a function's, class's or interface's body starts (none for type aliases, enums, …). */
+function bodyStartOf(node: EsNode): number | undefined {
+  if (node.type === 'TSTypeAliasDeclaration' || node.type === 'TSEnumDeclaration') return undefined;
+  const body = node.body as EsNode | null | undefined;
+  return typeof body?.start === 'number' ? body.start : undefined;
+}
+
+function symbol(
+  kind: string,
+  name: string,
+  start: number,
+  exported: boolean,
+  lines: LineIndex,
+  bodyStart?: number,
+): SymbolEntry {
+  return {
+    kind,
+    name,
+    line: lines.lineOf(start),
+    exported,
+    signature: lines.signatureUntil(start, bodyStart),
+  };
 }
 
 // ---- tree-sitter languages ----
@@ -246,5 +292,25 @@ function treeSymbol(
 ): SymbolEntry {
   // Positions, not startIndex: tree-sitter's offsets count bytes, JavaScript strings count UTF-16 units.
   const line = node.startPosition.row + 1;
-  return { kind, name, line, exported, signature: lines.signatureOfLine(line) };
+  const body = bodyOf(node);
+  if (body === undefined) return { kind, name, line, exported, signature: lines.signatureOfLine(line) };
+  const start = lines.offsetOf(node.startPosition.row, 0);
+  const bodyStart = lines.offsetOf(body.startPosition.row, body.startPosition.column);
+  return { kind, name, line, exported, signature: lines.signatureUntil(start, bodyStart) };
+}
+
+const BODY_TYPES = new Set([
+  'block',
+  'class_body',
+  'interface_body',
+  'enum_body',
+  'function_body',
+  'template_body',
+]);
+
+/** The body of a function, method or class declaration, where the grammar names one. */
+function bodyOf(node: Node): Node | undefined {
+  const body = node.childForFieldName('body');
+  if (body !== null) return body;
+  return namedChildren(node).find((child) => BODY_TYPES.has(child.type));
 }

@@ -26,7 +26,7 @@ export async function estimateTokens(
   const files: TokenEstimate['files'] = [];
   let total = 0;
   for (const entry of entries) {
-    const tokens = await countFileTokens(index, entry.path, request.encoding);
+    const tokens = await countFileTokens(index, project, entry.path, request.encoding);
     files.push({ path: entry.path, tokens, distance: entry.distance });
     total += tokens;
     if (budget.due) {

@@ -5,6 +5,7 @@ import type { ImportRef } from './sourceFacts.js';
 type OxcParser = typeof import('oxc-parser');
 let parserModule: Promise<OxcParser> | undefined;
 const MIGHT_CALL_REQUIRE = /\brequire\s*\(/;
+const TRIPLE_SLASH_PATH = /^\/\s*<reference\s+path\s*=\s*["']([^"']+)["']/;
 
 /** oxc-parser is a native addon: loaded on first use so the server starts fast. */
 export function loadOxcParser(): Promise<OxcParser> {
@@ -27,6 +28,21 @@ export function extractTsImports(parser: OxcParser, fileName: string, source: st
   for (const entry of module.dynamicImports) {
     const literal = stringLiteralAt(source, entry.moduleRequest.start, entry.moduleRequest.end);
     if (literal !== undefined) imports.push({ specifier: literal, kind: 'dynamic' });
+  }
+  // `declare module "m" { … }` in a module augments m: the file depends on it (in a script it declares m).
+  if (module.hasModuleSyntax) {
+    for (const statement of result.program.body as unknown as AstNode[]) {
+      const id = statement.type === 'TSModuleDeclaration' ? (statement.id as AstNode | undefined) : undefined;
+      const augmented = literalValue(id);
+      if (augmented !== undefined) imports.push({ specifier: augmented, kind: 'type' });
+    }
+  }
+  // `/// <reference path="…" />` directives name files (only `//` comments before the first statement).
+  const firstStatement = result.program.body[0]?.start ?? source.length;
+  for (const comment of result.comments) {
+    if (comment.type !== 'Line' || comment.start > firstStatement) continue;
+    const reference = TRIPLE_SLASH_PATH.exec(comment.value)?.[1];
+    if (reference !== undefined) imports.push({ specifier: reference, kind: 'reference' });
   }
   // The module record leaves out require() and `import x = require()`. Materializing the AST costs more
   // than parsing, so it is walked only in files whose text has a call of `require` somewhere; what counts

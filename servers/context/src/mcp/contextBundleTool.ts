@@ -1,21 +1,30 @@
-import { defineTool, optionalBoundedInt, requiredInt, stringList, ToolResult } from '@groundwork/mcp-common';
+import { defineTool, optionalBoundedInt, requiredInt, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
-import { buildContextBundle } from '../core/contextBundle.js';
+import { buildContextBundle, MAX_BUNDLE_TOKENS, MIN_BUNDLE_TOKENS } from '../core/contextBundle.js';
 import { ENCODINGS } from '../core/tokenCounter.js';
-import { encodingArg, openProject, projectPathArg, withToolErrors, workControl } from './projectAccess.js';
+import {
+  encodingArg,
+  fileListArg,
+  openProject,
+  projectPathArg,
+  withToolErrors,
+  workControl,
+} from './projectAccess.js';
 
 export const contextBundleTool = defineTool({
   definition: {
     name: 'context_bundle',
     title: 'Context bundle under a token budget',
     description:
-      "The target files in full plus their most relevant dependencies (nearest first, then most central by personalized PageRank), packed under `budget_tokens`. A dependency too big to fit whole comes as an outline of its exported declarations (mode 'outline'); what does not fit at all is listed in `omitted`. Use it to load exactly the context an edit needs.",
+      "The target files in full plus their most relevant dependencies (nearest first, then most central by personalized PageRank), packed so that the whole answer (framing, paths, contents as JSON, counted with `encoding`) fits `budget_tokens`; the target comes first (in full, else its outline, else as much of its outline as fits). A dependency too big to fit whole comes as an outline of its exported declarations (mode 'outline'); what does not fit at all is listed in `omitted`. Use it to load exactly the context an edit needs.",
     input: z.object({
       path: projectPathArg,
-      files: stringList('The target file(s), relative to the project root.'),
-      budget_tokens: requiredInt('The most tokens the bundle may cost.')
-        .min(1, 'must be at least 1')
-        .max(2_000_000),
+      files: fileListArg('The target file(s), relative to the project root.'),
+      budget_tokens: requiredInt(
+        `The most tokens the whole answer may cost (its JSON: framing, paths, contents), ${MIN_BUNDLE_TOKENS}–${MAX_BUNDLE_TOKENS}.`,
+      )
+        .min(MIN_BUNDLE_TOKENS, `must be at least ${MIN_BUNDLE_TOKENS}`)
+        .max(MAX_BUNDLE_TOKENS, `must be at most ${MAX_BUNDLE_TOKENS}`),
       depth: optionalBoundedInt(0, 10, 2, 'Dependency hops to consider.'),
       encoding: encodingArg,
     }),
@@ -28,17 +37,19 @@ export const contextBundleTool = defineTool({
           path: z.string(),
           tokens: z.number().int(),
           content: z.string(),
-          mode: z.enum(['full', 'outline']),
+          mode: z.enum(['full', 'outline', 'partial_outline']),
           distance: z.number().int(),
         }),
       ),
       omitted: z.array(z.object({ path: z.string(), tokens: z.number().int(), distance: z.number().int() })),
+      omitted_count: z.number().int(),
       truncated: z.boolean(),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async apply(args, ctx) {
-    const { index, project } = await openProject(args.path, ctx);
+    await using opened = await openProject(args.path, ctx);
+    const { index, project } = opened;
     const bundle = await withToolErrors(() =>
       buildContextBundle(
         index,
@@ -47,7 +58,6 @@ export const contextBundleTool = defineTool({
         workControl(ctx),
       ),
     );
-    const truncated = bundle.omitted.length > 0 || bundle.files.some((file) => file.mode === 'outline');
-    return ToolResult.success({ ...bundle, truncated });
+    return ToolResult.success(bundle);
   },
 });

@@ -1,20 +1,26 @@
-import { defineTool, optionalBoundedInt, stringList, ToolResult } from '@groundwork/mcp-common';
+import { defineTool, optionalBoundedInt, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
+import { DEFAULT_ANSWER_TOKENS, fitPage } from '../core/answerSize.js';
 import { ENCODINGS } from '../core/tokenCounter.js';
 import { estimateTokens } from '../core/tokenEstimate.js';
-import { encodingArg, openProject, projectPathArg, withToolErrors, workControl } from './projectAccess.js';
-
-const MAX_LISTED = 2000;
+import {
+  encodingArg,
+  fileListArg,
+  openProject,
+  projectPathArg,
+  withToolErrors,
+  workControl,
+} from './projectAccess.js';
 
 export const estimateTokensTool = defineTool({
   definition: {
     name: 'estimate_tokens',
     title: 'Token cost of files and their context',
     description:
-      'Exact token counts (the same as tiktoken) of one or more files plus the files they depend on to `depth`: what reading them into context would cost. Targets come first. Counts are cached until a file changes.',
+      'Exact token counts (the same as tiktoken) of one or more files plus the files they depend on to `depth`: what reading them into context would cost. Targets come first; `total` covers every file, the list stops at about 20,000 tokens (`truncated`). Counts are cached until a file changes.',
     input: z.object({
       path: projectPathArg,
-      files: stringList('The target file(s), relative to the project root.'),
+      files: fileListArg('The target file(s), relative to the project root.'),
       depth: optionalBoundedInt(0, 10, 1, 'Dependency hops to include (0 = the targets alone).'),
       encoding: encodingArg,
     }),
@@ -27,7 +33,8 @@ export const estimateTokensTool = defineTool({
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async apply(args, ctx) {
-    const { index, project } = await openProject(args.path, ctx);
+    await using opened = await openProject(args.path, ctx);
+    const { index, project } = opened;
     const estimate = await withToolErrors(() =>
       estimateTokens(
         index,
@@ -36,10 +43,9 @@ export const estimateTokensTool = defineTool({
         workControl(ctx),
       ),
     );
-    return ToolResult.success({
-      ...estimate,
-      files: estimate.files.slice(0, MAX_LISTED),
-      truncated: estimate.files.length > MAX_LISTED,
-    });
+    // The total covers every file; the list stops where the answer would outgrow its default size.
+    const answer = (files: typeof estimate.files, truncated: boolean) => ({ ...estimate, files, truncated });
+    const page = await fitPage(estimate.files, 0, DEFAULT_ANSWER_TOKENS, (run) => answer(run, true));
+    return ToolResult.success(answer(page.items, page.nextOffset !== undefined));
   },
 });

@@ -1,9 +1,11 @@
 // Shared by the tools: the project root argument through AllowedPaths, the index build with the call's
 // cancellation and progress, and core errors turned into tool errors.
-import { stat } from 'node:fs/promises';
-import { type ToolContext, ToolError } from '@groundwork/mcp-common';
+import { requiredString, stringList, type ToolContext, ToolError } from '@groundwork/mcp-common';
+import { WrongFileKindError } from '@groundwork/mcp-common/files';
 import { z } from 'zod';
+import { DEFAULT_ANSWER_TOKENS, MAX_ANSWER_TOKENS } from '../core/answerSize.js';
 import { ContextError, NotADirectoryError } from '../core/contextError.js';
+import { confinedFileSource } from '../core/fileSource.js';
 import { type IndexedProject, type ProjectIndex, projectIndexFor } from '../core/projectIndex.js';
 import { DEFAULT_ENCODING, ENCODINGS } from '../core/tokenCounter.js';
 import type { WorkControl } from '../core/workBudget.js';
@@ -12,6 +14,42 @@ export const encodingArg = z
   .enum(ENCODINGS)
   .default(DEFAULT_ENCODING)
   .describe(`Tokenizer encoding: ${ENCODINGS.join(' (GPT-4o, o-series; default) or ')} (GPT-4, GPT-3.5).`);
+
+export const maxTokensArg = z
+  .number()
+  .int('must be an integer')
+  .min(1000, 'must be at least 1000')
+  .max(MAX_ANSWER_TOKENS, `must be at most ${MAX_ANSWER_TOKENS}`)
+  .default(DEFAULT_ANSWER_TOKENS)
+  .describe(
+    `The most this answer may cost in tokens (o200k_base, counted on its JSON); default ${DEFAULT_ANSWER_TOKENS}, at most ${MAX_ANSWER_TOKENS}. What does not fit comes in the next page.`,
+  );
+
+/** A project file name: at most as long as a path may be (mcp-common's PATH_LIMITS), so echoes stay small. */
+const MAX_FILE_ARGUMENT = 4096;
+/** The most target files one call may name. */
+export const MAX_TARGET_FILES = 1000;
+
+export function fileArg(description: string) {
+  return requiredString(description).max(
+    MAX_FILE_ARGUMENT,
+    `must be at most ${MAX_FILE_ARGUMENT} characters`,
+  );
+}
+
+export function fileListArg(description: string) {
+  return stringList(`${description} At most ${MAX_TARGET_FILES}.`).pipe(
+    z
+      .array(z.string().max(MAX_FILE_ARGUMENT, `must hold names of at most ${MAX_FILE_ARGUMENT} characters`))
+      .max(MAX_TARGET_FILES, `must name at most ${MAX_TARGET_FILES} files`),
+  );
+}
+
+export const cursorArg = z
+  .string()
+  .max(100, 'is not a cursor this server handed out')
+  .optional()
+  .describe('The `next_cursor` of the previous answer, to get the next page (same other arguments).');
 
 export const projectPathArg = z
   .string()
@@ -41,16 +79,30 @@ export function workControl(ctx: ToolContext): WorkControl {
   };
 }
 
+/**
+ * The project root, opened as a confined directory handle (no link raced, inside the allowed directories),
+ * and its index; every file content the call reads goes through that handle. Close it when the call ends
+ * (`await using`). The index is kept per real root path across calls.
+ */
 export async function openProject(
   given: string,
   ctx: ToolContext,
-): Promise<{ index: ProjectIndex; project: IndexedProject }> {
-  const root = await ctx.allowedPaths.resolve(given);
-  const info = await stat(root).catch(() => undefined);
-  if (info === undefined || !info.isDirectory()) throw asToolError(new NotADirectoryError(given));
-  const index = projectIndexFor(root);
-  const project = await withToolErrors(() => index.build(workControl(ctx)));
-  return { index, project };
+): Promise<{ index: ProjectIndex; project: IndexedProject } & AsyncDisposable> {
+  const root = await ctx.allowedPaths
+    .openDirectory(given, { signal: ctx.signal })
+    .catch(async (error: unknown) => {
+      if (error instanceof WrongFileKindError) throw asToolError(new NotADirectoryError(given));
+      throw error;
+    });
+  try {
+    const index = projectIndexFor(root.realPath);
+    const source = confinedFileSource(root);
+    const project = await withToolErrors(() => index.build({ ...workControl(ctx), source }));
+    return { index, project, [Symbol.asyncDispose]: () => root.close() };
+  } catch (error) {
+    await root.close();
+    throw error;
+  }
 }
 
 /** Runs core work, turning domain errors into tool errors with the same code and message. */

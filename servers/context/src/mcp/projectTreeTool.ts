@@ -1,9 +1,15 @@
 import { defineTool, optionalBoundedInt, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
+import { decodeCursor, encodeCursor, fitPage } from '../core/answerSize.js';
 import { LANGUAGES } from '../core/languages.js';
-import { describeProjectTree } from '../core/projectTree.js';
+import {
+  describeProjectTree,
+  summarizeProjectTree,
+  type TreeFile,
+  withPageFiles,
+} from '../core/projectTree.js';
 import { renderTree, TREE_FORMATS } from '../core/treeRendering.js';
-import { openProject, projectPathArg } from './projectAccess.js';
+import { cursorArg, maxTokensArg, openProject, projectPathArg, withToolErrors } from './projectAccess.js';
 
 const treeFile = z.object({
   path: z.string(),
@@ -12,14 +18,20 @@ const treeFile = z.object({
   externals: z.array(z.string()),
 });
 
+const MODES = ['auto', 'files', 'summary'] as const;
+
 export const projectTreeTool = defineTool({
   definition: {
     name: 'project_tree',
     title: 'Project tree with dependencies',
     description:
-      "Lists a project's folders and source files (honouring .gitignore; no node_modules, build output, vendored or binary files), each file's language, the project files it imports (resolved: tsconfig paths, NodeNext .js→.ts, index files, package exports, workspace packages; Python, Java, Kotlin, Scala and Go too) and the external packages it imports. Call it once to learn a repository's shape; later calls reuse a cache and only re-parse changed files. Use format 'markdown' or 'text' for a compact read, 'dot'/'mermaid' for a graph.",
+      "Lists a project's folders and source files (honouring .gitignore; no node_modules, build output, vendored or binary files), each file's language, the project files it imports (resolved as the compilers do: TS/JS by TypeScript's rules, Python, Java, Kotlin, Scala, Go by its scoping rules) and the external packages it imports. Answers fit `max_tokens` (default 20,000): in mode 'auto' a project too big for one answer gets a summary (files per folder and language, the most connected files); mode 'files' pages through the full list (pass `next_cursor` back as `cursor`). Imports naming project files that do not exist are counted in `unresolved`. Later calls reuse a cache and only re-parse changed files. Use format 'markdown' or 'text' for a compact read, 'dot'/'mermaid' for a graph.",
     input: z.object({
       path: projectPathArg,
+      mode: z
+        .enum(MODES)
+        .default('auto')
+        .describe('auto (the file list when it fits, else a summary), files (paged) or summary.'),
       depth: optionalBoundedInt(
         0,
         5,
@@ -29,51 +41,92 @@ export const projectTreeTool = defineTool({
       format: z
         .enum(TREE_FORMATS)
         .default('json')
-        .describe('json (structured), markdown, text, dot or mermaid.'),
+        .describe('json (structured), markdown, text, dot or mermaid (files mode).'),
       languages: z
         .array(z.enum(LANGUAGES))
         .min(1)
         .optional()
         .describe(`Only files of these languages (${LANGUAGES.join(', ')}).`),
-      max_files: optionalBoundedInt(
-        1,
-        50_000,
-        500,
-        'At most this many files in the answer (the rest is counted).',
-      ),
+      max_files: optionalBoundedInt(1, 50_000, 500, 'At most this many files in one page.'),
+      max_tokens: maxTokensArg,
+      cursor: cursorArg,
     }),
     output: z.object({
+      mode: z.enum(['files', 'summary']),
       format: z.enum(TREE_FORMATS),
       file_count: z.number().int(),
-      edge_count: z.number().int(),
+      edge_count: z.number().int().describe('Direct edges between the listed languages’ files.'),
       folders: z.array(z.string()).optional(),
       files: z.array(treeFile).optional(),
       rendered: z.string().optional(),
+      summary: z
+        .object({
+          languages: z.record(z.string(), z.number().int()),
+          folders: z.array(z.object({ path: z.string(), files: z.number().int() })),
+          folders_truncated: z.boolean(),
+          most_connected: z.array(
+            z.object({ path: z.string(), dependencies: z.number().int(), dependents: z.number().int() }),
+          ),
+        })
+        .optional(),
+      unresolved: z.object({
+        count: z.number().int(),
+        samples: z.array(z.object({ file: z.string(), specifier: z.string() })),
+      }),
       parsed_files: z
         .number()
         .int()
         .describe('Files parsed by this call (0 when the cached index was current).'),
+      next_cursor: z.string().optional(),
       truncated: z.boolean(),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async apply(args, ctx) {
-    const { project } = await openProject(args.path, ctx);
-    const tree = describeProjectTree(project.graph, {
+    await using opened = await openProject(args.path, ctx);
+    const { project } = opened;
+    const { graph } = project;
+    const offset = await withToolErrors(async () => decodeCursor(args.cursor, graph.stamp));
+    const tree = describeProjectTree(graph, {
       depth: args.depth,
       languages: args.languages,
       maxFiles: args.max_files,
       scanTruncated: project.scan.truncated,
+      offset,
     });
+    const unresolved = { count: graph.unresolved.count, samples: graph.unresolved.samples.slice(0, 10) };
     const common = {
       format: args.format,
       file_count: tree.file_count,
       edge_count: tree.edge_count,
+      unresolved,
       parsed_files: project.stats.parsed,
-      truncated: tree.truncated,
     };
-    if (args.format === 'json')
-      return ToolResult.success({ ...common, folders: tree.folders, files: tree.files });
-    return ToolResult.success({ ...common, rendered: renderTree(tree, args.format) });
+    const filesAnswer = (files: TreeFile[], next?: number) => {
+      const more = next !== undefined;
+      const page = withPageFiles(tree, files, more);
+      const cursor = more ? { next_cursor: encodeCursor(next, graph.stamp) } : {};
+      const body =
+        args.format === 'json'
+          ? { folders: page.folders, files: page.files }
+          : { rendered: renderTree(page, args.format) };
+      return { mode: 'files' as const, ...common, ...body, ...cursor, truncated: page.truncated };
+    };
+    const page = await fitPage(tree.files, 0, args.max_tokens, (run) => filesAnswer(run, offset));
+    const shownEnd = offset + page.items.length;
+    const next = shownEnd < tree.file_count ? shownEnd : undefined;
+    const fitsWhole = offset === 0 && next === undefined;
+    if (args.mode === 'files' || (args.mode === 'auto' && (fitsWhole || args.cursor !== undefined)))
+      return ToolResult.success(filesAnswer(page.items, next));
+
+    const summary = summarizeProjectTree(graph, args.languages);
+    const summaryAnswer = (folders: typeof summary.folders) => ({
+      mode: 'summary' as const,
+      ...common,
+      summary: { ...summary, folders, folders_truncated: folders.length < summary.folders.length },
+      truncated: tree.truncated || folders.length < summary.folders.length,
+    });
+    const folders = await fitPage(summary.folders, 0, args.max_tokens, summaryAnswer);
+    return ToolResult.success(summaryAnswer(folders.items));
   },
 });

@@ -3,9 +3,9 @@
 // code from the repository unless the caller asks for it (see MCP_USAGE.md, "Threat model").
 import type { Adoption, AdoptOptions, AdoptReport, AdoptTarget } from './adoption.js';
 import { createBranch, normalizeBranch } from './branchStep.js';
-import { checkToolchain, cloneRepository, detect, removeCheckout } from './checkoutSteps.js';
+import { checkToolchain, cloneRepository, detect, keepBounded, removeCheckout } from './checkoutSteps.js';
 import { CommandRunner } from './commandRunner.js';
-import { type CredentialChannel, openCredentialChannel } from './gitCredentials.js';
+import { type CredentialChannel, channelFor } from './gitCredentials.js';
 import { openPullRequest, push, verify } from './publishSteps.js';
 import { parseRemoteUrl, type RemoteUrl, redactor } from './remoteUrl.js';
 import { DEFAULT_BACKOFF_BASE_MS } from './retryPolicy.js';
@@ -111,7 +111,7 @@ export async function adoptRepository(target: AdoptTarget, options: AdoptOptions
   }
   let credentials: CredentialChannel;
   try {
-    credentials = await openCredentialChannel(remote?.credentials, remote?.host);
+    credentials = await channelFor(remote);
   } catch (error) {
     report.failure = { step: 'clone', message: redact((error as Error).message) };
     return report;
@@ -142,8 +142,11 @@ export async function adoptRepository(target: AdoptTarget, options: AdoptOptions
   try {
     return await runSteps(run);
   } finally {
+    if (run.createdCheckout && run.report.checkout !== undefined) await keepBounded(run.checkout);
     await run.files?.close();
+    // The channel may have been replaced (it is closed while repository code runs).
     await credentials.dispose();
+    await run.credentials.dispose();
   }
 }
 

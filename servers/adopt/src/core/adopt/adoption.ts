@@ -72,7 +72,8 @@ export interface Adoption {
   readonly redact: (text: string) => string;
   /** For URL targets: the checked URL. */
   readonly remote: RemoteUrl | undefined;
-  readonly credentials: CredentialChannel;
+  /** Replaced by a fresh one after repository code ran (the old one is disposed before it starts). */
+  credentials: CredentialChannel;
   runner: CommandRunner;
   /** The checkout's absolute path, once the clone step has it. */
   checkout: string;

@@ -27,10 +27,13 @@ export async function createBranch(run: Adoption): Promise<void> {
       `Branch '${branch}' is the default branch; adopt_repo never writes to it. Pass another branch.`,
     );
   }
+  // Checked as the full ref, never with `--branch`: that expands `@{-1}` to the previous branch (the default
+  // branch, say), which `checkout -B` would then reset.
   if (
     branch.startsWith('-') ||
     branch.startsWith('refs/') ||
-    (await gitStatus(run, ['check-ref-format', '--branch', branch])) !== 0
+    branch.includes('@{') ||
+    (await gitStatus(run, ['check-ref-format', `refs/heads/${branch}`])) !== 0
   ) {
     throw new StepError(`Invalid argument 'branch': '${branch}' is not a valid branch name.`);
   }

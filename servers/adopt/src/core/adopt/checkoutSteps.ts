@@ -109,7 +109,35 @@ async function remoteLocation(run: Adoption): Promise<string> {
     );
   }
   // The real path, so a symlink swapped in later cannot redirect git elsewhere.
-  return run.options.confineLocalRemote(remote.localPath ?? remote.clean);
+  const confine = run.options.confineLocalRemote;
+  const real = await confine(remote.localPath ?? remote.clean);
+  // A `.git` file (`gitdir: …`), a worktree's common dir or an alternates file can make git read objects
+  // from anywhere: the git folders must be under the allowed directories too, and alternates are refused.
+  const dirs = (
+    await git(run, [
+      '-C',
+      real,
+      'rev-parse',
+      '--path-format=absolute',
+      '--absolute-git-dir',
+      '--git-common-dir',
+    ])
+  )
+    .split('\n')
+    .filter((line) => line !== '');
+  for (const dir of dirs) {
+    await confine(dir).catch(() => {
+      throw new StepError(
+        "Invalid argument 'repository_url': the local repository keeps its git folder (a `.git` file's gitdir, or a worktree's common dir) outside the directories this server may read.",
+      );
+    });
+    if ((await stat(path.join(dir, 'objects', 'info', 'alternates')).catch(() => undefined)) !== undefined) {
+      throw new StepError(
+        "Invalid argument 'repository_url': the local repository borrows objects from another one (objects/info/alternates), which is not accepted; clone it without --shared/--reference first.",
+      );
+    }
+  }
+  return real;
 }
 
 async function createCheckout(run: Adoption, fetchFrom: string): Promise<void> {
@@ -138,6 +166,22 @@ export async function pruneOldCheckouts(workspace: string, keep: number): Promis
   ours.sort((a, b) => a.made - b.made);
   for (const { dir } of ours.slice(0, Math.max(0, ours.length - keep))) {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Checkouts this server made and kept (failed runs, dry runs, keep_checkout), oldest first, any workspace. */
+const kept: string[] = [];
+
+/**
+ * Records a checkout a finished run left behind, and removes the oldest ones so that at most
+ * MAX_KEPT_CHECKOUTS remain across all workspaces (a checkout in use by a running call is never listed).
+ */
+export async function keepBounded(checkout: string): Promise<void> {
+  kept.push(checkout);
+  while (kept.length > MAX_KEPT_CHECKOUTS) {
+    const oldest = kept.shift() as string;
+    const marker = await stat(path.join(oldest, '.git', CHECKOUT_MARKER)).catch(() => undefined);
+    if (marker?.isFile()) await rm(oldest, { recursive: true, force: true });
   }
 }
 

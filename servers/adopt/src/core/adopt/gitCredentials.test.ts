@@ -28,6 +28,21 @@ describe('openCredentialChannel', () => {
     await expect(readdir(dir)).rejects.toThrow();
   });
 
+  it('answers only for the remote’s own protocol and host (a redirect never gets the token)', async () => {
+    const channel = await openCredentialChannel(
+      { username: 'x-access-token', password: 'ghp_hostcheckhostcheck' },
+      '127.0.0.1',
+      'http://127.0.0.1:8123/owner/repo.git',
+    );
+    const helper = (channel.gitConfig.at(-1) as string).replace(/^credential\.helper=/, '');
+    const ask = (input: string) => spawnSync(helper, ['get'], { input, encoding: 'utf8' }).stdout;
+    expect(ask('protocol=http\nhost=127.0.0.1:8123\n\n')).toContain('password=ghp_hostcheckhostcheck');
+    expect(ask('protocol=http\nhost=evil.invalid\n\n')).toBe('');
+    expect(ask('protocol=https\nhost=127.0.0.1:8123\n\n')).toBe('');
+    expect(ask('protocol=http\nhost=127.0.0.1\n\n')).toBe('');
+    await channel.dispose();
+  });
+
   it('clears the operator’s helpers so none of them stores the token', async () => {
     const channel = await openCredentialChannel({ username: 'u', password: 'p' }, undefined);
     expect(channel.gitConfig.slice(0, 2)).toEqual(['-c', 'credential.helper=']);

@@ -1,8 +1,13 @@
 // The steps that check the result and publish it: verify (verify_repo plus the guard, evaluated by the
 // server; the repository's own build only on request), push (never forced, never the default branch) and
 // the pull request (opened or reused with gh).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { removeIfServerDies } from '@groundwork/mcp-common/childProcess';
 import { verifyRepo } from '../verify/verifyRepo.js';
 import { type Adoption, checkoutFiles, git, note, StepError } from './adoption.js';
+import { channelFor } from './gitCredentials.js';
 import { checkGuard } from './guardCheck.js';
 
 export async function verify(run: Adoption): Promise<void> {
@@ -33,11 +38,30 @@ export async function verify(run: Adoption): Promise<void> {
     return;
   }
   // The repository's build runs its own scripts (npm pre/post scripts, Gradle plugins): explicitly asked for,
-  // with the scrubbed environment and the same deadline and process-group kill as every child.
+  // with the scrubbed environment and the same deadline and process-group kill as every child. While it runs
+  // the token is not on disk (the channel is closed, and reopened for the push), and it runs in a copy of the
+  // committed files without `.git`, so it cannot change the git configuration the push uses (an `insteadOf`
+  // sending the push elsewhere, a hook).
   const useManager = guard.run.command !== 'sh' && (await run.runner.available(guard.run.command));
   const { command, args } = useManager ? guard.run : { command: 'sh', args: ['scripts/check-agent-docs.sh'] };
-  await run.runner.untrusted().run(command, args, { what: `the guard (${[command, ...args].join(' ')})` });
-  note(run, `ran the guard through the repository's build: ${[command, ...args].join(' ')}`);
+  await run.credentials.dispose();
+  const copy = await mkdtemp(path.join(tmpdir(), 'groundwork-build-'));
+  const forget = removeIfServerDies(copy);
+  try {
+    await git(run, ['checkout-index', '--all', `--prefix=${copy}/`]);
+    await run.runner
+      .at(copy)
+      .untrusted()
+      .run(command, args, { what: `the guard (${[command, ...args].join(' ')})` });
+  } finally {
+    await rm(copy, { recursive: true, force: true });
+    forget();
+    run.credentials = await channelFor(run.remote);
+  }
+  note(
+    run,
+    `ran the guard through the repository's build (in a copy without .git): ${[command, ...args].join(' ')}`,
+  );
 }
 
 export async function push(run: Adoption): Promise<void> {
@@ -54,13 +78,19 @@ export async function push(run: Adoption): Promise<void> {
     run.nothingToPublish = !run.remoteHasBranch;
     return;
   }
-  // Not forced: a branch someone else moved or created meanwhile makes the push fail (reported as a race).
-  // A local checkout's branch tracks what was pushed, never the default branch.
+  // Not forced: the lease names what the branch must be on the remote (what this run saw, or absent), so a
+  // branch someone else moved or created meanwhile — even at an ancestor, which a plain push would
+  // fast-forward — makes the push fail (reported as a race). A local checkout's branch tracks what was pushed,
+  // never the default branch.
+  const expected = run.remoteHasBranch
+    ? (await git(run, ['rev-parse', '--verify', `refs/remotes/origin/${run.branch}`])).trim()
+    : '';
   await git(
     run,
     [
       'push',
       '--quiet',
+      `--force-with-lease=refs/heads/${run.branch}:${expected}`,
       ...(run.target.kind === 'path' ? ['--set-upstream'] : []),
       '--',
       'origin',

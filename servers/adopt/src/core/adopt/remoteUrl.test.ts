@@ -57,6 +57,8 @@ describe('parseRemoteUrl', () => {
     ['host:-repo', "path starting with '-'"],
     ['ssh://-oProxyCommand=x@host/repo', "user starting with '-'"],
     ['ssh://-oProxyCommand=x/repo', 'no valid host'],
+    ['ssh://%2DoProxyCommand=x@host/repo', "user starting with '-'"],
+    ['ssh://%2Dhost/repo', 'no valid host'],
     ['ftp://host/repo', "unsupported scheme 'ftp:'"],
     ['git://host/repo', "unsupported scheme 'git:'"],
     ['http://example.com/o/r', 'plain http://'],

@@ -87,10 +87,11 @@ export function parseRemoteUrl(given: string): RemoteUrl {
     );
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (host === '' || host.startsWith('-')) refuse('has no valid host.');
-  if (url.username.startsWith('-')) refuse("has a user starting with '-'.");
   const username = safeDecode(url.username);
   const password = safeDecode(url.password);
+  // git decodes both before handing them to ssh, so `%2D` is a '-' there: check what git will use.
+  if (host === '' || host.startsWith('-') || safeDecode(host).startsWith('-')) refuse('has no valid host.');
+  if (username.startsWith('-')) refuse("has a user starting with '-'.");
   const secrets = [url.username, url.password, username, password].filter((secret) => secret !== '');
   const clean = new URL(url.href);
   clean.password = '';

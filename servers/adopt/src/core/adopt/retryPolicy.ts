@@ -82,6 +82,8 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
       resolve();
     };
     const timer = setTimeout(done, ms);
+    // An already-aborted signal never fires 'abort' again.
+    if (signal?.aborted) return done();
     signal?.addEventListener('abort', done, { once: true });
   });
 }

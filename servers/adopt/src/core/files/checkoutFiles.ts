@@ -3,6 +3,10 @@
 // hostile: every file read or written is a regular file inside the checkout, decided on the opened descriptor,
 // so a committed symlink never leads out of it and a FIFO or device is never opened. Symlinks inside are
 // followed (reading CLAUDE.md → AGENTS.md reads AGENTS.md; writing it writes AGENTS.md). Every read is capped.
+// The checkout's own `.git` folder is outside the boundary too: a committed `AGENTS.md → .git/config` must
+// neither be echoed nor let a write change git's configuration (hooks, remotes) for the push.
+
+import path from 'node:path';
 import {
   ConfinedDirectory,
   type ConfinedFile,
@@ -100,6 +104,10 @@ export class CheckoutFiles implements AsyncDisposable {
       if (isAbsent(error) || error instanceof WrongFileKindError) return [];
       throw this.translate(relative, error);
     }
+    if (directory !== undefined && this.inGitFolder(directory.realPath)) {
+      await directory.close();
+      throw insideGit(relative);
+    }
     const names: Array<{ name: string; kind: string }> = [];
     try {
       for await (const entry of (directory ?? this.directory).entries()) {
@@ -135,6 +143,7 @@ export class CheckoutFiles implements AsyncDisposable {
    * refused with UnsafeFileError before anything is written.
    */
   async write(relative: string, content: string, mode?: number): Promise<void> {
+    await this.refuseGitFolder(relative);
     try {
       await this.directory.writeFile(relative, content, {
         createParents: true,
@@ -156,9 +165,13 @@ export class CheckoutFiles implements AsyncDisposable {
   private async isDirectory(relative: string): Promise<boolean> {
     if (relative === '') return true;
     try {
-      await (await this.directory.openDirectory(relative)).close();
+      const directory = await this.directory.openDirectory(relative);
+      const real = directory.realPath;
+      await directory.close();
+      if (this.inGitFolder(real)) throw insideGit(relative);
       return true;
     } catch (error) {
+      if (error instanceof UnsafeFileError) throw error;
       if (isAbsent(error) || error instanceof WrongFileKindError) return false;
       throw this.translate(relative, error);
     }
@@ -178,9 +191,45 @@ export class CheckoutFiles implements AsyncDisposable {
       throw this.translate(relative, error);
     }
     try {
+      if (this.inGitFolder(file.realPath)) throw insideGit(relative);
       return await use(file);
     } finally {
       await file.close();
+    }
+  }
+
+  /** Whether a real path is the checkout's `.git` or inside it. */
+  private inGitFolder(real: string): boolean {
+    const git = path.join(this.root, '.git');
+    return real === git || real.startsWith(`${git}${path.sep}`);
+  }
+
+  /**
+   * Refuses a write whose target (or, for a new file, its nearest existing folder) lies in `.git`. The
+   * repository's contents do not change while adopt writes (no repository code runs then), so checking
+   * before the write is enough here.
+   */
+  private async refuseGitFolder(relative: string): Promise<void> {
+    const segments = relative.split('/').filter((segment) => segment !== '' && segment !== '.');
+    for (let end = segments.length; end >= 0; end--) {
+      const prefix = segments.slice(0, end).join('/');
+      let real: string | undefined;
+      try {
+        if (end === segments.length && end > 0) {
+          const file = await this.directory.openFile(prefix);
+          real = file.realPath;
+          await file.close();
+        } else {
+          const directory = prefix === '' ? undefined : await this.directory.openDirectory(prefix);
+          real = directory?.realPath ?? this.root;
+          await directory?.close();
+        }
+      } catch (error) {
+        if (isAbsent(error) || error instanceof WrongFileKindError) continue;
+        throw this.translate(relative, error);
+      }
+      if (this.inGitFolder(real)) throw insideGit(relative);
+      return;
     }
   }
 
@@ -203,6 +252,10 @@ export class CheckoutFiles implements AsyncDisposable {
 
 function isAbsent(error: unknown): boolean {
   return error instanceof PathNotFoundError;
+}
+
+function insideGit(relative: string): UnsafeFileError {
+  return new UnsafeFileError(relative, "leads into the repository's .git folder");
 }
 
 function tooLarge(relative: string, maxBytes: number): UnsafeFileError {

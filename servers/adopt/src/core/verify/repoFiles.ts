@@ -8,9 +8,12 @@ import { CheckoutFiles, MAX_FILE_BYTES, UnsafeFileError } from '../files/checkou
 
 /** Per call: at most this many bytes read in all (documented in MCP_USAGE.md). */
 export const MAX_TOTAL_BYTES = 32 * MAX_FILE_BYTES;
-/** Per call: the time reads may take before the rest is skipped (and reported). */
+/** Per call: the time file operations may take before the rest is skipped (and reported). */
 export const READ_BUDGET_MS = 20_000;
-/** Reads in flight at once, so the byte budget is checked before each (overshoot ≤ this many files). */
+/**
+ * File operations (reads, kinds, listings, link targets) in flight at once; the budgets are checked before
+ * each, so the overshoot is at most this many operations.
+ */
 const READ_CONCURRENCY = 8;
 
 export interface ReadBudget {
@@ -62,9 +65,13 @@ export class RepoFiles {
     return this.checkout.close();
   }
 
+  /** Whether the call's time or byte budget is spent (what is not checked then is reported, not guessed). */
+  get exhausted(): boolean {
+    return this.bytesRead >= this.budget.maxTotalBytes || Date.now() > this.deadline;
+  }
+
   async read(relative: string): Promise<string | undefined> {
-    return this.inTurn(async () => {
-      if (!this.withinBudget(relative)) return undefined;
+    return this.inTurn(relative, async () => {
       const text = await this.guard(() => this.checkout.read(relative));
       this.bytesRead += text === undefined ? 0 : Buffer.byteLength(text);
       return text;
@@ -73,26 +80,31 @@ export class RepoFiles {
 
   /** What is at `relative`: a file, a directory, or nothing (or something that may not be read). */
   async kind(relative: string): Promise<'file' | 'directory' | undefined> {
-    return this.guard(() => this.checkout.kind(relative));
+    return this.inTurn(relative, () => this.guard(() => this.checkout.kind(relative)));
   }
 
   /** Whether two paths are the same file inside the repository (e.g. CLAUDE.md a symlink to AGENTS.md). */
   async sameFile(a: string, b: string): Promise<boolean> {
-    return this.checkout.sameFile(a, b);
+    return (await this.inTurn(a, () => this.checkout.sameFile(a, b))) ?? false;
   }
 
   /** Kind, whether any execute bit is set, and the first two bytes (for a shebang) of a file. */
   async script(relative: string): Promise<{ executable: boolean; start: string } | undefined> {
-    return this.guard(async () => {
-      const info = await this.checkout.info(relative);
-      if (info?.kind !== 'file') return undefined;
-      return { executable: (info.mode & 0o111) !== 0, start: (await this.checkout.head(relative, 2)) ?? '' };
-    });
+    return this.inTurn(relative, () =>
+      this.guard(async () => {
+        const info = await this.checkout.info(relative);
+        if (info?.kind !== 'file') return undefined;
+        return {
+          executable: (info.mode & 0o111) !== 0,
+          start: (await this.checkout.head(relative, 2)) ?? '',
+        };
+      }),
+    );
   }
 
   /** Entries of a directory (names only), or `[]` when it does not exist; symlinks inside count as their target. */
   async list(relative: string): Promise<Array<{ name: string; directory: boolean; file: boolean }>> {
-    const entries = (await this.guard(() => this.checkout.list(relative))) ?? [];
+    const entries = (await this.inTurn(relative, () => this.guard(() => this.checkout.list(relative)))) ?? [];
     return entries.map((entry) => ({
       name: entry.name,
       directory: entry.kind === 'directory',
@@ -108,21 +120,26 @@ export class RepoFiles {
     return joined === '.' ? '' : joined.replace(/\/$/, '');
   }
 
-  private withinBudget(relative: string): boolean {
-    if (this.bytesRead < this.budget.maxTotalBytes && Date.now() <= this.deadline) return true;
-    this.refuse({
-      file: relative,
-      reason: 'budget',
-      message: `'${relative}' was not read: the call reached its limit (${this.budget.maxTotalBytes} bytes or ${this.budget.budgetMs / 1000} s of reading).`,
-    });
-    return false;
+  /** Records that `relative` was not looked at because the call's budget is spent. */
+  skipped(
+    relative: string,
+    message = `'${relative}' was not read: the call reached its limit (${this.budget.maxTotalBytes} bytes or ${this.budget.budgetMs / 1000} s of file operations).`,
+  ): void {
+    this.refuse({ file: relative, reason: 'budget', message });
   }
 
-  /** Runs `work` when fewer than READ_CONCURRENCY reads are in flight. */
-  private async inTurn<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` when fewer than READ_CONCURRENCY operations are in flight and the budget is not spent;
+   * undefined (and a `budget` refusal) otherwise.
+   */
+  private async inTurn<T>(relative: string, work: () => Promise<T>): Promise<T | undefined> {
     while (this.reading >= READ_CONCURRENCY) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.reading++;
     try {
+      if (this.exhausted) {
+        this.skipped(relative);
+        return undefined;
+      }
       return await work();
     } finally {
       this.reading--;

@@ -17,7 +17,7 @@ import {
   checkPluginManifest,
   marketplaceSources,
 } from './pluginRules.js';
-import { type RefusedFile, RepoFiles } from './repoFiles.js';
+import { type ReadBudget, type RefusedFile, RepoFiles } from './repoFiles.js';
 import { discoverLayout, kindFromLayout } from './repoLayout.js';
 import { checkSecrets } from './secretRules.js';
 import { checkLocalSettingsCommitted, checkSettings } from './settingsRules.js';
@@ -37,8 +37,9 @@ export class NotARepositoryError extends Error {
 export async function verifyRepo(
   root: string | ConfinedDirectory,
   shownAs = typeof root === 'string' ? root : '.',
+  budget?: ReadBudget,
 ): Promise<VerifyReport> {
-  const files = await RepoFiles.at(root);
+  const files = await RepoFiles.at(root, budget);
   if (files === undefined) throw new NotARepositoryError(shownAs);
   try {
     return await checkRepository(files);

@@ -16,7 +16,7 @@ export async function openSqliteDatabase(file: DataFile): Promise<SqlDatabase> {
   if (file.descriptorPath === undefined) {
     throw new DataError('UNREADABLE_FILE', 'SQLite files can only be read on Linux (through /proc/self/fd).');
   }
-  const { default: BetterSqlite3 } = await import('better-sqlite3');
+  const BetterSqlite3 = await loadBetterSqlite3();
   let db: Database;
   try {
     db = new BetterSqlite3(file.descriptorPath, { readonly: true, fileMustExist: true });
@@ -28,6 +28,19 @@ export async function openSqliteDatabase(file: DataFile): Promise<SqlDatabase> {
     );
   }
   return new SqliteDatabase(db);
+}
+
+// better-sqlite3 is a native module and an optional dependency of the published package: where npm could
+// neither fetch a prebuilt binary nor compile one, SQLite is the only thing missing.
+async function loadBetterSqlite3(): Promise<typeof import('better-sqlite3')> {
+  try {
+    return (await import('better-sqlite3')).default;
+  } catch {
+    throw new DataError(
+      'SQLITE_UNAVAILABLE',
+      'SQLite support needs the native module better-sqlite3, which is not installed with this server (no prebuilt binary for this platform and no compiler at install time). Install it beside the server (`npm install better-sqlite3`) or read the data as CSV, JSON Lines or Parquet.',
+    );
+  }
 }
 
 class SqliteDatabase implements SqlDatabase {
