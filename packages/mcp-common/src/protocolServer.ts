@@ -19,6 +19,7 @@ import { CallLimiter } from './callLimiter.js';
 import type { Limits } from './limits.js';
 import type { Logger } from './logger.js';
 import { maskValue } from './masking.js';
+import { MemoryBudget } from './memoryBudget.js';
 import type { LogLevel, ToolContext, ToolLog } from './tool.js';
 import { type ToolRegistry, UnknownToolError } from './toolRegistry.js';
 
@@ -54,6 +55,17 @@ function serverLimiter(app: ServerApp): CallLimiter {
     serverLimiters.set(app, limiter);
   }
   return limiter;
+}
+
+// Likewise one memory budget per app, shared by the calls of all its sessions.
+const memoryBudgets = new WeakMap<ServerApp, MemoryBudget>();
+function memoryBudget(app: ServerApp): MemoryBudget {
+  let budget = memoryBudgets.get(app);
+  if (budget === undefined) {
+    budget = new MemoryBudget(app.limits.memoryBytes);
+    memoryBudgets.set(app, budget);
+  }
+  return budget;
 }
 
 const LEVELS: readonly LogLevel[] = [
@@ -115,12 +127,14 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
     const tool = request.params.name;
     const send = (notification: ServerNotification) =>
       extra.sendNotification(notification).catch(() => undefined);
+    const memory = memoryBudget(app).forCall(extra.signal);
     const ctx: ToolContext = {
       signal: extra.signal,
       progress: progressReporter(request.params._meta?.progressToken, send),
       log: toolLog(tool, app.logger, options.stateless ? () => undefined : () => clientLevel, send),
       allowedPaths: app.allowedPaths,
       maxResultBytes: app.limits.maxResultBytes,
+      memory,
     };
     // In stateless mode each request names its protocol version in a header.
     const version = options.stateless
@@ -145,6 +159,8 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
       if (error instanceof UnknownToolError) throw invalidParams(error.message);
       throw error;
     } finally {
+      // Every exit (answer, error, cancellation) returns the call's memory before its slot.
+      memory.releaseAll();
       releaseServer();
       releaseSession();
       // Shows that a cancelled call really stopped, and how long it took to notice.
