@@ -28,6 +28,7 @@ describe('parseCommandLine', () => {
       maxRequestBytes: 4 * 1024 * 1024,
       maxResultBytes: 4 * 1024 * 1024,
       uninitializedSessionMs: 10_000,
+      memoryBytes: 1024 * 1024 * 1024,
     });
   });
 
@@ -104,6 +105,10 @@ describe('parseCommandLine', () => {
   it('takes every limit from its flag, else from its GROUNDWORK_ variable, the flag winning', () => {
     const env = { GROUNDWORK_MAX_RESULT_BYTES: '2048', GROUNDWORK_MAX_CALLS: '3' };
     expect(options(['--max-calls', '2'], env).limits).toMatchObject({ maxResultBytes: 2048, maxCalls: 2 });
+    expect(options(['--memory-mb', '256'], { GROUNDWORK_MEMORY_MB: '64' }).limits.memoryBytes).toBe(
+      256 * 1024 * 1024,
+    );
+    expect(options([], { GROUNDWORK_MEMORY_MB: '64' }).limits.memoryBytes).toBe(64 * 1024 * 1024);
     expect(invalid([], { GROUNDWORK_MAX_BATCH: '0' })).toContain('GROUNDWORK_MAX_BATCH');
     expect(invalid(['--headers-timeout-seconds', '60'])).toContain('--request-timeout-seconds');
   });

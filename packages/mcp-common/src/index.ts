@@ -4,6 +4,7 @@
 import './stdoutGuard.js';
 
 export { AllowedPaths } from './allowedPaths.js';
+export { type CallMemory, MemoryBudget, type MemoryReservation } from './memoryBudget.js';
 export { runServer, type ServerSpec } from './runServer.js';
 export {
   defineTool,

@@ -12,6 +12,8 @@ export interface Limits {
   maxCalls: number;
   /** Tool calls running at once in one session (stdio is one session). */
   maxSessionCalls: number;
+  /** Memory the calls of the whole server may reserve for their own tables (bytes); see memoryBudget.ts. */
+  memoryBytes: number;
   /** Tool calls waiting for a slot, per limit (server and session); beyond it a call is refused. */
   maxQueuedCalls: number;
   /** Open streamable-HTTP sessions. */
@@ -40,7 +42,7 @@ export interface LimitSpec {
   min: number;
   max: number;
   /** The flag's unit, multiplied into the limit (e.g. seconds → 1000 ms). */
-  unit: 'bytes' | 'count' | 'seconds' | 'minutes';
+  unit: 'bytes' | 'megabytes' | 'count' | 'seconds' | 'minutes';
   help: string;
 }
 
@@ -60,6 +62,16 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
   spec('maxBatch', 'max-batch', 16, 1, 1000, 'count', 'most messages in one HTTP batch'),
   spec('maxCalls', 'max-calls', 8, 1, 1000, 'count', 'tool calls running at once in the server'),
   spec('maxSessionCalls', 'max-session-calls', 4, 1, 1000, 'count', 'tool calls running at once per session'),
+  // Two heavy calls at a tool's own default cap (data: 512 MB) fit a 2–4 GB machine; more share it.
+  spec(
+    'memoryBytes',
+    'memory-mb',
+    1024,
+    16,
+    1024 * 1024,
+    'megabytes',
+    'memory all calls together may reserve (MB)',
+  ),
   spec(
     'maxQueuedCalls',
     'max-queued-calls',
@@ -116,7 +128,13 @@ function spec(
   };
 }
 
-const UNIT_FACTOR: Record<LimitSpec['unit'], number> = { bytes: 1, count: 1, seconds: 1000, minutes: 60_000 };
+const UNIT_FACTOR: Record<LimitSpec['unit'], number> = {
+  bytes: 1,
+  megabytes: MIB,
+  count: 1,
+  seconds: 1000,
+  minutes: 60_000,
+};
 
 export class LimitError extends Error {}
 

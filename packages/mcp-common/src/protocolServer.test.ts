@@ -182,3 +182,62 @@ describe('concurrency limits', () => {
     await one.close();
   });
 });
+
+describe('memory budget', () => {
+  it('is shared by the sessions of a server, and a call returns its memory on every exit', async () => {
+    const MIB = 1024 * 1024;
+    let letGo: () => void = () => undefined;
+    let holding: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    const reserve = defineTool({
+      definition: {
+        name: 'reserve',
+        title: 'Reserve',
+        description: 'Reserves memory, then holds it, fails or answers how much it got.',
+        input: z.object({ mib: z.number().int(), after: z.enum(['answer', 'fail', 'hold']) }),
+        annotations: {},
+      },
+      async apply({ mib, after }, ctx) {
+        const granted = await ctx.memory.reserve(mib * MIB, 0);
+        if (after === 'fail') throw new Error('failed while holding memory');
+        if (after === 'hold') {
+          holding();
+          await new Promise<void>((resolve) => {
+            letGo = resolve;
+          });
+        }
+        return ToolResult.success(String(granted.bytes / MIB));
+      },
+    });
+    const shared: ServerApp = {
+      ...app,
+      registry: new ToolRegistry([reserve], app.logger),
+      limits: { ...defaultLimits(), memoryBytes: 100 * MIB },
+    };
+    const connect = async () => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await createProtocolServer(shared, { stateless: false }).connect(serverSide);
+      const session = new Client({ name: 'memory-test', version: '0' });
+      await session.connect(clientSide);
+      return session;
+    };
+    const [one, two] = [await connect(), await connect()];
+    const answer = (session: Client, mib: number) =>
+      session.callTool({ name: 'reserve', arguments: { mib, after: 'answer' } });
+
+    const holder = one.callTool({ name: 'reserve', arguments: { mib: 70, after: 'hold' } });
+    await held;
+    await expect(answer(two, 500)).resolves.toMatchObject({ content: [{ text: '30' }] });
+    letGo();
+    await holder;
+    await expect(
+      two.callTool({ name: 'reserve', arguments: { mib: 60, after: 'fail' } }),
+    ).resolves.toMatchObject({ isError: true });
+    // Neither the answered nor the failed call kept anything.
+    await expect(answer(one, 500)).resolves.toMatchObject({ content: [{ text: '100' }] });
+    await one.close();
+    await two.close();
+  });
+});

@@ -10,6 +10,7 @@ describe('@groundwork/mcp-common public API', () => {
     expect(Object.keys(publicApi).sort()).toEqual([
       'AllowedPaths',
       'InvalidArgumentError',
+      'MemoryBudget',
       'ToolError',
       'ToolResult',
       'defineTool',

@@ -2,6 +2,7 @@
 // translates these types to the protocol.
 import type { z } from 'zod';
 import type { AllowedPaths } from './allowedPaths.js';
+import type { CallMemory } from './memoryBudget.js';
 import type { ToolResult } from './toolResult.js';
 
 /** Hints a client may use to decide how much to trust and confirm a call (MCP tool annotations). */
@@ -50,6 +51,11 @@ export interface ToolContext {
    * saying `truncated: true`, so a tool that can page should bound its own answer below this.
    */
   maxResultBytes: number;
+  /**
+   * The server's memory budget (`--memory-mb`), shared by all calls: a tool that sizes its own tables
+   * reserves them here and works with what it is granted. Whatever the call still holds is released when it ends.
+   */
+  memory: CallMemory;
 }
 
 export interface McpTool<Input extends z.ZodObject = z.ZodObject> {

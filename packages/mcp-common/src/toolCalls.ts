@@ -6,6 +6,7 @@ import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { CallLimiter } from './callLimiter.js';
 import type { Logger } from './logger.js';
 import { maskValue } from './masking.js';
+import { MemoryBudget } from './memoryBudget.js';
 import type { ServerApp } from './serverApp.js';
 import type { LogLevel, ToolContext, ToolLog } from './tool.js';
 import { type CallOutcome, UnknownToolError } from './toolRegistry.js';
@@ -50,6 +51,17 @@ function serverLimiter(app: ServerApp): CallLimiter {
   return limiter;
 }
 
+// Likewise one memory budget per app, shared by the calls of all its sessions (and of every revision).
+const memoryBudgets = new WeakMap<ServerApp, MemoryBudget>();
+function memoryBudget(app: ServerApp): MemoryBudget {
+  let budget = memoryBudgets.get(app);
+  if (budget === undefined) {
+    budget = new MemoryBudget(app.limits.memoryBytes);
+    memoryBudgets.set(app, budget);
+  }
+  return budget;
+}
+
 export function sessionLimiter(app: ServerApp): CallLimiter {
   return new CallLimiter(app.limits.maxSessionCalls, app.limits.maxQueuedCalls, 'this session');
 }
@@ -57,12 +69,14 @@ export function sessionLimiter(app: ServerApp): CallLimiter {
 /** Throws a JSON-RPC error (code and message) for an unknown tool or a full queue. */
 export async function runToolCall(app: ServerApp, request: ToolCallRequest): Promise<CallOutcome> {
   const { tool, signal } = request;
+  const memory = memoryBudget(app).forCall(signal);
   const ctx: ToolContext = {
     signal,
     progress: progressReporter(request.progressToken, request.send),
     log: toolLog(tool, app.logger, request.clientLevel, request.send),
     allowedPaths: app.allowedPaths,
     maxResultBytes: app.limits.maxResultBytes,
+    memory,
   };
   const releaseSession =
     request.sessionLimiter === undefined ? () => undefined : await request.sessionLimiter.acquire(signal);
@@ -84,6 +98,8 @@ export async function runToolCall(app: ServerApp, request: ToolCallRequest): Pro
     if (error instanceof UnknownToolError) throw invalidParams(error.message);
     throw error;
   } finally {
+    // Every exit (answer, error, cancellation) returns the call's memory before its slot.
+    memory.releaseAll();
     releaseServer();
     releaseSession();
     // Shows that a cancelled call really stopped, and how long it took to notice.

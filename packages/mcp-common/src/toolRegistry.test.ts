@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AllowedPaths } from './allowedPaths.js';
+import { MemoryBudget } from './memoryBudget.js';
 import { defineTool, type McpTool, type ToolContext } from './tool.js';
 import { requiredString, stringList } from './toolArguments.js';
 import { ToolError } from './toolError.js';
@@ -33,6 +34,7 @@ beforeAll(async () => {
     log: { debug: quiet, info: quiet, warning: quiet, error: quiet },
     allowedPaths: await AllowedPaths.under(tmpdir()),
     maxResultBytes: 4 * 1024 * 1024,
+    memory: new MemoryBudget(64 * 1024 * 1024).forCall(new AbortController().signal),
   };
 });
 

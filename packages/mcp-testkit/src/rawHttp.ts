@@ -26,6 +26,9 @@ export function rawRequest(url: string, options: RawRequest = {}): Promise<RawRe
       {
         method: options.method ?? 'GET',
         headers: options.headers,
+        // A connection of its own per request: a pooled keep-alive socket that the server closes for idleness
+        // just as the next request is written fails with "socket hang up" (seen under load in CI).
+        agent: false,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       },
       (res) => {

@@ -60,7 +60,9 @@ export async function analyzeDuplicates(
     const answered = await source.analyzeDuplicates(query, control);
     if (answered !== undefined) return answered;
   }
-  const budget = control.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
+  // Reserved only now, so a search the database answered holds none of the server's shared budget.
+  const cap = control.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
+  const budget = control.reserveMemory === undefined ? cap : await control.reserveMemory(cap);
   const scan: KeyScan = (visit, pass) => source.scan(columns, query.comparison, visit, control, pass);
   const sequential = sequentialPasses(scan, columns.length, query, control, budget);
   let passes = (await parallelPasses(source, columns, query, control, budget)) ?? sequential;

@@ -19,8 +19,13 @@ export interface ScanControl {
     unit: 'bytes' | 'rows' | 'combinations',
     pass: string,
   ) => void;
-  /** The memory the analysis may use for its own tables before it spills to temporary files. */
+  /** The most memory the analysis may use for its own tables before it spills to temporary files. */
   memoryBudgetBytes?: number;
+  /**
+   * Asks a shared budget for up to `capBytes` (the cap above) when the analysis is about to build its tables,
+   * and resolves to what it got, which may be less: the analysis then spills sooner. Without it, the cap.
+   */
+  reserveMemory?: (capBytes: number) => Promise<number>;
   /** Threads a duplicate search of a large plain delimited-text file may use (default: the cores). */
   threads?: number;
   /** The smallest file scanned on several threads (default 64 MB; smaller ones are not worth a thread). */

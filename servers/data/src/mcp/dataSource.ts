@@ -196,9 +196,14 @@ function requiredTable(table: string | undefined): string {
   return table;
 }
 
+// A duplicate search waits for the server's shared memory budget (--memory-mb) only when less than this
+// share of its own cap is free; with more, it starts at once with what it got and spills to disk sooner.
+const LEAST_SHARE_OF_CAP = 8;
+
 /**
- * Progress and cancellation from the tool context; the memory budget from GROUNDWORK_DATA_MEMORY_MB, the
- * smallest file scanned on all cores from GROUNDWORK_DATA_PARALLEL_MIN_MB.
+ * Progress and cancellation from the tool context; the memory budget capped by GROUNDWORK_DATA_MEMORY_MB and
+ * reserved from the server's shared one, the smallest file scanned on all cores from
+ * GROUNDWORK_DATA_PARALLEL_MIN_MB.
  * Passes are reported one after another on one scale, since MCP progress must only ever increase.
  */
 export function scanControlOf(ctx: ToolContext): ScanControl {
@@ -218,6 +223,9 @@ export function scanControlOf(ctx: ToolContext): ScanControl {
       ctx.progress(base + done, total === undefined ? undefined : base + total, `${pass} (${unit})`);
     },
     ...(megabytes > 0 ? { memoryBudgetBytes: megabytes * 1024 * 1024 } : {}),
+    // Released by mcp-common when the call ends, however it ends.
+    reserveMemory: async (capBytes) =>
+      (await ctx.memory.reserve(capBytes, Math.ceil(capBytes / LEAST_SHARE_OF_CAP))).bytes,
     ...(parallelMin !== undefined && Number(parallelMin) >= 0
       ? { parallelMinBytes: Number(parallelMin) * 1024 * 1024 }
       : {}),
