@@ -1,6 +1,12 @@
-// The official SDK clients as users run them, against the built bin over every transport: the v1 client
-// (`@modelcontextprotocol/sdk`, 2025 revisions), and the v2 client (`@modelcontextprotocol/client`) both in
-// its default 2025 mode and pinned to 2026-07-28 (server/discover and per-request `_meta`, no initialize).
+// The official clients as users run them, against the built bin over every transport: the v1 client
+// (`@modelcontextprotocol/sdk`, 2025 revisions), the v2 client (`@modelcontextprotocol/client`) both in
+// its default 2025 mode and pinned to 2026-07-28 (server/discover and per-request `_meta`, no initialize),
+// and the MCP Inspector's CLI (`mcp-inspector --cli`), a separate program driven through its command line.
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
@@ -47,6 +53,36 @@ export function describeSdkClients(spec: TransportContractSpec): void {
         await listAndCall(client, spec);
       });
 
+      it('the MCP Inspector CLI lists the tools and calls one', async () => {
+        const target =
+          transport === 'stdio'
+            ? [process.execPath, spec.bin, ...baseArgs(spec)]
+            : ['--transport', 'http', '--server-url', (server as HttpServerProcess).url];
+        const listed = JSON.parse(await inspector([...target, '--method', 'tools/list'], spec.env)) as {
+          tools: Array<{ name: string }>;
+        };
+        expect(listed.tools.map((tool) => tool.name)).toContain(spec.sampleCall.name);
+        const toolArgs = Object.entries(spec.sampleCall.arguments ?? {}).map(
+          ([name, value]) => `${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`,
+        );
+        const called = JSON.parse(
+          await inspector(
+            [
+              ...target,
+              '--method',
+              'tools/call',
+              '--tool-name',
+              spec.sampleCall.name,
+              '--tool-arg',
+              ...toolArgs,
+            ],
+            spec.env,
+          ),
+        ) as { isError?: boolean; content?: unknown[] };
+        expect(called.isError ?? false).toBe(false);
+        expect(called.content?.length ?? 0).toBeGreaterThan(0);
+      });
+
       for (const mode of ['legacy', '2026-07-28'] as const) {
         it(`the v2 SDK client (${mode === 'legacy' ? 'default: 2025 initialize' : 'pinned to 2026-07-28'}) connects, lists and calls`, async () => {
           const client = new ClientV2(
@@ -76,4 +112,22 @@ async function listAndCall(client: AnyClient, spec: TransportContractSpec): Prom
   } finally {
     await client.close();
   }
+}
+
+const inspectorBin = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector/package.json')),
+  'clients/launcher/build/index.js',
+);
+
+/** Runs `mcp-inspector --cli …` and resolves with what it printed (its answer as JSON); its catalog is a temp file. */
+function inspector(args: readonly string[], env: Record<string, string> = {}): Promise<string> {
+  const catalog = path.join(mkdtempSync(path.join(tmpdir(), 'inspector-')), 'mcp.json');
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [inspectorBin, '--cli', ...args],
+      { env: { ...process.env, ...env, MCP_CATALOG_PATH: catalog }, maxBuffer: 32 * 1024 * 1024 },
+      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
+    );
+  });
 }
