@@ -2,7 +2,7 @@
 // and peak memory, VmHWM). Sizes: BENCH_SIZE_MB (default 200) for the orders CSV, BENCH_KEYS_ROWS (default
 // 1,000,000) for the 24-column key discovery table. Data goes to bench-data/ (gitignored); results to stdout.
 import { spawnSync } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -81,6 +81,7 @@ async function duckdb(sql: string): Promise<void> {
 }
 
 async function prepare() {
+  mkdirSync(dataDir, { recursive: true }); // a fresh clone has no bench-data/ yet
   const csv = path.join(dataDir, `orders-${sizeMb}mb.csv`);
   const gz = `${csv}.gz`;
   const parquet = path.join(dataDir, `orders-${sizeMb}mb.parquet`);
