@@ -13,6 +13,7 @@ export {
 export type { ToolCall, TransportContractSpec } from './contractSpec.js';
 export { nullPaths, snakeCaseKeys } from './jsonChecks.js';
 export { seededRandom } from './seededRandom.js';
+export { cancelledCallCount, logged, startedCallCount } from './serverLog.js';
 export { type HttpServerProcess, runBin, startHttpServer } from './serverProcess.js';
 export {
   connectOverStdio,

@@ -6,6 +6,8 @@ const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
 export interface DataServer {
   client: StdioSession['client'];
+  /** What the server wrote to stderr so far (its log, at debug level: 'tool call started' and the like). */
+  stderr(): string;
   /** Calls a tool and returns its structured result, or throws with the error text. */
   call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Calls a tool that must fail and returns its error text. */
@@ -21,10 +23,11 @@ export async function startDataServer(
     bin,
     clientName: 'data-wire-test',
     args: ['--allowed-dir', allowedDir],
-    env,
+    env: { GROUNDWORK_LOG_LEVEL: 'debug', ...env },
   });
   return {
     client: session.client,
+    stderr: session.stderr,
     async call(name, args) {
       const result = await session.call(name, args);
       if (result.isError) throw new Error(`${name} failed: ${result.text}`);

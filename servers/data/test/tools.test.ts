@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { cancelledCallCount, logged, startedCallCount } from '@groundwork/mcp-testkit';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DataServer, startDataServer } from './dataServer.js';
@@ -330,12 +331,27 @@ describe('a scan on all cores', () => {
 
 describe('cancellation', () => {
   it('abandons a cancelled scan and keeps serving', async () => {
+    const startedBefore = startedCallCount(server.stderr(), 'find_keys');
+    const cancelledBefore = cancelledCallCount(server.stderr(), 'find_keys');
     const controller = new AbortController();
     const call = server.client.callTool({ name: 'find_keys', arguments: { file: 'big.csv.gz' } }, undefined, {
       signal: controller.signal,
     });
-    setTimeout(() => controller.abort(), 50);
+    // Cancels once the server says the call is running (an event, not a guess at how long it takes to start).
+    await logged(
+      () => startedCallCount(server.stderr(), 'find_keys'),
+      startedBefore,
+      'find_keys starting',
+      server.stderr,
+    );
+    controller.abort();
     await expect(call).rejects.toThrow();
+    await logged(
+      () => cancelledCallCount(server.stderr(), 'find_keys'),
+      cancelledBefore,
+      '"tool call cancelled" for find_keys',
+      server.stderr,
+    );
     const result = await server.call('uniqueness_check', { file: 'people.csv', columns: ['id'] });
     expect(result.unique).toBe(true);
   });
