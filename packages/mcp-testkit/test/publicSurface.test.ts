@@ -8,15 +8,18 @@ describe('@groundwork/mcp-testkit', () => {
       'NOT_APPLICABLE',
       'REQUIRED_CONFORMANCE_SCENARIOS',
       'REQUIREMENT_SETS',
+      'cancelledCallCount',
       'connectOverStdio',
       'describeFailures',
       'describeTransportContract',
+      'logged',
       'nullPaths',
       'runBin',
       'runConformance',
       'seededRandom',
       'snakeCaseKeys',
       'startHttpServer',
+      'startedCallCount',
       'tally',
     ]);
   });
