@@ -5,6 +5,19 @@ import './stdoutGuard.js';
 
 export { AllowedPaths } from './allowedPaths.js';
 export { type CallMemory, MemoryBudget, type MemoryReservation } from './memoryBudget.js';
+export {
+  type Completer,
+  type Completion,
+  type CompletionContext,
+  type CompletionRequest,
+  definePrompt,
+  MAX_COMPLETION_VALUES,
+  type McpPrompt,
+  type PromptArgument,
+  type PromptContext,
+  type PromptDefinition,
+  type PromptMessage,
+} from './prompt.js';
 export { runServer, type ServerSpec } from './runServer.js';
 export {
   defineTool,

@@ -10,9 +10,11 @@ describe('@groundwork/mcp-common public API', () => {
     expect(Object.keys(publicApi).sort()).toEqual([
       'AllowedPaths',
       'InvalidArgumentError',
+      'MAX_COMPLETION_VALUES',
       'MemoryBudget',
       'ToolError',
       'ToolResult',
+      'definePrompt',
       'defineTool',
       'optionalBoolean',
       'optionalBoundedInt',

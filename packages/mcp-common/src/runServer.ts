@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { AllowedPaths } from './allowedPaths.js';
 import { parseCommandLine, type StartupOptions, usage } from './commandLine.js';
 import { createLogger } from './logger.js';
+import type { McpPrompt } from './prompt.js';
 import type { ServerApp } from './protocolServer.js';
 import type { McpTool } from './tool.js';
 import { ToolRegistry } from './toolRegistry.js';
@@ -19,6 +20,14 @@ export interface ServerSpec {
   instructions?: string;
   /** The server's MCP_USAGE.md, offered to clients as a resource. */
   usageFile?: URL;
+  /** Prompts for the server's workflows (`prompts/list`, `prompts/get`), with completable arguments. */
+  prompts?: readonly McpPrompt[];
+  /**
+   * The server's Agent Skills folder (`servers/<name>/skills/`, one `<skill>/SKILL.md` per skill), served
+   * through the `io.modelcontextprotocol/skills` extension as `skill://` resources. Read when first asked
+   * for, never at start-up.
+   */
+  skillsDir?: URL;
 }
 
 /** Parses `argv` and serves `spec` until the client (stdio) or a signal (HTTP) ends it. */

@@ -26,6 +26,12 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
    */
   output?: z.ZodObject;
   annotations: ToolAnnotations;
+  /**
+   * Whether a client may run this tool as a task (the `io.modelcontextprotocol/tasks` extension): set
+   * `'optional'` on calls that may run long. A client without tasks support always gets the ordinary call.
+   * Default `'forbidden'`.
+   */
+  taskSupport?: 'forbidden' | 'optional';
 }
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
