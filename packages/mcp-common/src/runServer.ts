@@ -4,6 +4,7 @@ import { AllowedPaths } from './allowedPaths.js';
 import { parseCommandLine, type StartupOptions, usage } from './commandLine.js';
 import { createLogger } from './logger.js';
 import type { McpPrompt } from './prompt.js';
+import { PromptCatalog } from './promptCatalog.js';
 import type { ServerApp } from './protocolServer.js';
 import type { McpTool } from './tool.js';
 import { ToolRegistry } from './toolRegistry.js';
@@ -83,5 +84,8 @@ async function buildApp(spec: ServerSpec, options: StartupOptions): Promise<Serv
     logger,
     ...(usageText === undefined ? {} : { usage: usageText }),
     limits: options.limits,
+    ...(spec.prompts === undefined
+      ? {}
+      : { prompts: new PromptCatalog(spec.prompts, logger, options.limits.maxResultBytes) }),
   };
 }

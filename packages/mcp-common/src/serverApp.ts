@@ -3,6 +3,7 @@
 import type { AllowedPaths } from './allowedPaths.js';
 import type { Limits } from './limits.js';
 import type { Logger } from './logger.js';
+import type { PromptCatalog } from './promptCatalog.js';
 import type { ToolRegistry } from './toolRegistry.js';
 
 export interface ServerApp {
@@ -15,4 +16,6 @@ export interface ServerApp {
   /** The server's MCP_USAGE.md, offered as a resource. */
   usage?: string;
   limits: Limits;
+  /** The server's prompts and their completers (absent: none). */
+  prompts?: PromptCatalog;
 }

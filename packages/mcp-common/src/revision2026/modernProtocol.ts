@@ -2,10 +2,11 @@
 // nothing here is per client or per session, and any instance of a server can answer any request. The
 // tools, resources and limits are the same ones the 2025 SDK Server serves (toolCalls.ts, usageResource.ts).
 
+import { promptsOf } from '../promptCatalog.js';
 import type { RpcId } from '../rpcScreening.js';
 import type { ServerApp } from '../serverApp.js';
 import type { LogLevel } from '../tool.js';
-import { invalidParams, isLogLevel, runToolCall, type Send } from '../toolCalls.js';
+import { isLogLevel, runToolCall, type Send } from '../toolCalls.js';
 import { readUsage, usageResources } from '../usageResource.js';
 import {
   META,
@@ -77,8 +78,13 @@ export class ModernProtocol {
       case 'server/discover':
         return {
           supportedVersions: [...SUPPORTED_REVISIONS],
-          // No server has prompts yet; an empty, cacheable list is a truthful answer for clients that ask.
-          capabilities: { tools: {}, resources: {}, prompts: {} },
+          // prompts even when empty: an empty, cacheable list is a truthful answer for clients that ask.
+          capabilities: {
+            tools: {},
+            resources: {},
+            prompts: {},
+            ...(promptsOf(this.app).completable ? { completions: {} } : {}),
+          },
           serverInfo: this.serverInfo,
           ...(this.app.instructions === undefined ? {} : { instructions: this.app.instructions }),
         };
@@ -104,19 +110,29 @@ export class ModernProtocol {
       case 'resources/templates/list':
         return { resourceTemplates: [] };
       case 'prompts/list':
-        return { prompts: [] };
+        return { prompts: promptsOf(this.app).listing };
       case 'prompts/get':
-        throw invalidParams(`Unknown prompt '${String(params.name).slice(0, 200)}'; this server has none.`);
+        return promptsOf(this.app).render(params.name, params.arguments, {
+          signal: call.signal,
+          allowedPaths: this.app.allowedPaths,
+        });
+      case 'completion/complete': {
+        const prompts = promptsOf(this.app);
+        if (!prompts.completable) throw methodNotFound(method);
+        return prompts.complete(params, { signal: call.signal, allowedPaths: this.app.allowedPaths });
+      }
       case 'resources/read':
         return readUsage(this.app, String(params.uri));
       default:
-        // initialize, ping, logging/setLevel and resources/(un)subscribe are gone in 2026-07-28; prompts,
-        // completions and subscriptions/listen (nothing here ever changes) are not offered.
-        throw Object.assign(new Error(`Method not found: '${method.slice(0, 100)}'.`), {
-          code: METHOD_NOT_FOUND,
-        });
+        // initialize, ping, logging/setLevel and resources/(un)subscribe are gone in 2026-07-28;
+        // subscriptions/listen (nothing here ever changes) is not offered.
+        throw methodNotFound(method);
     }
   }
+}
+
+function methodNotFound(method: string): Error {
+  return Object.assign(new Error(`Method not found: '${method.slice(0, 100)}'.`), { code: METHOD_NOT_FOUND });
 }
 
 function asRpcError(error: unknown, app: ServerApp): RpcErrorBody {
