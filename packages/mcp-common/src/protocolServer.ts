@@ -17,10 +17,12 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { promptsOf } from './promptCatalog.js';
+import { listResources, readResource } from './resources.js';
 import type { ServerApp } from './serverApp.js';
+import { SKILLS_CAPABILITY, SKILLS_EXTENSION } from './skills/skillCatalog.js';
+import { serveSkills } from './skills/skillRequests.js';
 import type { LogLevel } from './tool.js';
 import { runToolCall, sessionLimiter } from './toolCalls.js';
-import { readUsage, usageResources } from './usageResource.js';
 
 export type { ServerApp } from './serverApp.js';
 
@@ -59,6 +61,7 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
         prompts: { listChanged: false },
         ...(prompts.completable ? { completions: {} } : {}),
         ...(options.stateless ? {} : { logging: {} }),
+        ...(app.skills === undefined ? {} : { extensions: { [SKILLS_EXTENSION]: SKILLS_CAPABILITY } }),
       },
       ...(app.instructions === undefined ? {} : { instructions: app.instructions }),
       jsonSchemaValidator: lazyValidator,
@@ -106,8 +109,9 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
     });
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: usageResources(app) }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => readUsage(app, request.params.uri));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(app) }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => readResource(app, request.params.uri));
+  if (app.skills !== undefined) serveSkills(server, app.skills);
   return server;
 }
 

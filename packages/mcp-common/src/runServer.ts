@@ -6,6 +6,7 @@ import { createLogger } from './logger.js';
 import type { McpPrompt } from './prompt.js';
 import { PromptCatalog } from './promptCatalog.js';
 import type { ServerApp } from './protocolServer.js';
+import { SkillCatalog } from './skills/skillCatalog.js';
 import type { McpTool } from './tool.js';
 import { ToolRegistry } from './toolRegistry.js';
 
@@ -87,5 +88,7 @@ async function buildApp(spec: ServerSpec, options: StartupOptions): Promise<Serv
     ...(spec.prompts === undefined
       ? {}
       : { prompts: new PromptCatalog(spec.prompts, logger, options.limits.maxResultBytes) }),
+    // Only the folder's name here: it is read when a client first asks for skills.
+    ...(spec.skillsDir === undefined ? {} : { skills: new SkillCatalog(spec.skillsDir, logger) }),
   };
 }

@@ -4,6 +4,7 @@ import type { AllowedPaths } from './allowedPaths.js';
 import type { Limits } from './limits.js';
 import type { Logger } from './logger.js';
 import type { PromptCatalog } from './promptCatalog.js';
+import type { SkillCatalog } from './skills/skillCatalog.js';
 import type { ToolRegistry } from './toolRegistry.js';
 
 export interface ServerApp {
@@ -18,4 +19,6 @@ export interface ServerApp {
   limits: Limits;
   /** The server's prompts and their completers (absent: none). */
   prompts?: PromptCatalog;
+  /** The server's Agent Skills (absent: the skills extension is not declared). */
+  skills?: SkillCatalog;
 }

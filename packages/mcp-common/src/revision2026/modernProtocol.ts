@@ -3,11 +3,12 @@
 // tools, resources and limits are the same ones the 2025 SDK Server serves (toolCalls.ts, usageResource.ts).
 
 import { promptsOf } from '../promptCatalog.js';
+import { listResources, readResource } from '../resources.js';
 import type { RpcId } from '../rpcScreening.js';
 import type { ServerApp } from '../serverApp.js';
+import { SKILLS_CAPABILITY, SKILLS_EXTENSION } from '../skills/skillCatalog.js';
 import type { LogLevel } from '../tool.js';
 import { isLogLevel, runToolCall, type Send } from '../toolCalls.js';
-import { readUsage, usageResources } from '../usageResource.js';
 import {
   META,
   METHOD_NOT_FOUND,
@@ -42,6 +43,8 @@ const CACHED_METHODS = new Set([
   'resources/templates/list',
   'resources/read',
   'prompts/list',
+  'skills/list',
+  'skills/get',
 ]);
 
 export class ModernProtocol {
@@ -84,6 +87,9 @@ export class ModernProtocol {
             resources: {},
             prompts: {},
             ...(promptsOf(this.app).completable ? { completions: {} } : {}),
+            ...(this.app.skills === undefined
+              ? {}
+              : { extensions: { [SKILLS_EXTENSION]: SKILLS_CAPABILITY } }),
           },
           serverInfo: this.serverInfo,
           ...(this.app.instructions === undefined ? {} : { instructions: this.app.instructions }),
@@ -106,7 +112,7 @@ export class ModernProtocol {
         return outcome;
       }
       case 'resources/list':
-        return { resources: usageResources(this.app) };
+        return { resources: await listResources(this.app) };
       case 'resources/templates/list':
         return { resourceTemplates: [] };
       case 'prompts/list':
@@ -122,7 +128,13 @@ export class ModernProtocol {
         return prompts.complete(params, { signal: call.signal, allowedPaths: this.app.allowedPaths });
       }
       case 'resources/read':
-        return readUsage(this.app, String(params.uri));
+        return readResource(this.app, String(params.uri));
+      case 'skills/list':
+      case 'skills/get': {
+        const skills = this.app.skills;
+        if (skills === undefined) throw methodNotFound(method);
+        return method === 'skills/list' ? skills.list(params) : skills.get(params);
+      }
       default:
         // initialize, ping, logging/setLevel and resources/(un)subscribe are gone in 2026-07-28;
         // subscriptions/listen (nothing here ever changes) is not offered.
