@@ -15,8 +15,9 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { ServerApp } from './serverApp.js';
+import { legacyTasksCapability, serveLegacyTasks } from './tasks/legacyTasks.js';
 import type { LogLevel } from './tool.js';
-import { runToolCall, sessionLimiter } from './toolCalls.js';
+import { runToolCall, sessionLimiter, type ToolCallRequest } from './toolCalls.js';
 import { readUsage, usageResources } from './usageResource.js';
 
 export type { ServerApp } from './serverApp.js';
@@ -54,6 +55,7 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
         // No server has prompts yet: an empty list answers clients that ask (as in 2026-07-28).
         prompts: {},
         ...(options.stateless ? {} : { logging: {} }),
+        tasks: legacyTasksCapability(options.stateless),
       },
       ...(app.instructions === undefined ? {} : { instructions: app.instructions }),
       jsonSchemaValidator: lazyValidator,
@@ -63,6 +65,7 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
   const tools = { tools: app.registry.listing };
   const limiter = sessionLimiter(app);
   const negotiated = rememberProtocolVersion(server);
+  const tasks = serveLegacyTasks(server, app, options.stateless);
 
   if (!options.stateless) {
     server.setRequestHandler(SetLevelRequestSchema, (request) => {
@@ -77,7 +80,7 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
     const version = options.stateless
       ? headerOf(extra.requestInfo?.headers, 'mcp-protocol-version')
       : negotiated();
-    return runToolCall(app, {
+    const call: ToolCallRequest = {
       tool: request.params.name,
       arguments: request.params.arguments,
       progressToken: request.params._meta?.progressToken,
@@ -87,7 +90,9 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
       clientLevel: options.stateless ? () => undefined : () => clientLevel,
       sessionLimiter: limiter,
       structuredOutput: version !== undefined && version >= STRUCTURED_OUTPUT_VERSION,
-    });
+    };
+    // A client that asked for a task gets one (tasks/legacyTasks.ts); every other call is answered here.
+    return tasks.start(request.params, call) ?? runToolCall(app, call);
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: usageResources(app) }));

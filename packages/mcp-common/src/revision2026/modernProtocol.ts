@@ -4,8 +4,9 @@
 
 import type { RpcId } from '../rpcScreening.js';
 import type { ServerApp } from '../serverApp.js';
+import { answerModernTaskMethod, MODERN_TASKS_CAPABILITY, startModernTask } from '../tasks/modernTasks.js';
 import type { LogLevel } from '../tool.js';
-import { invalidParams, isLogLevel, runToolCall, type Send } from '../toolCalls.js';
+import { invalidParams, isLogLevel, runToolCall, type Send, type ToolCallRequest } from '../toolCalls.js';
 import { readUsage, usageResources } from '../usageResource.js';
 import {
   META,
@@ -26,6 +27,8 @@ export interface ModernCall {
   signal: AbortSignal;
   /** Sends a notification related to this request (progress, log messages). */
   send: Send;
+  /** Who asks (HTTP: the client address): what a task it creates counts against. */
+  client?: string;
 }
 
 /**
@@ -60,7 +63,8 @@ export class ModernProtocol {
       return {
         jsonrpc: '2.0',
         id,
-        result: { ...hinted, resultType: 'complete', _meta: { [META.serverInfo]: this.serverInfo } },
+        // A tools/call that became a task says `resultType: "task"` itself.
+        result: { resultType: 'complete', ...hinted, _meta: { [META.serverInfo]: this.serverInfo } },
       };
     } catch (error) {
       return { jsonrpc: '2.0', id, error: asRpcError(error, this.app) };
@@ -78,7 +82,7 @@ export class ModernProtocol {
         return {
           supportedVersions: [...SUPPORTED_REVISIONS],
           // No server has prompts yet; an empty, cacheable list is a truthful answer for clients that ask.
-          capabilities: { tools: {}, resources: {}, prompts: {} },
+          capabilities: { tools: {}, resources: {}, prompts: {}, ...MODERN_TASKS_CAPABILITY },
           serverInfo: this.serverInfo,
           ...(this.app.instructions === undefined ? {} : { instructions: this.app.instructions }),
         };
@@ -86,7 +90,7 @@ export class ModernProtocol {
         return { tools: this.app.registry.listing };
       case 'tools/call': {
         const level = meta.logLevel;
-        const outcome = await runToolCall(this.app, {
+        const request: ToolCallRequest = {
           tool: params.name as string,
           arguments: params.arguments,
           progressToken: meta.progressToken,
@@ -96,9 +100,17 @@ export class ModernProtocol {
           // Stateless: only the server-wide limit applies (there is no session to bound).
           sessionLimiter: undefined,
           structuredOutput: true,
-        });
-        return outcome;
+        };
+        // A client that declared the tasks extension may get a task instead (tasks/modernTasks.ts).
+        return (
+          startModernTask(this.app, meta.clientCapabilities, request, call.client ?? 'unknown') ??
+          (await runToolCall(this.app, request))
+        );
       }
+      case 'tasks/get':
+      case 'tasks/update':
+      case 'tasks/cancel':
+        return answerModernTaskMethod(this.app, method, params, meta.clientCapabilities);
       case 'resources/list':
         return { resources: usageResources(this.app) };
       case 'resources/templates/list':
