@@ -23,6 +23,11 @@ export interface TransportContractSpec {
    * caches what a call computed gives a function instead: each use then gets a call on a fresh target.
    */
   slowCall?: ToolCall | (() => ToolCall);
+  /**
+   * A quick call that succeeds, to a tool that may run as a task (`taskSupport: 'optional'`): run as a task,
+   * its result must equal the plain call's. Defaults to `sampleCall`.
+   */
+  taskCall?: ToolCall;
 }
 
 /** The slow call for one use (a fresh one each time when the spec gives a function). */
