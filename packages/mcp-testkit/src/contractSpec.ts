@@ -24,7 +24,7 @@ export interface TransportContractSpec {
    */
   slowCall?: ToolCall | (() => ToolCall);
   /**
-   * A quick call that succeeds, to a tool that may run as a task (`taskSupport: 'optional'`): run as a task,
+   * A quick call to a tool that may run as a task (`taskSupport: 'optional'`): run as a task,
    * its result must equal the plain call's. Defaults to `sampleCall`.
    */
   taskCall?: ToolCall;
