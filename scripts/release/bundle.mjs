@@ -35,8 +35,6 @@ const IGNORE = [
   'node_modules/**/*.d.cts',
   'node_modules/**/*.map',
   'node_modules/**/*.md',
-  // …except the servers' Agent Skills, which they serve (skills/<name>/SKILL.md).
-  '!node_modules/@groundwork/*/skills/**',
   'node_modules/tree-sitter-*/src/',
   'node_modules/tree-sitter-*/prebuilds/',
   'node_modules/@tree-sitter-grammars/*/src/',
