@@ -7,7 +7,8 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { AllowedPaths, type CompletionContext } from '@groundwork/mcp-common';
 import Database from 'better-sqlite3';
-import { beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { columnsOf } from './dataSource.js';
 import { completeColumns, completeTable } from './sourceCompletion.js';
 
@@ -178,6 +179,52 @@ describe('table names', () => {
         values: [],
       });
     }
+  });
+});
+
+// scripts/ci/setup.d/postgres.sh starts one and prints GROUNDWORK_TEST_PG_URL.
+const pgUrl = process.env.GROUNDWORK_TEST_PG_URL;
+
+describe.skipIf(pgUrl === undefined)('PostgreSQL table and column names', () => {
+  const database = { connection_env: 'GROUNDWORK_COMPLETION_PG' };
+  const run = async (sql: string) => {
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+
+  beforeAll(async () => {
+    vi.stubEnv('GROUNDWORK_COMPLETION_PG', pgUrl as string);
+    await run(`DROP SCHEMA IF EXISTS "Completion Shop" CASCADE; CREATE SCHEMA "Completion Shop";
+      CREATE TABLE "Completion Shop".orders (order_id int, line int);
+      CREATE TABLE "Completion Shop"."Order Lines" ("Order ID" int, qty int);
+      DROP TABLE IF EXISTS completion_public; CREATE TABLE completion_public (id int, "E-Mail" text);`);
+  });
+  afterAll(async () => {
+    vi.unstubAllEnvs();
+    await run('DROP SCHEMA IF EXISTS "Completion Shop" CASCADE; DROP TABLE IF EXISTS completion_public;');
+  });
+
+  it('are named as the table argument takes them, and open', async () => {
+    const offered = await completeTable({ value: '', arguments: database }, ctx);
+    expect(offered.values).toContain('completion_public');
+    const ours = offered.values.filter((table) => table.startsWith('"Completion Shop"'));
+    expect(ours).toEqual(['"Completion Shop"."Order Lines"', '"Completion Shop".orders']);
+    const columnsByTable = await Promise.all(
+      ['completion_public', ...ours].map(async (table) => (await columns({ ...database, table })).values),
+    );
+    expect(columnsByTable).toEqual([
+      ['id', 'E-Mail'],
+      ['Order ID', 'qty'],
+      ['order_id', 'line'],
+    ]);
+    expect((await completeTable({ value: 'completion_p', arguments: database }, ctx)).values).toEqual([
+      'completion_public',
+    ]);
   });
 });
 
