@@ -1,4 +1,4 @@
-import { definePrompt } from '@groundwork/mcp-common';
+import { completeFrom, definePrompt } from '@groundwork/mcp-common';
 import { columnsPromptArgument, listOf, sourceCallArguments, sourcePromptArguments } from './promptSource.js';
 
 export const checkKeyUniquePrompt = definePrompt({
@@ -14,6 +14,7 @@ export const checkKeyUniquePrompt = definePrompt({
         name: 'compare',
         description:
           "Optional: 'exact' (default), or 'loose' to ignore surrounding white space and letter case (e-mail addresses, codes typed by people).",
+        complete: completeFrom(['exact', 'loose']),
       },
     ],
   },

@@ -107,7 +107,8 @@ export function comparisonOf(args: ComparisonArgs): Comparison {
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const SQLITE_PREFIX = 'sqlite:';
+/** How a `file` argument names a SQLite database. */
+export const SQLITE_PREFIX = 'sqlite:';
 
 /** What opening a source needs of a call: a tool's context, or a completion's. */
 type SourceContext = Pick<ToolContext, 'allowedPaths' | 'signal'>;

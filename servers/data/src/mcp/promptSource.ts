@@ -1,13 +1,14 @@
 // The prompt arguments that name a source, shared by every data prompt as `sourceArguments` is by every tool:
 // `file`, `table` and `connection_env`, with the same meaning, and the tool arguments they become.
 import { InvalidArgumentError, type PromptArgument } from '@groundwork/mcp-common';
-import { completeColumns, completeTable } from './sourceCompletion.js';
+import { completeColumns, completeDataFile, completeTable } from './sourceCompletion.js';
 
 export const sourcePromptArguments: readonly PromptArgument[] = [
   {
     name: 'file',
     description:
       "The data file (CSV/TSV, gzip, JSON Lines, Parquet), or 'sqlite:<path>' for a SQLite database (then give 'table'). Leave empty for PostgreSQL.",
+    complete: completeDataFile,
   },
   {
     name: 'table',

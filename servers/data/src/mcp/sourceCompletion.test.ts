@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { columnsOf } from './dataSource.js';
-import { completeColumns, completeTable } from './sourceCompletion.js';
+import { completeColumns, completeDataFile, completeTable } from './sourceCompletion.js';
 
 const directory = mkdtempSync(path.join(tmpdir(), 'groundwork-data-completion-'));
 const inside = (name: string) => path.join(directory, name);
@@ -82,9 +82,11 @@ describe('column names', () => {
   });
 
   it.each(FILES)('of %s complete 100 at a time, in header order, with the total', async (file) => {
-    const writable = (oracle[file] as string[]).filter((name) => !name.includes(','));
+    const all = oracle[file] as string[];
+    const writable = all.filter((name) => !name.includes(','));
+    // Of the first 100 names, those a comma-separated list cannot carry are left out.
     expect(await columns({ file })).toEqual({
-      values: writable.slice(0, 100),
+      values: all.slice(0, 100).filter((name) => !name.includes(',')),
       total: writable.length,
       hasMore: true,
     });
@@ -140,6 +142,21 @@ describe('column names', () => {
       { file: 'wide.csv', connection_env: 'PATH', table: 'orders' },
     ];
     for (const args of cases) expect(await columns(args), JSON.stringify(args)).toMatchObject({ values: [] });
+  });
+});
+
+describe('the file argument', () => {
+  const file = async (value: string) => (await completeDataFile({ value, arguments: {} }, ctx)).values;
+
+  it('completes paths under the allowed directories, also after sqlite:', async () => {
+    expect(await file('wide.c')).toEqual(['wide.csv', 'wide.csv.gz']);
+    expect(await file('su')).toEqual(['sub/']);
+    expect(await file('sqlite:sh')).toEqual(['sqlite:shop.db']);
+  });
+
+  it('offers nothing outside them', async () => {
+    for (const value of ['../', '/etc/', 'sqlite:../', 'sqlite:/etc/'])
+      expect(await file(value), value).toEqual([]);
   });
 });
 

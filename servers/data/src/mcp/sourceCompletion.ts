@@ -3,38 +3,41 @@
 // openers, header or schema only; a source that cannot be read offers nothing.
 import {
   type Completer,
+  type Completion,
   type CompletionRequest,
+  completeListItem,
+  completePath,
   MAX_COMPLETION_VALUES,
   ToolError,
 } from '@groundwork/mcp-common';
-import { columnsOf, tablesOf } from './dataSource.js';
+import { columnsOf, SQLITE_PREFIX, tablesOf } from './dataSource.js';
 
 // A database with more tables than this offers the first ones (by name) and says there are more.
 const MAX_TABLES = 10_000;
+
+/** One column name of the source the other arguments name, in header order. */
+const completeColumn: Completer = async (request, ctx) =>
+  matching(await offered(() => columnsOf(sourceOf(request), ctx)), request.value);
 
 /**
  * The `columns` argument, a comma-separated list: completes its last name, offering the columns not yet
  * listed, each as the whole list so far plus that column (`id, em` → `id, email`).
  */
-export const completeColumns: Completer = async (request, ctx) => {
-  const comma = request.value.lastIndexOf(',');
-  const listed = request.value.slice(0, comma + 1);
-  const typed = request.value.slice(comma + 1).trimStart();
-  const separator = listed === '' || listed.endsWith(' ') ? '' : ' ';
-  const taken = new Set(listed.split(',').map((name) => name.trim()));
-  const columns = await offered(() => columnsOf(sourceOf(request), ctx));
-  // A name with a comma cannot be written in a comma-separated list.
-  return matching(
-    columns.filter((name) => !name.includes(',') && !taken.has(name)),
-    typed,
-    (name) => `${listed}${separator}${name}`,
-  );
+export const completeColumns = completeListItem(completeColumn);
+
+const completeFilePath = completePath({ kind: 'file' });
+
+/** The `file` argument: a path under the allowed directories, also after `sqlite:`. */
+export const completeDataFile: Completer = async (request, ctx) => {
+  if (!request.value.startsWith(SQLITE_PREFIX)) return completeFilePath(request, ctx);
+  const paths = await completeFilePath({ ...request, value: request.value.slice(SQLITE_PREFIX.length) }, ctx);
+  return { ...paths, values: paths.values.map((value) => `${SQLITE_PREFIX}${value}`) };
 };
 
 /** The `table` argument: the tables and views of the database `file` (`sqlite:<path>`) or `connection_env` names. */
 export const completeTable: Completer = async (request, ctx) => {
   const tables = await offered(() => tablesOf(sourceOf(request), ctx, MAX_TABLES + 1));
-  const completion = matching(tables.slice(0, MAX_TABLES), request.value, (table) => table);
+  const completion = matching(tables.slice(0, MAX_TABLES), request.value);
   return tables.length > MAX_TABLES ? { values: completion.values, hasMore: true } : completion;
 };
 
@@ -62,11 +65,11 @@ async function offered(read: () => Promise<readonly string[]>): Promise<readonly
 }
 
 /** The names starting with `typed` (case-insensitively), in the source's order, at most 100. */
-function matching(names: readonly string[], typed: string, value: (name: string) => string) {
+function matching(names: readonly string[], typed: string): Completion {
   const prefix = typed.toLowerCase();
   const found = names.filter((name) => name.toLowerCase().startsWith(prefix));
   return {
-    values: found.slice(0, MAX_COMPLETION_VALUES).map(value),
+    values: found.slice(0, MAX_COMPLETION_VALUES),
     total: found.length,
     hasMore: found.length > MAX_COMPLETION_VALUES,
   };

@@ -1,4 +1,4 @@
-import { definePrompt } from '@groundwork/mcp-common';
+import { completePath, definePrompt } from '@groundwork/mcp-common';
 import { completeFailureId } from './failureIdCompletion.js';
 
 export const explainFailurePrompt = definePrompt({
@@ -12,6 +12,7 @@ export const explainFailurePrompt = definePrompt({
         name: 'path',
         description: 'The report file or folder the failure was listed from.',
         required: true,
+        complete: completePath({ kind: 'any' }),
       },
       {
         name: 'id',
@@ -24,6 +25,7 @@ export const explainFailurePrompt = definePrompt({
         name: 'root',
         description:
           "Optional: the repository the stack's paths refer to (default: the project above the reports).",
+        complete: completePath({ kind: 'directory' }),
       },
     ],
   },

@@ -1,4 +1,4 @@
-import { definePrompt } from '@groundwork/mcp-common';
+import { completeListItem, completePath, definePrompt } from '@groundwork/mcp-common';
 
 export const findFlakyTestsPrompt = definePrompt({
   definition: {
@@ -11,6 +11,7 @@ export const findFlakyTestsPrompt = definePrompt({
         name: 'paths',
         description: 'The runs: report folders or files, one per run, separated by commas.',
         required: true,
+        complete: completeListItem(completePath({ kind: 'any' })),
       },
     ],
   },

@@ -70,6 +70,31 @@ describe('the prompts', () => {
     );
   }
 
+  it('complete their path arguments under the allowed directories, and nothing outside', async () => {
+    const complete = async (prompt: string, argument: string, value: string) => {
+      const declared = testReportPrompts
+        .find((candidate) => candidate.definition.name === prompt)
+        ?.definition.arguments.find((candidate) => candidate.name === argument);
+      return (await declared?.complete?.({ value, arguments: {} }, ctx))?.values;
+    };
+    expect(await complete('triage-red-ci-run', 'path', 'mav')).toEqual(['maven/']);
+    expect(await complete('triage-red-ci-run', 'base', 'maven/tar')).toEqual(['maven/target/']);
+    expect(await complete('explain-failure', 'path', 'tap/')).toEqual(['tap/parser.tap']);
+    expect(await complete('explain-failure', 'root', 'tap/')).toEqual([]);
+    expect(await complete('find-flaky-tests', 'paths', 'maven, je')).toEqual(['maven, jest/']);
+    for (const [prompt, argument] of [
+      ['triage-red-ci-run', 'path'],
+      ['triage-red-ci-run', 'base'],
+      ['explain-failure', 'path'],
+      ['explain-failure', 'root'],
+      ['find-flaky-tests', 'paths'],
+    ] as const) {
+      for (const value of ['../', '/etc/', 'maven, ../']) {
+        expect(await complete(prompt, argument, value), `${prompt}.${argument} '${value}'`).toEqual([]);
+      }
+    }
+  });
+
   it('compares with the reference run only when one is given', async () => {
     const [withBase, without] = await Promise.all([
       testReportPrompts[0]?.render({ path: 'head', base: 'main' }, ctx),

@@ -1,4 +1,6 @@
-import { definePrompt } from '@groundwork/mcp-common';
+import { completePath, definePrompt } from '@groundwork/mcp-common';
+
+const completeReports = completePath({ kind: 'any' });
 
 export const triageRedCiRunPrompt = definePrompt({
   definition: {
@@ -11,10 +13,12 @@ export const triageRedCiRunPrompt = definePrompt({
         name: 'path',
         description: 'The red run: a report file, or the folder holding its reports.',
         required: true,
+        complete: completeReports,
       },
       {
         name: 'base',
         description: 'Optional: the reports of a reference run (e.g. the main branch) to compare with.',
+        complete: completeReports,
       },
     ],
   },
