@@ -21,6 +21,7 @@ describe('@groundwork/mcp-testkit', () => {
       'startHttpServer',
       'startedCallCount',
       'tally',
+      'toolMentionProblems',
     ]);
   });
 });
