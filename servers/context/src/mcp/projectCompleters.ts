@@ -17,6 +17,11 @@ import { outlineSymbols } from '../core/symbolOutline.js';
 import { openProject } from './projectAccess.js';
 
 const NOTHING: Completion = { values: [], total: 0, hasMore: false };
+/**
+ * The most a completion spends indexing a project it has not seen (a warm index answers at once). What it
+ * parsed is kept, so the next completion or tool call continues from there.
+ */
+const COLD_INDEX_MS = 5_000;
 
 /** `file`: the project's files below the folder typed so far (the project is the `path` argument). */
 export const completeProjectFile: Completer = async (request, ctx) =>
@@ -68,11 +73,16 @@ async function withProject(
   complete: (project: IndexedProject, root: string) => Promise<Completion>,
 ): Promise<Completion> {
   if (path === undefined || path === '') return NOTHING;
+  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(COLD_INDEX_MS)]);
   try {
-    await using opened = await openProject(path, { ...ctx, progress: () => {} });
+    await using opened = await openProject(path, {
+      allowedPaths: ctx.allowedPaths,
+      signal,
+      progress: () => {},
+    });
     return await complete(opened.project, opened.index.root);
   } catch (error) {
-    if (error instanceof ContextError || error instanceof ToolError || ctx.signal.aborted) return NOTHING;
+    if (error instanceof ContextError || error instanceof ToolError || signal.aborted) return NOTHING;
     throw error;
   }
 }
