@@ -14,6 +14,8 @@ describe('@groundwork/mcp-common public API', () => {
       'MemoryBudget',
       'ToolError',
       'ToolResult',
+      'completeFrom',
+      'completePath',
       'definePrompt',
       'defineTool',
       'optionalBoolean',
