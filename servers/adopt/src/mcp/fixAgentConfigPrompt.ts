@@ -1,8 +1,8 @@
 // The fix-agent-config workflow as a prompt: verify, fix each finding, verify again (the skill
 // skills/fix-agent-config says the same). `rule` narrows it to one rule or family, offered from the catalog.
-import { definePrompt, InvalidArgumentError } from '@groundwork/mcp-common';
+import { completeFrom, definePrompt, InvalidArgumentError } from '@groundwork/mcp-common';
 import { ruleSelectors } from '../core/verify/ruleCatalog.js';
-import { call, completeFromList, repositoryPathArgument } from './promptArguments.js';
+import { call, repositoryPathArgument } from './promptArguments.js';
 
 export const fixAgentConfigPrompt = definePrompt({
   definition: {
@@ -15,7 +15,7 @@ export const fixAgentConfigPrompt = definePrompt({
       {
         name: 'rule',
         description: "Only this rule or family, e.g. 'skill/name-folder' or 'settings/*' (optional).",
-        complete: completeFromList(ruleSelectors()),
+        complete: completeFrom(ruleSelectors()),
       },
     ],
   },

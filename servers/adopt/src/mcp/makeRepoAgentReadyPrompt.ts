@@ -1,7 +1,7 @@
 // The make-repo-agent-ready workflow as a prompt: verify, dry run, review, then the real run after the
 // user agrees (the skill skills/make-repo-agent-ready says the same).
-import { definePrompt, InvalidArgumentError } from '@groundwork/mcp-common';
-import { call, completeFromList, repositoryPathArgument } from './promptArguments.js';
+import { completeFrom, definePrompt, InvalidArgumentError } from '@groundwork/mcp-common';
+import { call, repositoryPathArgument } from './promptArguments.js';
 
 export const makeRepoAgentReadyPrompt = definePrompt({
   definition: {
@@ -23,7 +23,7 @@ export const makeRepoAgentReadyPrompt = definePrompt({
       {
         name: 'assets',
         description: "'true' to also add .mcp.json, .claude/settings.json and a session-start hook.",
-        complete: completeFromList(['true', 'false']),
+        complete: completeFrom(['true', 'false']),
       },
     ],
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileCompletions } from './fileCompletion.js';
+import { folderEntries } from './fileCompletion.js';
 
 const files = [
   'main.py',
@@ -10,23 +10,20 @@ const files = [
   'README.md',
 ];
 
-describe('fileCompletions', () => {
-  it('offers the entries of the top folder, folders ending in /', () => {
-    expect(fileCompletions(files, '')).toEqual(['README.md', 'main.py', 'src/']);
+describe('folderEntries', () => {
+  it('lists the top folder when nothing or a bare name is typed, folders ending in /', () => {
+    expect(folderEntries(files, '')).toEqual(['README.md', 'main.py', 'src/']);
+    expect(folderEntries(files, 'ma')).toEqual(['README.md', 'main.py', 'src/']);
   });
 
-  it('offers one folder level at a time, matching the last segment case-insensitively', () => {
-    expect(fileCompletions(files, 'src/u')).toEqual(['src/util.ts', 'src/utils/']);
-    expect(fileCompletions(files, 'src/m')).toEqual(['src/Main.ts']);
-    expect(fileCompletions(files, 'src/utils/')).toEqual(['src/utils/math.ts', 'src/utils/strings.ts']);
+  it('lists one folder level at a time, by whole path', () => {
+    expect(folderEntries(files, 'src/u')).toEqual(['src/Main.ts', 'src/util.ts', 'src/utils/']);
+    expect(folderEntries(files, 'src/utils/')).toEqual(['src/utils/math.ts', 'src/utils/strings.ts']);
   });
 
-  it('normalizes the typed value as file arguments are normalized', () => {
-    expect(fileCompletions(files, './src\\utils//s')).toEqual(['src/utils/strings.ts']);
-  });
-
-  it('offers nothing for a folder the project does not have', () => {
-    expect(fileCompletions(files, 'lib/')).toEqual([]);
-    expect(fileCompletions(files, '../')).toEqual([]);
+  it('lists nothing for a folder the project does not have', () => {
+    expect(folderEntries(files, 'lib/')).toEqual([]);
+    expect(folderEntries(files, '../')).toEqual([]);
+    expect(folderEntries(files, 'sr/')).toEqual([]);
   });
 });

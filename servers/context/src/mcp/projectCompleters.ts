@@ -1,44 +1,36 @@
 // Completions of the context prompts' arguments that depend on the project: its files (for `file`) and the
 // top-level declarations of the chosen file (for `symbol`). Both read the project through the same cached
 // index and confined root handle the tools use, so a suggestion is always something a tool accepts.
-import {
-  type Completer,
-  type Completion,
-  type CompletionContext,
-  MAX_COMPLETION_VALUES,
-  ToolError,
-} from '@groundwork/mcp-common';
+import { type Completer, type CompletionContext, completeFrom, ToolError } from '@groundwork/mcp-common';
 import { ContextError } from '../core/contextError.js';
-import { fileCompletions } from '../core/fileCompletion.js';
+import { folderEntries } from '../core/fileCompletion.js';
 import { lookupFile } from '../core/fileLookup.js';
 import { readProjectFile } from '../core/fileTokens.js';
 import type { IndexedProject } from '../core/projectIndex.js';
 import { outlineSymbols } from '../core/symbolOutline.js';
 import { openProject } from './projectAccess.js';
 
-const NOTHING: Completion = { values: [], total: 0, hasMore: false };
 /**
  * The most a completion spends indexing a project it has not seen (a warm index answers at once). What it
  * parsed is kept, so the next completion or tool call continues from there.
  */
 const COLD_INDEX_MS = 5_000;
 
-/** `file`: the project's files below the folder typed so far (the project is the `path` argument). */
-export const completeProjectFile: Completer = async (request, ctx) =>
+/** `file`: the project's files in the folder typed so far (the project is the `path` argument). */
+export const completeProjectFile: Completer = completeFrom(async (request, ctx) =>
   withProject(request.arguments.path, ctx, async (project) =>
-    offer(fileCompletions(project.graph.files.keys(), request.value)),
-  );
+    folderEntries(project.graph.files.keys(), request.value),
+  ),
+);
 
 /** `symbol`: the names declared at the top level of the `file` argument, as the `symbols` tool lists them. */
-export const completeSymbol: Completer = async (request, ctx) => {
+export const completeSymbol: Completer = completeFrom(async (request, ctx) => {
   const file = request.arguments.file;
-  if (file === undefined || file === '') return NOTHING;
-  return withProject(request.arguments.path, ctx, async (project, root) => {
-    const names = await symbolNames(project, root, lookupFile(project.graph, file), ctx.signal);
-    const typed = request.value.toLowerCase();
-    return offer(names.filter((name) => name.toLowerCase().startsWith(typed)));
-  });
-};
+  if (file === undefined || file === '') return [];
+  return withProject(request.arguments.path, ctx, (project, root) =>
+    symbolNames(project, root, lookupFile(project.graph, file), ctx.signal),
+  );
+});
 
 /** Names per file, kept while the project's graph is the same one (a changed file makes a new graph). */
 const namesCache = new Map<string, { stamp: number; names: string[] }>();
@@ -70,9 +62,9 @@ async function symbolNames(
 async function withProject(
   path: string | undefined,
   ctx: CompletionContext,
-  complete: (project: IndexedProject, root: string) => Promise<Completion>,
-): Promise<Completion> {
-  if (path === undefined || path === '') return NOTHING;
+  candidates: (project: IndexedProject, root: string) => Promise<readonly string[]>,
+): Promise<readonly string[]> {
+  if (path === undefined || path === '') return [];
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(COLD_INDEX_MS)]);
   try {
     await using opened = await openProject(path, {
@@ -80,17 +72,9 @@ async function withProject(
       signal,
       progress: () => {},
     });
-    return await complete(opened.project, opened.index.root);
+    return await candidates(opened.project, opened.index.root);
   } catch (error) {
-    if (error instanceof ContextError || error instanceof ToolError || signal.aborted) return NOTHING;
+    if (error instanceof ContextError || error instanceof ToolError || signal.aborted) return [];
     throw error;
   }
-}
-
-function offer(values: string[]): Completion {
-  return {
-    values: values.slice(0, MAX_COMPLETION_VALUES),
-    total: values.length,
-    hasMore: values.length > MAX_COMPLETION_VALUES,
-  };
 }

@@ -1,12 +1,13 @@
 // The arguments the context prompts share, named and described as the tools' own arguments are, with the
 // completers that offer their values.
-import { InvalidArgumentError, type PromptArgument } from '@groundwork/mcp-common';
+import { completePath, InvalidArgumentError, type PromptArgument } from '@groundwork/mcp-common';
 import { completeProjectFile, completeSymbol } from './projectCompleters.js';
 
 export const projectPathArgument: PromptArgument = {
   name: 'path',
   description: "The project's root folder, inside the server's allowed directories (the tools' `path`).",
   required: true,
+  complete: completePath({ kind: 'directory' }),
 };
 
 export function fileArgument(description: string): PromptArgument {
