@@ -34,7 +34,7 @@ export const assessEditImpactPrompt = definePrompt({
       `Find what may break when ${what} in ${JSON.stringify(file)} (project ${JSON.stringify(path)}) changes.`,
       '',
       'Use the groundwork-context tools, in this order:',
-      `1. Call ${call('symbols', { path, file })} and look up ${what}: if it is not \`exported\`, only this file (and, in Go, its own package) can use it by name.`,
+      `1. Call ${call('symbols', { path, file })} and look up ${what}: if it is not \`exported\`, no other file can use it by name, except the files of its own Go package (a Python \`_name\` is private by convention only: check anyway).`,
       `2. Call ${call('find_context', { path, file, direction: 'dependents', depth })} for the files that import it, directly (\`distance\` 1) or through re-exports and barrels. While the answer has \`next_cursor\`, call again with it as \`cursor\` and the same other arguments; \`total\` counts them all.`,
       `3. Call ${call('estimate_tokens', { path, files: ['<the dependents>'], depth: 0 })} to price reading them; if that is more than you can read, take distance 1 first, or pack them with ${call('context_bundle', { path, files: ['<the dependents>'], budget_tokens: 20000, depth: 0 })}.`,
       `4. Check each dependent for ${what} itself and update its uses together with the change.`,
