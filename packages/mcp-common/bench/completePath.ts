@@ -30,7 +30,9 @@ try {
     const warm = times.slice(5).sort((a, b) => a - b);
     const median = warm[Math.floor(warm.length / 2)] as number;
     const worst = warm.at(-1) as number;
-    console.log(`'${value}': ${offered} matches, median ${median.toFixed(2)} ms, slowest ${worst.toFixed(2)} ms`);
+    console.log(
+      `'${value}': ${offered} matches, median ${median.toFixed(2)} ms, slowest ${worst.toFixed(2)} ms`,
+    );
   }
 } finally {
   await rm(root, { recursive: true, force: true });

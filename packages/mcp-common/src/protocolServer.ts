@@ -21,8 +21,9 @@ import { listResources, readResource } from './resources.js';
 import type { ServerApp } from './serverApp.js';
 import { SKILLS_CAPABILITY, SKILLS_EXTENSION } from './skills/skillCatalog.js';
 import { serveSkills } from './skills/skillRequests.js';
+import { legacyTasksCapability, serveLegacyTasks } from './tasks/legacyTasks.js';
 import type { LogLevel } from './tool.js';
-import { runToolCall, sessionLimiter } from './toolCalls.js';
+import { runToolCall, sessionLimiter, type ToolCallRequest } from './toolCalls.js';
 
 export type { ServerApp } from './serverApp.js';
 
@@ -62,6 +63,7 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
         ...(prompts.completable ? { completions: {} } : {}),
         ...(options.stateless ? {} : { logging: {} }),
         ...(app.skills === undefined ? {} : { extensions: { [SKILLS_EXTENSION]: SKILLS_CAPABILITY } }),
+        tasks: legacyTasksCapability(options.stateless),
       },
       ...(app.instructions === undefined ? {} : { instructions: app.instructions }),
       jsonSchemaValidator: lazyValidator,
@@ -71,6 +73,7 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
   const tools = { tools: app.registry.listing };
   const limiter = sessionLimiter(app);
   const negotiated = rememberProtocolVersion(server);
+  const tasks = serveLegacyTasks(server, app, options.stateless);
 
   if (!options.stateless) {
     server.setRequestHandler(SetLevelRequestSchema, (request) => {
@@ -96,7 +99,7 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
     const version = options.stateless
       ? headerOf(extra.requestInfo?.headers, 'mcp-protocol-version')
       : negotiated();
-    return runToolCall(app, {
+    const call: ToolCallRequest = {
       tool: request.params.name,
       arguments: request.params.arguments,
       progressToken: request.params._meta?.progressToken,
@@ -106,7 +109,9 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
       clientLevel: options.stateless ? () => undefined : () => clientLevel,
       sessionLimiter: limiter,
       structuredOutput: version !== undefined && version >= STRUCTURED_OUTPUT_VERSION,
-    });
+    };
+    // A client that asked for a task gets one (tasks/legacyTasks.ts); every other call is answered here.
+    return tasks.start(request.params, call) ?? runToolCall(app, call);
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(app) }));

@@ -44,6 +44,10 @@ export const REQUIRED_CONFORMANCE_SCENARIOS: Record<RequirementSet, readonly str
     'input-required-result-validate-input',
     // Pending in the suite (not scored yet); passed all the same.
     'http-header-validation',
+    // The tasks extension (not scored by the suite): run and required wherever no fixture tool is needed.
+    'tasks-capability-negotiation',
+    'tasks-dispatch-and-envelope',
+    'tasks-request-headers',
   ],
 };
 
@@ -65,6 +69,9 @@ const FIXTURE_TOOL =
 
 const FIXTURE_PROMPT =
   "gets one of the suite's own fixture prompts (test_*); the contract suite renders each server's own prompts instead";
+
+const TASK_FIXTURE =
+  "creates its tasks on the suite's fixture tools (slow_compute, greet, failing_job, protocol_error_job); the contract's own task checks run the same steps on the server's tools";
 
 /** Required scenarios that cannot apply to a domain server, and why. */
 export const NOT_APPLICABLE: Record<string, string> = {
@@ -101,6 +108,16 @@ export const NOT_APPLICABLE: Record<string, string> = {
   'input-required-result-result-type': FIXTURE_TOOL,
   'input-required-result-tampered-state': FIXTURE_TOOL,
   'input-required-result-capability-check': FIXTURE_TOOL,
+  'tasks-lifecycle': TASK_FIXTURE,
+  'tasks-wire-fields': TASK_FIXTURE,
+  'tasks-request-state-removal': TASK_FIXTURE,
+  'tasks-mrtr-input':
+    "calls the suite's fixture tools confirm_delete and multi_input, which ask for input; no groundwork tool does",
+  'tasks-mrtr-composition': "calls the suite's fixture tool test_tool_with_task (input, then a task)",
+  'tasks-required-task-error':
+    "calls the suite's fixture tool failing_job declared taskSupport 'required'; no groundwork tool requires a task",
+  'tasks-status-notifications':
+    'skipped by the suite itself (its harness for notifications/tasks on subscriptions/listen is not written yet)',
 };
 
 /** Checks inside applicable scenarios that probe the suite's fixture tools; reported, never counted. */
@@ -110,6 +127,18 @@ export const NOT_APPLICABLE_CHECKS: Record<string, string> = {
   'sep-2575-http-server-no-independent-requests-on-stream':
     'needs the fixture tool test_streaming_elicitation',
   'sep-2575-server-no-log-without-loglevel': 'needs the fixture tool test_logging_tool',
+  // Inside the tasks scenarios required above: the steps that create a task on a fixture tool.
+  'sep-2663-server-rejects-undeclared-client': 'needs the fixture tool slow_compute',
+  'tasks-per-request-meta-opt-in': 'needs the fixture tool slow_compute',
+  'tasks-server-directed-creation-no-hint': 'needs the fixture tools slow_compute and failing_job',
+  'sep-2663-legacy-task-param-ignored': 'needs the fixture tool greet',
+  'tasks-immediate-result-shortcut': 'needs the fixture tool slow_compute',
+  'tasks-result-type-complete-on-non-task-responses':
+    'needs the fixture tools greet, slow_compute and confirm_delete',
+  'sep-2663-durable-create-strong-consistency': 'needs the fixture tool slow_compute',
+  'tasks-headers-tolerate-mcp-method-on-tools-call': 'needs the fixture tool greet',
+  'sep-2663-routing-headers-accepted-on-tasks-get': 'needs a task of the fixture tool slow_compute',
+  'sep-2663-server-rejects-mismatched-mcp-name-on-tasks-get': 'needs a task of the fixture tool slow_compute',
 };
 
 export interface ConformanceCheck {

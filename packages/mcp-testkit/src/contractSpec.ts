@@ -24,6 +24,11 @@ export interface TransportContractSpec {
    */
   slowCall?: ToolCall | (() => ToolCall);
   /**
+   * A quick call to a tool that may run as a task (`taskSupport: 'optional'`): run as a task,
+   * its result must equal the plain call's. Defaults to `sampleCall`.
+   */
+  taskCall?: ToolCall;
+  /**
    * Sample arguments per prompt: every prompt the server lists is rendered with its entry (none: no
    * arguments), so each prompt with a required argument needs one. Paths resolve against `allowedDir`.
    */

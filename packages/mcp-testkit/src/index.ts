@@ -22,4 +22,5 @@ export {
   type StdioSessionOptions,
   type ToolOutcome,
 } from './stdioSession.js';
+export { toolMentionProblems } from './toolMentions.js';
 export { describeTransportContract } from './transportContract.js';

@@ -12,6 +12,7 @@ import {
 import { baseArgs, type TransportContractSpec } from './contractSpec.js';
 import { describeHttpTransport } from './httpChecks.js';
 import { describeModernRevision } from './modernChecks.js';
+import { describeModernTasks } from './modernTaskChecks.js';
 import { describeSdkClients } from './sdkClients.js';
 import { runBin } from './serverProcess.js';
 import { describeSharedSuite } from './sharedSuite.js';
@@ -39,6 +40,7 @@ export function describeTransportContract(spec: TransportContractSpec): void {
     describe('over stateless HTTP', () => describeHttpTransport(spec, 'stateless-http'));
     describe('official SDK clients, v1 and v2', () => describeSdkClients(spec));
     describe('MCP 2026-07-28 on the raw wire', () => describeModernRevision(spec));
+    describe('the 2026-07-28 tasks extension on the raw wire', () => describeModernTasks(spec));
     describe('command line', () => describeCommandLine(spec));
     describe('official conformance suite over streamable HTTP', () => describeConformance(spec));
   });

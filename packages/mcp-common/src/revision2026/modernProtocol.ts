@@ -7,8 +7,9 @@ import { listResources, readResource } from '../resources.js';
 import type { RpcId } from '../rpcScreening.js';
 import type { ServerApp } from '../serverApp.js';
 import { SKILLS_CAPABILITY, SKILLS_EXTENSION } from '../skills/skillCatalog.js';
+import { answerModernTaskMethod, MODERN_TASKS_CAPABILITY, startModernTask } from '../tasks/modernTasks.js';
 import type { LogLevel } from '../tool.js';
-import { isLogLevel, runToolCall, type Send } from '../toolCalls.js';
+import { invalidParams, isLogLevel, runToolCall, type Send, type ToolCallRequest } from '../toolCalls.js';
 import {
   META,
   METHOD_NOT_FOUND,
@@ -28,6 +29,8 @@ export interface ModernCall {
   signal: AbortSignal;
   /** Sends a notification related to this request (progress, log messages). */
   send: Send;
+  /** Who asks (HTTP: the client address): what a task it creates counts against. */
+  client?: string;
 }
 
 /**
@@ -64,7 +67,8 @@ export class ModernProtocol {
       return {
         jsonrpc: '2.0',
         id,
-        result: { ...hinted, resultType: 'complete', _meta: { [META.serverInfo]: this.serverInfo } },
+        // A tools/call that became a task says `resultType: "task"` itself.
+        result: { resultType: 'complete', ...hinted, _meta: { [META.serverInfo]: this.serverInfo } },
       };
     } catch (error) {
       return { jsonrpc: '2.0', id, error: asRpcError(error, this.app) };
@@ -87,9 +91,10 @@ export class ModernProtocol {
             resources: {},
             prompts: {},
             ...(promptsOf(this.app).completable ? { completions: {} } : {}),
-            ...(this.app.skills === undefined
-              ? {}
-              : { extensions: { [SKILLS_EXTENSION]: SKILLS_CAPABILITY } }),
+            extensions: {
+              ...MODERN_TASKS_CAPABILITY.extensions,
+              ...(this.app.skills === undefined ? {} : { [SKILLS_EXTENSION]: SKILLS_CAPABILITY }),
+            },
           },
           serverInfo: this.serverInfo,
           ...(this.app.instructions === undefined ? {} : { instructions: this.app.instructions }),
@@ -98,7 +103,7 @@ export class ModernProtocol {
         return { tools: this.app.registry.listing };
       case 'tools/call': {
         const level = meta.logLevel;
-        const outcome = await runToolCall(this.app, {
+        const request: ToolCallRequest = {
           tool: params.name as string,
           arguments: params.arguments,
           progressToken: meta.progressToken,
@@ -108,9 +113,17 @@ export class ModernProtocol {
           // Stateless: only the server-wide limit applies (there is no session to bound).
           sessionLimiter: undefined,
           structuredOutput: true,
-        });
-        return outcome;
+        };
+        // A client that declared the tasks extension may get a task instead (tasks/modernTasks.ts).
+        return (
+          startModernTask(this.app, meta.clientCapabilities, request, call.client ?? 'unknown') ??
+          (await runToolCall(this.app, request))
+        );
       }
+      case 'tasks/get':
+      case 'tasks/update':
+      case 'tasks/cancel':
+        return answerModernTaskMethod(this.app, method, params, meta.clientCapabilities);
       case 'resources/list':
         return { resources: await listResources(this.app) };
       case 'resources/templates/list':
