@@ -18,4 +18,12 @@ describeTransportContract({
     name: 'adopt_repo',
     arguments: { repository_url: 'http://127.0.0.1:9/demo.git', dry_run: true, retries: 0 },
   },
+  promptArguments: {
+    'fix-agent-config': { path: 'conventional-repo', rule: 'skill/*' },
+    'make-repo-agent-ready': { path: 'conventional-repo' },
+  },
+  completionSamples: [
+    { prompt: 'fix-agent-config', argument: 'path', value: 'conv', offers: 'conventional-repo/', path: true },
+    { prompt: 'fix-agent-config', argument: 'rule', value: 'skill/na', offers: 'skill/name' },
+  ],
 });

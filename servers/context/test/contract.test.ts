@@ -21,4 +21,25 @@ describeTransportContract({
       max_files: 10,
     },
   }),
+  promptArguments: {
+    'prepare-edit-context': { path: 'python-app', file: 'main.py', symbol: 'run' },
+    'assess-edit-impact': { path: 'python-app', file: 'main.py' },
+  },
+  completionSamples: [
+    { prompt: 'prepare-edit-context', argument: 'path', value: 'pyth', offers: 'python-app/', path: true },
+    {
+      prompt: 'prepare-edit-context',
+      argument: 'file',
+      value: 'ma',
+      arguments: { path: 'python-app' },
+      offers: 'main.py',
+    },
+    {
+      prompt: 'assess-edit-impact',
+      argument: 'symbol',
+      value: 'r',
+      arguments: { path: 'python-app', file: 'main.py' },
+      offers: 'run',
+    },
+  ],
 });

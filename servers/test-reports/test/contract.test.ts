@@ -20,4 +20,19 @@ describeTransportContract({
   allowedDir: fixtures,
   sampleCall: { name: 'test_summary', arguments: { path: 'maven' } },
   slowCall: { name: 'test_summary', arguments: { path: path.relative(fixtures, slowReport.file) } },
+  promptArguments: {
+    'triage-red-ci-run': { path: 'maven' },
+    'explain-failure': { path: 'maven', id: 'ef73e3aed440' },
+    'find-flaky-tests': { paths: 'maven, gradle' },
+  },
+  completionSamples: [
+    { prompt: 'triage-red-ci-run', argument: 'path', value: 'mav', offers: 'maven/', path: true },
+    {
+      prompt: 'explain-failure',
+      argument: 'id',
+      value: 'ef',
+      arguments: { path: 'maven' },
+      offers: 'ef73e3aed440',
+    },
+  ],
 });
