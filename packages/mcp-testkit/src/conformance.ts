@@ -51,8 +51,24 @@ export const REQUIRED_CONFORMANCE_SCENARIOS: Record<RequirementSet, readonly str
   ],
 };
 
+/**
+ * Extension scenarios (not on the spec's timeline, so no requirement set runs them): run one by one at each
+ * requirement set's wire and required the same way. Where a server does not declare the extension their
+ * checks are skipped, which passes.
+ */
+export const EXTENSION_SCENARIOS: readonly string[] = [
+  // io.modelcontextprotocol/skills (SEP-2640): skills/list, skills/get, skill:// resources, SKILL.md.
+  'sep-2640-skills-enumeration',
+  'sep-2640-skills-manifest',
+  // resources/directory/read is optional and not offered: its checks skip (passed: 1/1, the flag undeclared).
+  'sep-2640-skills-directory',
+];
+
 const FIXTURE_TOOL =
   "calls one of the suite's own fixture tools (test_*), which a domain server does not have";
+
+const FIXTURE_PROMPT =
+  "gets one of the suite's own fixture prompts (test_*); the contract suite renders each server's own prompts instead";
 
 const TASK_FIXTURE =
   "creates its tasks on the suite's fixture tools (slow_compute, greet, failing_job, protocol_error_job); the contract's own task checks run the same steps on the server's tools";
@@ -60,7 +76,7 @@ const TASK_FIXTURE =
 /** Required scenarios that cannot apply to a domain server, and why. */
 export const NOT_APPLICABLE: Record<string, string> = {
   'completion-complete':
-    'no server offers argument completion (no prompts or resource templates to complete)',
+    "completes an argument of the suite's fixture prompt test_prompt_with_arguments; a domain server answers -32602 for a prompt it does not have, as the spec requires (the contract suite completes each server's own prompt arguments instead)",
   'tools-call-simple-text': FIXTURE_TOOL,
   'tools-call-image': FIXTURE_TOOL,
   'tools-call-audio': FIXTURE_TOOL,
@@ -78,10 +94,10 @@ export const NOT_APPLICABLE: Record<string, string> = {
   'resources-templates-read': "reads the suite's fixture template test://template/{id}/data",
   'resources-subscribe': 'no server has resources that change, so none offers subscriptions',
   'resources-unsubscribe': 'no server has resources that change, so none offers subscriptions',
-  'prompts-get-simple': "gets the suite's fixture prompts; no server has prompts",
-  'prompts-get-with-args': "gets the suite's fixture prompts; no server has prompts",
-  'prompts-get-embedded-resource': "gets the suite's fixture prompts; no server has prompts",
-  'prompts-get-with-image': "gets the suite's fixture prompts; no server has prompts",
+  'prompts-get-simple': FIXTURE_PROMPT,
+  'prompts-get-with-args': FIXTURE_PROMPT,
+  'prompts-get-embedded-resource': FIXTURE_PROMPT,
+  'prompts-get-with-image': FIXTURE_PROMPT,
   'input-required-result-basic-elicitation': FIXTURE_TOOL,
   'input-required-result-basic-sampling': FIXTURE_TOOL,
   'input-required-result-basic-list-roots': FIXTURE_TOOL,
@@ -163,20 +179,28 @@ export async function runConformance(
   const outputDir = await mkdtemp(path.join(tmpdir(), 'groundwork-conformance-'));
   try {
     const { node, cli } = conformanceCommand();
-    let output: string;
-    try {
-      const done = await run(
-        node,
-        [cli, 'server', '--url', server.url, '--requirements', requirements, '-o', outputDir],
-        { timeout: 240_000, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } },
-      );
-      output = done.stdout + done.stderr;
-    } catch (error) {
-      // The runner exits non-zero when any scenario fails, including the ones that do not apply.
-      const failed = error as { stdout?: string; stderr?: string; message: string };
-      output = `${failed.stdout ?? ''}${failed.stderr ?? ''}` || failed.message;
-    }
-    return await readResults(outputDir, output);
+    const runner = async (args: readonly string[]): Promise<string> => {
+      try {
+        const done = await run(node, [cli, 'server', '--url', server.url, ...args, '-o', outputDir], {
+          timeout: 240_000,
+          env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+        });
+        return done.stdout + done.stderr;
+      } catch (error) {
+        // The runner exits non-zero when any scenario fails, including the ones that do not apply.
+        const failed = error as { stdout?: string; stderr?: string; message: string };
+        return `${failed.stdout ?? ''}${failed.stderr ?? ''}` || failed.message;
+      }
+    };
+    const output = await runner(['--requirements', requirements]);
+    // --force: an extension scenario is "not applicable" to any spec version until forced. They run side by
+    // side (each run mostly waits for the runner to start).
+    const extensions = await Promise.all(
+      EXTENSION_SCENARIOS.map((scenario) =>
+        runner(['--scenario', scenario, '--spec-version', requirements, '--force']),
+      ),
+    );
+    return await readResults(outputDir, [output, ...extensions].join(''));
   } finally {
     await server.stop();
     await rm(outputDir, { recursive: true, force: true });

@@ -9,6 +9,7 @@ import {
 } from './contractSpec.js';
 import { nullPaths, snakeCaseKeys } from './jsonChecks.js';
 import { describeMalformedRequests } from './malformedRequestChecks.js';
+import { describePrimitives } from './primitivesChecks.js';
 import { portabilityProblems, strictSchemaProblems } from './schemaPortability.js';
 import { cancelledCallCount, logged, startedCallCount } from './serverLog.js';
 import { describeTaskChecks } from './taskChecks.js';
@@ -186,6 +187,7 @@ export function describeSharedSuite(spec: TransportContractSpec, harness: Transp
   });
 
   describe('malformed requests', () => describeMalformedRequests(spec, harness));
+  describe('prompts, completions and skills', () => describePrimitives(spec, harness));
   describe('tasks', () => describeTaskChecks(spec, harness, () => connection));
 }
 

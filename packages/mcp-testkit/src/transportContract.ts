@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type ConformanceResult,
   describeFailures,
+  EXTENSION_SCENARIOS,
   REQUIRED_CONFORMANCE_SCENARIOS,
   REQUIREMENT_SETS,
   runConformance,
@@ -104,7 +105,8 @@ function describeConformance(spec: TransportContractSpec): void {
         });
       }, 300_000);
 
-      it.each(REQUIRED_CONFORMANCE_SCENARIOS[requirements])('passes %s', (scenario) => {
+      const required = [...REQUIRED_CONFORMANCE_SCENARIOS[requirements], ...EXTENSION_SCENARIOS];
+      it.each(required)('passes %s', (scenario) => {
         const result = results.find((candidate) => candidate.scenario === scenario);
         expect(result, `${scenario} did not run`).toBeDefined();
         if (result === undefined) return;

@@ -2,12 +2,14 @@
 // nothing here is per client or per session, and any instance of a server can answer any request. The
 // tools, resources and limits are the same ones the 2025 SDK Server serves (toolCalls.ts, usageResource.ts).
 
+import { promptsOf } from '../promptCatalog.js';
+import { listResources, readResource } from '../resources.js';
 import type { RpcId } from '../rpcScreening.js';
 import type { ServerApp } from '../serverApp.js';
+import { SKILLS_CAPABILITY, SKILLS_EXTENSION } from '../skills/skillCatalog.js';
 import { answerModernTaskMethod, MODERN_TASKS_CAPABILITY, startModernTask } from '../tasks/modernTasks.js';
 import type { LogLevel } from '../tool.js';
 import { invalidParams, isLogLevel, runToolCall, type Send, type ToolCallRequest } from '../toolCalls.js';
-import { readUsage, usageResources } from '../usageResource.js';
 import {
   META,
   METHOD_NOT_FOUND,
@@ -44,6 +46,8 @@ const CACHED_METHODS = new Set([
   'resources/templates/list',
   'resources/read',
   'prompts/list',
+  'skills/list',
+  'skills/get',
 ]);
 
 export class ModernProtocol {
@@ -81,8 +85,17 @@ export class ModernProtocol {
       case 'server/discover':
         return {
           supportedVersions: [...SUPPORTED_REVISIONS],
-          // No server has prompts yet; an empty, cacheable list is a truthful answer for clients that ask.
-          capabilities: { tools: {}, resources: {}, prompts: {}, ...MODERN_TASKS_CAPABILITY },
+          // prompts even when empty: an empty, cacheable list is a truthful answer for clients that ask.
+          capabilities: {
+            tools: {},
+            resources: {},
+            prompts: {},
+            ...(promptsOf(this.app).completable ? { completions: {} } : {}),
+            extensions: {
+              ...MODERN_TASKS_CAPABILITY.extensions,
+              ...(this.app.skills === undefined ? {} : { [SKILLS_EXTENSION]: SKILLS_CAPABILITY }),
+            },
+          },
           serverInfo: this.serverInfo,
           ...(this.app.instructions === undefined ? {} : { instructions: this.app.instructions }),
         };
@@ -112,23 +125,39 @@ export class ModernProtocol {
       case 'tasks/cancel':
         return answerModernTaskMethod(this.app, method, params, meta.clientCapabilities);
       case 'resources/list':
-        return { resources: usageResources(this.app) };
+        return { resources: await listResources(this.app) };
       case 'resources/templates/list':
         return { resourceTemplates: [] };
       case 'prompts/list':
-        return { prompts: [] };
+        return { prompts: promptsOf(this.app).listing };
       case 'prompts/get':
-        throw invalidParams(`Unknown prompt '${String(params.name).slice(0, 200)}'; this server has none.`);
-      case 'resources/read':
-        return readUsage(this.app, String(params.uri));
-      default:
-        // initialize, ping, logging/setLevel and resources/(un)subscribe are gone in 2026-07-28; prompts,
-        // completions and subscriptions/listen (nothing here ever changes) are not offered.
-        throw Object.assign(new Error(`Method not found: '${method.slice(0, 100)}'.`), {
-          code: METHOD_NOT_FOUND,
+        return promptsOf(this.app).render(params.name, params.arguments, {
+          signal: call.signal,
+          allowedPaths: this.app.allowedPaths,
         });
+      case 'completion/complete': {
+        const prompts = promptsOf(this.app);
+        if (!prompts.completable) throw methodNotFound(method);
+        return prompts.complete(params, { signal: call.signal, allowedPaths: this.app.allowedPaths });
+      }
+      case 'resources/read':
+        return readResource(this.app, String(params.uri));
+      case 'skills/list':
+      case 'skills/get': {
+        const skills = this.app.skills;
+        if (skills === undefined) throw methodNotFound(method);
+        return method === 'skills/list' ? skills.list(params) : skills.get(params);
+      }
+      default:
+        // initialize, ping, logging/setLevel and resources/(un)subscribe are gone in 2026-07-28;
+        // subscriptions/listen (nothing here ever changes) is not offered.
+        throw methodNotFound(method);
     }
   }
+}
+
+function methodNotFound(method: string): Error {
+  return Object.assign(new Error(`Method not found: '${method.slice(0, 100)}'.`), { code: METHOD_NOT_FOUND });
 }
 
 function asRpcError(error: unknown, app: ServerApp): RpcErrorBody {
