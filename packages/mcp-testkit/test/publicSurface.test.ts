@@ -22,6 +22,7 @@ describe('@groundwork/mcp-testkit', () => {
       'startHttpServer',
       'startedCallCount',
       'tally',
+      'toolCallsIn',
     ]);
   });
 });

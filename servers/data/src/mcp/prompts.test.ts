@@ -1,32 +1,11 @@
 import { tmpdir } from 'node:os';
 import { AllowedPaths, ToolError } from '@groundwork/mcp-common';
+import { toolCallsIn } from '@groundwork/mcp-testkit';
 import { describe, expect, it } from 'vitest';
 import { dataPrompts } from './prompts.js';
 import { dataTools } from './tools.js';
 
 const ctx = { signal: new AbortController().signal, allowedPaths: await AllowedPaths.under(tmpdir()) };
-
-/** Every "`tool` with {json}" a rendered prompt asks for, its JSON parsed. */
-function toolCalls(text: string): Array<{ tool: string; args: Record<string, unknown> }> {
-  const calls = [];
-  for (const match of text.matchAll(/`([a-z_]+)` with \{/g)) {
-    const start = (match.index ?? 0) + match[0].length - 1;
-    let depth = 0;
-    let inString = false;
-    let end = start;
-    for (; end < text.length; end++) {
-      const char = text[end];
-      if (inString) {
-        if (char === '\\') end++;
-        else if (char === '"') inString = false;
-      } else if (char === '"') inString = true;
-      else if (char === '{') depth++;
-      else if (char === '}' && --depth === 0) break;
-    }
-    calls.push({ tool: match[1] as string, args: JSON.parse(text.slice(start, end + 1)) });
-  }
-  return calls;
-}
 
 const SAMPLES: Record<string, Array<Record<string, string>>> = {
   'find-table-key': [
@@ -53,7 +32,7 @@ describe('the prompts', () => {
       async (args) => {
         const messages = await prompt.render(args, ctx);
         expect(messages).toHaveLength(1);
-        const calls = toolCalls(messages[0]?.text ?? '');
+        const calls = toolCallsIn(messages[0]?.text ?? '');
         expect(calls.length).toBeGreaterThan(0);
         for (const call of calls) {
           const tool = dataTools.find((candidate) => candidate.definition.name === call.tool);

@@ -1,32 +1,11 @@
 import { AllowedPaths } from '@groundwork/mcp-common';
+import { toolCallsIn } from '@groundwork/mcp-testkit';
 import { describe, expect, it } from 'vitest';
 import { fixturesDir } from '../core/testing/fixtureRun.js';
 import { testReportPrompts } from './prompts.js';
 import { testReportTools } from './tools.js';
 
 const ctx = { signal: new AbortController().signal, allowedPaths: await AllowedPaths.under(fixturesDir) };
-
-/** Every "`tool` with {json}" a rendered prompt asks for, its JSON parsed. */
-function toolCalls(text: string): Array<{ tool: string; args: Record<string, unknown> }> {
-  const calls = [];
-  for (const match of text.matchAll(/`([a-z_]+)` with \{/g)) {
-    const start = (match.index ?? 0) + match[0].length - 1;
-    let depth = 0;
-    let inString = false;
-    let end = start;
-    for (; end < text.length; end++) {
-      const char = text[end];
-      if (inString) {
-        if (char === '\\') end++;
-        else if (char === '"') inString = false;
-      } else if (char === '"') inString = true;
-      else if (char === '{') depth++;
-      else if (char === '}' && --depth === 0) break;
-    }
-    calls.push({ tool: match[1] as string, args: JSON.parse(text.slice(start, end + 1)) });
-  }
-  return calls;
-}
 
 const SAMPLES: Record<string, Array<Record<string, string>>> = {
   'triage-red-ci-run': [{ path: 'maven' }, { path: 'ci/head', base: 'ci/"main" run' }],
@@ -50,7 +29,7 @@ describe('the prompts', () => {
         const messages = await prompt.render(args, ctx);
         expect(messages).toHaveLength(1);
         const text = messages[0]?.text ?? '';
-        const calls = toolCalls(text);
+        const calls = toolCallsIn(text);
         expect(calls.length).toBeGreaterThan(0);
         for (const call of calls) {
           const tool = testReportTools.find((candidate) => candidate.definition.name === call.tool);
@@ -100,8 +79,8 @@ describe('the prompts', () => {
       testReportPrompts[0]?.render({ path: 'head', base: 'main' }, ctx),
       testReportPrompts[0]?.render({ path: 'head' }, ctx),
     ]);
-    expect(toolCalls(withBase?.[0]?.text ?? '').map((call) => call.tool)).toContain('compare_runs');
-    expect(toolCalls(without?.[0]?.text ?? '').map((call) => call.tool)).toEqual([
+    expect(toolCallsIn(withBase?.[0]?.text ?? '').map((call) => call.tool)).toContain('compare_runs');
+    expect(toolCallsIn(without?.[0]?.text ?? '').map((call) => call.tool)).toEqual([
       'test_summary',
       'list_failures',
       'failure_context',
