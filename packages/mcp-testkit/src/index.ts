@@ -12,7 +12,7 @@ export {
   tally,
 } from './conformance.js';
 export type { CompletionSample, ToolCall, TransportContractSpec } from './contractSpec.js';
-export { nullPaths, snakeCaseKeys, toolCallsIn } from './jsonChecks.js';
+export { nullPaths, snakeCaseKeys } from './jsonChecks.js';
 export { seededRandom } from './seededRandom.js';
 export { cancelledCallCount, logged, startedCallCount } from './serverLog.js';
 export { type HttpServerProcess, runBin, startHttpServer } from './serverProcess.js';
@@ -22,4 +22,5 @@ export {
   type StdioSessionOptions,
   type ToolOutcome,
 } from './stdioSession.js';
+export { type ToolMention, toolMentionProblems, toolMentions } from './toolMentions.js';
 export { describeTransportContract } from './transportContract.js';

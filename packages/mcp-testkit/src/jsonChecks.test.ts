@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nullPaths, snakeCaseKeys, stdoutProblems, toolCallsIn } from './jsonChecks.js';
+import { nullPaths, snakeCaseKeys, stdoutProblems } from './jsonChecks.js';
 
 describe('nullPaths', () => {
   it('names every explicit null, however deep', () => {
@@ -43,20 +43,5 @@ describe('stdoutProblems', () => {
 
   it('calls an empty stdout a problem', () => {
     expect(stdoutProblems('')).toEqual(['stdout is empty']);
-  });
-});
-
-describe('toolCallsIn', () => {
-  it('parses each call, braces and quotes inside strings included', () => {
-    const text =
-      'First call `find_keys` with {"file":"a {b}.csv","max_columns":3}. Then `uniqueness_check` with {"columns":["say \\"}\\""]}: done.';
-    expect(toolCallsIn(text)).toEqual([
-      { tool: 'find_keys', args: { file: 'a {b}.csv', max_columns: 3 } },
-      { tool: 'uniqueness_check', args: { columns: ['say "}"'] } },
-    ]);
-  });
-
-  it('finds nothing in text without calls', () => {
-    expect(toolCallsIn('Call `find_keys` first, then read `keys`.')).toEqual([]);
   });
 });

@@ -42,30 +42,3 @@ export function stdoutProblems(stdout: string): string[] {
   }
   return problems;
 }
-
-/**
- * Every tool call a rendered prompt asks for, written as "`tool_name` with {json}", its JSON parsed — so a
- * server's test can check each against the tool's input schema.
- *
- * @example toolCallsIn('Call `test_summary` with {"path":"maven"}.') // [{ tool: 'test_summary', args: { path: 'maven' } }]
- */
-export function toolCallsIn(text: string): Array<{ tool: string; args: Record<string, unknown> }> {
-  const calls = [];
-  for (const match of text.matchAll(/`([a-z][a-z0-9_]*)` with \{/g)) {
-    const start = (match.index ?? 0) + match[0].length - 1;
-    let depth = 0;
-    let inString = false;
-    let end = start;
-    for (; end < text.length; end++) {
-      const char = text[end];
-      if (inString) {
-        if (char === '\\') end++;
-        else if (char === '"') inString = false;
-      } else if (char === '"') inString = true;
-      else if (char === '{') depth++;
-      else if (char === '}' && --depth === 0) break;
-    }
-    calls.push({ tool: match[1] as string, args: JSON.parse(text.slice(start, end + 1)) });
-  }
-  return calls;
-}

@@ -22,7 +22,8 @@ describe('@groundwork/mcp-testkit', () => {
       'startHttpServer',
       'startedCallCount',
       'tally',
-      'toolCallsIn',
+      'toolMentionProblems',
+      'toolMentions',
     ]);
   });
 });

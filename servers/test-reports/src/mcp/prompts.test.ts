@@ -1,9 +1,15 @@
 import { AllowedPaths } from '@groundwork/mcp-common';
-import { toolCallsIn } from '@groundwork/mcp-testkit';
+import { toolMentionProblems, toolMentions } from '@groundwork/mcp-testkit';
 import { describe, expect, it } from 'vitest';
 import { fixturesDir } from '../core/testing/fixtureRun.js';
 import { testReportPrompts } from './prompts.js';
 import { testReportTools } from './tools.js';
+
+/** The tool calls a rendered prompt asks for, after checking each names a real tool and arguments it takes. */
+function toolCallsIn(text: string): Array<{ tool: string; args: Record<string, unknown> }> {
+  expect(toolMentionProblems(text, testReportTools)).toEqual([]);
+  return toolMentions(text).map(({ tool, argumentsText }) => ({ tool, args: JSON.parse(argumentsText) }));
+}
 
 const ctx = { signal: new AbortController().signal, allowedPaths: await AllowedPaths.under(fixturesDir) };
 
