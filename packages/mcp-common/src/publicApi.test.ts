@@ -15,6 +15,7 @@ describe('@groundwork/mcp-common public API', () => {
       'ToolError',
       'ToolResult',
       'completeFrom',
+      'completeListItem',
       'completePath',
       'definePrompt',
       'defineTool',
