@@ -1,8 +1,12 @@
 // Walks a project root the way a developer sees it: .gitignore files (nested ones too) are honoured and
-// dependency folders, build output, vendored code, binaries and oversized files are left out.
-import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
+// dependency folders, build output, vendored code, binaries and oversized files are left out. The walk goes
+// through directory descriptors (@groundwork/mcp-common/files): every folder is opened from its parent's
+// handle, a link is never followed (to a folder or a file), and anything that is not a regular file (a FIFO,
+// socket or device) is left out by its lstat and never opened.
 import path from 'node:path';
+import { type ConfinedDirectory, type DirectoryEntry, PATH_LIMITS } from '@groundwork/mcp-common/files';
 import ignore, { type Ignore } from 'ignore';
+import { CancelledError } from './contextError.js';
 import { extensionOf } from './languages.js';
 import { WorkBudget, type WorkControl } from './workBudget.js';
 
@@ -65,6 +69,8 @@ const GENERATED_FILES = new Set([
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_FILES = 50_000;
+/** A .gitignore larger than this is not read (its folder is then scanned without its rules). */
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
 export interface ScannedFile {
   /** Relative to the root, `/`-separated. */
@@ -95,76 +101,148 @@ interface IgnoreScope {
   rules: Ignore;
 }
 
-export async function scanProject(root: string, options: ScanOptions = {}): Promise<ProjectScan> {
+/**
+ * Scans the project below `root` (an open, confined directory). Files and folders deeper than a path argument
+ * may reach (PATH_LIMITS: segments, bytes) are left out: no tool could name them.
+ */
+export async function scanProject(root: ConfinedDirectory, options: ScanOptions = {}): Promise<ProjectScan> {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
-  const budget = new WorkBudget(options.signal);
+  const signal = options.signal;
+  const budget = new WorkBudget(signal);
   const files: ScannedFile[] = [];
   const walkedFolders: string[] = [];
   let skippedLarge = 0;
   let truncated = false;
 
-  // Depth-first with an explicit stack; each entry carries the .gitignore scopes that apply beneath it.
-  const stack: Array<{ relative: string; scopes: IgnoreScope[] }> = [{ relative: '', scopes: [] }];
-  while (stack.length > 0 && !truncated) {
-    const { relative, scopes: inherited } = stack.pop()!;
-    const absolute = relative === '' ? root : path.join(root, relative);
+  // Depth-first, each folder opened from its parent's descriptor (as many open at once as the tree is deep);
+  // subfolders in name order, so folders are walked in the order a sorted listing shows them.
+  const visit = async (folder: ConfinedDirectory, relative: string, inherited: IgnoreScope[]) => {
     walkedFolders.push(relative);
     options.beforeFolder?.(relative);
-    const entries = listFolder(absolute, relative);
-    const scopes = withLocalGitignore(absolute, relative, entries, inherited);
+    const entries = await listFolder(folder, relative, signal);
+    const scopes = await withLocalGitignore(folder, relative, entries, inherited, signal);
     const subfolders: string[] = [];
+    const candidates: string[] = [];
     for (const entry of entries) {
       const childRelative = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) {
+      if (!withinPathLimits(childRelative)) continue;
+      if (entry.kind === 'directory') {
         if (SKIPPED_FOLDERS.has(entry.name) || isIgnored(scopes, `${childRelative}/`)) continue;
-        subfolders.push(childRelative);
-      } else if (entry.isFile()) {
+        subfolders.push(entry.name);
+      } else if (entry.kind === 'regular file') {
         if (!isCandidateFile(entry.name) || isIgnored(scopes, childRelative)) continue;
-        const stat = statSync(path.join(absolute, entry.name), { throwIfNoEntry: false });
-        if (stat === undefined) continue;
-        if (stat.size > maxFileBytes) {
-          skippedLarge++;
-          continue;
-        }
-        if (files.length >= maxFiles) {
-          truncated = true;
-          break;
-        }
-        files.push({ path: childRelative, size: stat.size, mtimeMs: stat.mtimeMs });
+        candidates.push(entry.name);
       }
-      // Symbolic links are not followed: they can leave the root or loop.
+      // Links are not followed (they can leave the root or loop); FIFOs, sockets and devices are not files.
     }
-    // Reverse so the pop order visits folders alphabetically.
-    subfolders.sort().reverse();
-    for (const folder of subfolders) stack.push({ relative: folder, scopes });
+    // Sizes and times from lstat of each entry through the folder's descriptor, several in flight at once.
+    const stats = await Promise.all(candidates.map((name) => folder.statEntry(name).catch(() => undefined)));
+    for (const [index, name] of candidates.entries()) {
+      const stat = stats[index];
+      if (stat === undefined || !stat.isFile()) continue;
+      if (stat.size > maxFileBytes) {
+        skippedLarge++;
+        continue;
+      }
+      if (files.length >= maxFiles) {
+        truncated = true;
+        return;
+      }
+      files.push({
+        path: relative === '' ? name : `${relative}/${name}`,
+        size: stat.size,
+        mtimeMs: stat.mtimeMs,
+      });
+    }
     if (budget.due) {
       await budget.checkpoint();
       options.onProgress?.(files.length, undefined, 'files scanned');
     }
-  }
+    for (const name of subfolders.sort()) {
+      if (truncated) return;
+      const child = await openSubfolder(folder, name, signal);
+      if (child === undefined) continue;
+      try {
+        await visit(child, relative === '' ? name : `${relative}/${name}`, scopes);
+      } finally {
+        await child.close();
+      }
+    }
+  };
+  await budget.checkpoint();
+  await visit(root, '', []);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files, walkedFolders, skippedLarge, truncated };
 }
 
+/** Whether a tool could name this path at all (mcp-common refuses longer or deeper path arguments). */
+function withinPathLimits(relative: string): boolean {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: only long names need counting.
+  if (relative.length * 3 > PATH_LIMITS.maxBytes && Buffer.byteLength(relative) > PATH_LIMITS.maxBytes)
+    return false;
+  let segments = 1;
+  for (let at = relative.indexOf('/'); at !== -1; at = relative.indexOf('/', at + 1)) segments++;
+  return segments <= PATH_LIMITS.maxSegments;
+}
+
+/** The call was cancelled (the handle API throws the signal's reason): the core's own error says so. */
+function cancelledOr(error: unknown, signal: AbortSignal | undefined): unknown {
+  return signal?.aborted === true ? new CancelledError() : error;
+}
+
 /** A folder's entries; a subfolder that cannot be read (permissions, removed meanwhile) is left out. */
-function listFolder(absolute: string, relative: string): Dirent[] {
+async function listFolder(
+  folder: ConfinedDirectory,
+  relative: string,
+  signal: AbortSignal | undefined,
+): Promise<DirectoryEntry[]> {
+  const entries: DirectoryEntry[] = [];
   try {
-    return readdirSync(absolute, { withFileTypes: true });
+    for await (const entry of folder.entries({ signal })) entries.push(entry);
+    return entries;
   } catch (error) {
-    if (relative === '') throw error;
+    if (relative === '' || signal?.aborted === true) throw cancelledOr(error, signal);
     return [];
   }
 }
 
-function withLocalGitignore(
-  absolute: string,
+/**
+ * The subfolder `name`, opened through its parent's descriptor; undefined when it is gone, cannot be opened,
+ * or is not where it was listed (a link or a moved folder swapped in since the listing: never followed).
+ */
+async function openSubfolder(
+  parent: ConfinedDirectory,
+  name: string,
+  signal: AbortSignal | undefined,
+): Promise<ConfinedDirectory | undefined> {
+  const child = await parent.openDirectory(name, { signal }).catch((error: unknown) => {
+    if (signal?.aborted === true) throw cancelledOr(error, signal);
+    return undefined;
+  });
+  if (child === undefined || child.realPath === path.join(parent.realPath, name)) return child;
+  await child.close();
+  return undefined;
+}
+
+async function withLocalGitignore(
+  folder: ConfinedDirectory,
   relative: string,
-  entries: readonly Dirent[],
+  entries: readonly DirectoryEntry[],
   inherited: IgnoreScope[],
-): IgnoreScope[] {
-  if (!entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) return inherited;
-  const text = readFileSync(path.join(absolute, '.gitignore'), 'utf8');
+  signal: AbortSignal | undefined,
+): Promise<IgnoreScope[]> {
+  if (!entries.some((entry) => entry.name === '.gitignore' && entry.kind === 'regular file'))
+    return inherited;
+  let text: string;
+  try {
+    await using file = await folder.openFile('.gitignore', { signal });
+    text = await file.readText({ maxBytes: MAX_GITIGNORE_BYTES, signal });
+  } catch (error) {
+    // Gone, replaced by a link or a FIFO, or too large: the folder is scanned without its rules.
+    if (signal?.aborted === true) throw cancelledOr(error, signal);
+    return inherited;
+  }
   return [...inherited, { base: relative === '' ? '' : `${relative}/`, rules: ignore().add(text) }];
 }
 
