@@ -69,6 +69,8 @@ const GENERATED_FILES = new Set([
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_FILES = 50_000;
+/** A folder with more entries than this is not listed (the root: the scan fails; below it: it is left out). */
+const MAX_FOLDER_ENTRIES = 200_000;
 /** A .gitignore larger than this is not read (its folder is then scanned without its rules). */
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
@@ -120,7 +122,7 @@ export async function scanProject(root: ConfinedDirectory, options: ScanOptions 
   const visit = async (folder: ConfinedDirectory, relative: string, inherited: IgnoreScope[]) => {
     walkedFolders.push(relative);
     options.beforeFolder?.(relative);
-    const entries = await listFolder(folder, relative, signal);
+    const entries = listFolder(folder, relative, MAX_FOLDER_ENTRIES);
     const scopes = await withLocalGitignore(folder, relative, entries, inherited, signal);
     const subfolders: string[] = [];
     const candidates: string[] = [];
@@ -136,8 +138,9 @@ export async function scanProject(root: ConfinedDirectory, options: ScanOptions 
       }
       // Links are not followed (they can leave the root or loop); FIFOs, sockets and devices are not files.
     }
-    // Sizes and times from lstat of each entry through the folder's descriptor, several in flight at once.
-    const stats = await Promise.all(candidates.map((name) => folder.statEntry(name).catch(() => undefined)));
+    // Sizes and times from lstat of each entry through the folder's descriptor (a link or FIFO swapped in
+    // since the listing is seen here, and left out).
+    const stats = folder.statEntries(candidates);
     for (const [index, name] of candidates.entries()) {
       const stat = stats[index];
       if (stat === undefined || !stat.isFile()) continue;
@@ -191,18 +194,12 @@ function cancelledOr(error: unknown, signal: AbortSignal | undefined): unknown {
   return signal?.aborted === true ? new CancelledError() : error;
 }
 
-/** A folder's entries; a subfolder that cannot be read (permissions, removed meanwhile) is left out. */
-async function listFolder(
-  folder: ConfinedDirectory,
-  relative: string,
-  signal: AbortSignal | undefined,
-): Promise<DirectoryEntry[]> {
-  const entries: DirectoryEntry[] = [];
+/** A folder's entries; a subfolder that cannot be read (permissions, removed, too many entries) is left out. */
+function listFolder(folder: ConfinedDirectory, relative: string, maxEntries: number): DirectoryEntry[] {
   try {
-    for await (const entry of folder.entries({ signal })) entries.push(entry);
-    return entries;
+    return folder.listEntries({ maxEntries });
   } catch (error) {
-    if (relative === '' || signal?.aborted === true) throw cancelledOr(error, signal);
+    if (relative === '') throw error;
     return [];
   }
 }
