@@ -202,6 +202,12 @@ describe('project_tree', () => {
         expect(files.map((file) => file.path)).toEqual(['src/main.ts']);
         expect(result.text).not.toContain('secret');
       }
+      // oxc-resolver would open this FIFO by path and block the server for good: the project is refused.
+      execFileSync('mkfifo', [path.join(dir, 'package.json')]);
+      const refused = await call('project_tree', { path: path.basename(dir) });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toContain("'package.json' is a FIFO (named pipe), not a regular file");
+      expect((await call('project_tree', { path: 'ts-app' })).isError).toBeFalsy();
     } finally {
       rmSync(dir, { recursive: true, force: true });
       rmSync(outside, { recursive: true, force: true });

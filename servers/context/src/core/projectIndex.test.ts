@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -98,6 +99,14 @@ describe('ProjectIndex', () => {
     const { stats, graph } = await index.build();
     expect(stats.parsed).toBe(1);
     expect(graph.files.get('src/empty/new.ts')?.dependencies).toEqual(['src/lib/greet.ts']);
+    index.close();
+  });
+
+  it('refuses to resolve TypeScript imports past a FIFO named package.json (the resolver would block on it)', async () => {
+    rmSync(path.join(root, 'package.json'), { force: true });
+    execFileSync('mkfifo', [path.join(root, 'package.json')]);
+    const index = new ProjectIndex(root);
+    await expect(index.build()).rejects.toMatchObject({ code: 'UNSAFE_CONFIG_FILE' });
     index.close();
   });
 

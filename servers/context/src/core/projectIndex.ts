@@ -2,6 +2,7 @@
 // again and a changed file is parsed alone; the resolved graph is reused while nothing changed. Every byte it
 // reads (sources, .gitignore, package.json, tsconfig, go.mod) goes through the root's confined directory handle.
 import { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import { UnsafeConfigFileError } from './contextError.js';
 import { DependencyGraph, type GraphFile, UnresolvedImports } from './dependencyGraph.js';
 import { parseFacts } from './factsParser.js';
 import { confinedFileSource, type FileSource } from './fileSource.js';
@@ -119,6 +120,12 @@ export class ProjectIndex {
       beforeFolder: (folder) => this.folderWatch.ensure(folder),
     });
     this.folderWatch.prune(scan.walkedFolders);
+    // oxc-resolver reads config files by path without checking their kind: a FIFO would block for good.
+    const [unsafe] = scan.unsafeConfigs;
+    if (unsafe !== undefined && scan.files.some((file) => isTsOrJs(languageOf(file.path)))) {
+      this.current = undefined;
+      throw new UnsafeConfigFileError(unsafe.path, unsafe.problem);
+    }
     const seen = new Set<string>();
     const changed: string[] = [];
     for (const file of scan.files) {

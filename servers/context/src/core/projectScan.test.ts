@@ -141,6 +141,23 @@ describe('scanProject', () => {
       expect([...scan.walkedFolders].sort()).toEqual(['', 'a']);
     });
 
+    it('reports config files a path-based resolver would open that are not regular files inside', async () => {
+      write('src/main.ts');
+      write('tsconfig.base.json', '{}');
+      symlinkSync('tsconfig.base.json', path.join(root, 'tsconfig.json'));
+      execFileSync('mkfifo', [path.join(root, 'package.json')]);
+      mkdirSync(path.join(root, 'app'));
+      symlinkSync(path.join(outside, '.gitignore'), path.join(root, 'app/jsconfig.json'));
+      const scan = await scanProject(root);
+      expect(scan.unsafeConfigs).toEqual([
+        { path: 'package.json', problem: 'is a FIFO (named pipe), not a regular file' },
+        {
+          path: 'app/jsconfig.json',
+          problem: 'is a link that does not lead to a regular file inside the project',
+        },
+      ]);
+    });
+
     it('reads nothing through a FIFO or a link to outside swapped in after the scan', async () => {
       write('src/a.ts', 'export const a = 1;\n');
       write('src/b.ts', 'export const b = 1;\n');

@@ -71,6 +71,8 @@ export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_FILES = 50_000;
 /** A folder with more entries than this is not listed (the root: the scan fails; below it: it is left out). */
 const MAX_FOLDER_ENTRIES = 200_000;
+/** Names oxc-resolver opens by path while it resolves (tsconfig `extends` aside). */
+const RESOLVER_CONFIG_NAME = /^(package\.json|[tj]sconfig[^/]*\.json)$/;
 /** A .gitignore larger than this is not read (its folder is then scanned without its rules). */
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
@@ -81,8 +83,20 @@ export interface ScannedFile {
   mtimeMs: number;
 }
 
+export interface UnsafeConfig {
+  /** Relative to the root. */
+  path: string;
+  /** What it is instead of a regular file inside the root. */
+  problem: string;
+}
+
 export interface ProjectScan {
   files: ScannedFile[];
+  /**
+   * Entries named like a config file oxc-resolver opens by path (package.json, tsconfig*.json, jsconfig*.json)
+   * that are not regular files inside the root: resolving TypeScript imports with them could block.
+   */
+  unsafeConfigs: UnsafeConfig[];
   /** Every folder the walk went through (also empty ones): where a new file would be seen. */
   walkedFolders: string[];
   skippedLarge: number;
@@ -114,6 +128,7 @@ export async function scanProject(root: ConfinedDirectory, options: ScanOptions 
   const budget = new WorkBudget(signal);
   const files: ScannedFile[] = [];
   const walkedFolders: string[] = [];
+  const unsafeConfigs: UnsafeConfig[] = [];
   let skippedLarge = 0;
   let truncated = false;
 
@@ -129,6 +144,10 @@ export async function scanProject(root: ConfinedDirectory, options: ScanOptions 
     for (const entry of entries) {
       const childRelative = relative === '' ? entry.name : `${relative}/${entry.name}`;
       if (!withinPathLimits(childRelative)) continue;
+      if (entry.kind !== 'regular file' && RESOLVER_CONFIG_NAME.test(entry.name)) {
+        const problem = await unsafeConfigProblem(folder, entry, signal);
+        if (problem !== undefined) unsafeConfigs.push({ path: childRelative, problem });
+      }
       if (entry.kind === 'directory') {
         if (SKIPPED_FOLDERS.has(entry.name) || isIgnored(scopes, `${childRelative}/`)) continue;
         subfolders.push(entry.name);
@@ -176,7 +195,25 @@ export async function scanProject(root: ConfinedDirectory, options: ScanOptions 
   await budget.checkpoint();
   await visit(root, '', []);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, walkedFolders, skippedLarge, truncated };
+  return { files, walkedFolders, unsafeConfigs, skippedLarge, truncated };
+}
+
+/** Why a non-regular entry with a config file's name is unsafe to let a path-based reader open, if it is. */
+async function unsafeConfigProblem(
+  folder: ConfinedDirectory,
+  entry: DirectoryEntry,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
+  if (entry.kind === 'directory') return undefined;
+  if (entry.kind !== 'symbolic link') return `is a ${entry.kind}, not a regular file`;
+  try {
+    // Followed through the handle: a link to a regular file inside the root is fine.
+    await using _file = await folder.openFile(entry.name, { signal });
+    return undefined;
+  } catch (error) {
+    if (signal?.aborted === true) throw cancelledOr(error, signal);
+    return 'is a link that does not lead to a regular file inside the project';
+  }
 }
 
 /** Whether a tool could name this path at all (mcp-common refuses longer or deeper path arguments). */
