@@ -35,6 +35,12 @@ export interface SplitTarget {
   markup(text: string): void;
   /** Decoded text of the current body element, delivered between its open and close tags. */
   body?(text: string): void;
+  /**
+   * Without a body target: hand the markup of each `feed` on in one piece rather than one piece per run
+   * between bodies (far fewer strings, decoder and parser calls; error positions then only say which
+   * chunk).
+   */
+  coalesceMarkup?: boolean;
 }
 
 type State = 'markup' | 'body' | 'body-cdata' | 'body-comment';
@@ -46,6 +52,9 @@ export class XmlBodySplitter {
   private droppedOpenTag: Buffer | undefined;
   private readonly markupDecoder = new StringDecoder('utf8');
   private readonly bodyDecoder = new StringDecoder('utf8');
+  /** Markup gathered during one `feed` when coalescing. */
+  private gathered: Buffer | undefined;
+  private gatheredLength = 0;
   /** Bytes handed on so far, to say where a parse error happened. */
   consumed = 0;
 
@@ -58,8 +67,9 @@ export class XmlBodySplitter {
    */
   feed(buffer: Buffer, final: boolean): number {
     const stop = this.run(buffer, final);
+    if (final && stop < buffer.length) this.emitMarkup(buffer, stop, buffer.length);
+    this.flushGathered();
     if (!final) return stop;
-    if (stop < buffer.length) this.emitMarkup(buffer.subarray(stop));
     const rest = this.markupDecoder.end();
     if (rest !== '') this.target.markup(rest);
     return buffer.length;
@@ -72,7 +82,7 @@ export class XmlBodySplitter {
     // Markup is handed on in as few pieces as possible: from `from` up to where a body starts.
     let from = -1;
     const flushTo = (to: number) => {
-      if (from >= 0 && to > from) this.emitMarkup(buffer.subarray(from, to));
+      if (from >= 0 && to > from) this.emitMarkup(buffer, from, to);
       from = -1;
     };
     while (position < length) {
@@ -147,7 +157,8 @@ export class XmlBodySplitter {
           this.state = 'markup';
         } else {
           // An element inside a text-only element: not a dialect we know, so let the XML parser see it all.
-          if (this.droppedOpenTag !== undefined) this.emitMarkup(this.droppedOpenTag);
+          if (this.droppedOpenTag !== undefined)
+            this.emitMarkup(this.droppedOpenTag, 0, this.droppedOpenTag.length);
           this.droppedOpenTag = undefined;
           this.state = 'markup';
         }
@@ -172,10 +183,29 @@ export class XmlBodySplitter {
     return position;
   }
 
-  private emitMarkup(bytes: Buffer): void {
-    if (bytes.length === 0) return;
-    this.consumed += bytes.length;
-    const text = this.markupDecoder.write(bytes);
+  private emitMarkup(buffer: Buffer, start: number, end: number): void {
+    const length = end - start;
+    if (length <= 0) return;
+    this.consumed += length;
+    if (this.target.coalesceMarkup === true && this.target.body === undefined) {
+      const needed = this.gatheredLength + length;
+      if (this.gathered === undefined || this.gathered.length < needed) {
+        const larger = Buffer.allocUnsafe(Math.max(needed, 2 * (this.gathered?.length ?? 1 << 16)));
+        this.gathered?.copy(larger, 0, 0, this.gatheredLength);
+        this.gathered = larger;
+      }
+      buffer.copy(this.gathered, this.gatheredLength, start, end);
+      this.gatheredLength = needed;
+      return;
+    }
+    const text = this.markupDecoder.write(buffer.subarray(start, end));
+    if (text !== '') this.target.markup(text);
+  }
+
+  private flushGathered(): void {
+    if (this.gathered === undefined || this.gatheredLength === 0) return;
+    const text = this.markupDecoder.write(this.gathered.subarray(0, this.gatheredLength));
+    this.gatheredLength = 0;
     if (text !== '') this.target.markup(text);
   }
 
