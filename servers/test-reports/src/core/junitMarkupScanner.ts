@@ -49,6 +49,65 @@ const XML_DECLARATION =
 const NEEDS_DECODING = /[&\t\n\r]/;
 const NAMED_REFERENCES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
+/**
+ * Element and attribute names runners write, handed on as these constants: no new string per tag, and the
+ * parser's comparisons with them are by identity. None is a property of Object.prototype.
+ */
+const KNOWN_NAMES = [
+  'testsuites',
+  'testsuite',
+  'testcase',
+  'failure',
+  'error',
+  'skipped',
+  'system-out',
+  'system-err',
+  'properties',
+  'property',
+  'flakyFailure',
+  'flakyError',
+  'rerunFailure',
+  'rerunError',
+  'stackTrace',
+  'name',
+  'classname',
+  'class',
+  'time',
+  'file',
+  'filepath',
+  'line',
+  'message',
+  'type',
+  'status',
+  'value',
+  'tests',
+  'failures',
+  'errors',
+  'disabled',
+  'timestamp',
+  'hostname',
+  'id',
+  'package',
+  'assertions',
+];
+const KNOWN_BY_LENGTH: string[][] = [];
+for (const name of KNOWN_NAMES) {
+  const sameLength = KNOWN_BY_LENGTH[name.length] ?? [];
+  sameLength.push(name);
+  KNOWN_BY_LENGTH[name.length] = sameLength;
+}
+
+/** The name at `start`–`end`: a known one as its constant, else a slice. */
+function nameAt(text: string, start: number, end: number): string {
+  const candidates = KNOWN_BY_LENGTH[end - start];
+  if (candidates !== undefined) {
+    const first = text.charCodeAt(start);
+    for (const candidate of candidates)
+      if (candidate.charCodeAt(0) === first && text.startsWith(candidate, start)) return candidate;
+  }
+  return text.slice(start, end);
+}
+
 export class JUnitMarkupScanner {
   private carry = '';
   private readonly open: string[] = [];
@@ -130,7 +189,7 @@ export class JUnitMarkupScanner {
     if (this.sawRoot && this.open.length === 0) throw new UnsupportedMarkup('an element after the root');
     const nameEnd = nameEndAt(text, lt + 1);
     if (nameEnd === INCOMPLETE) return INCOMPLETE;
-    const name = text.slice(lt + 1, nameEnd);
+    const name = nameAt(text, lt + 1, nameEnd);
     const attributes: Record<string, string> = {};
     let position = nameEnd;
     for (;;) {
@@ -144,7 +203,7 @@ export class JUnitMarkupScanner {
       if (code === GT || code === SLASH) break;
       const attributeEnd = nameEndAt(text, position);
       if (attributeEnd === INCOMPLETE) return INCOMPLETE;
-      const attribute = text.slice(position, attributeEnd);
+      const attribute = nameAt(text, position, attributeEnd);
       position = skipSpaces(text, attributeEnd);
       if (position >= text.length) return INCOMPLETE;
       if (text.charCodeAt(position) !== EQUALS) throw new UnsupportedMarkup('an attribute without a value');
@@ -154,8 +213,9 @@ export class JUnitMarkupScanner {
       if (quote !== DOUBLE_QUOTE && quote !== SINGLE_QUOTE) throw new UnsupportedMarkup('an unquoted value');
       const valueEnd = text.indexOf(quote === DOUBLE_QUOTE ? '"' : "'", position + 1);
       if (valueEnd < 0) return INCOMPLETE;
-      // `__proto__` would not become a property of a plain object; saxes' objects have no prototype.
-      if (attribute === '__proto__' || Object.hasOwn(attributes, attribute))
+      // Values are strings, what a plain object inherits is not; `__proto__` would not become a property
+      // (saxes' objects have no prototype).
+      if (typeof attributes[attribute] === 'string' || attribute === '__proto__')
         throw new UnsupportedMarkup('a repeated or reserved attribute name');
       attributes[attribute] = attributeValue(text.slice(position + 1, valueEnd));
       position = valueEnd + 1;
@@ -180,7 +240,7 @@ export class JUnitMarkupScanner {
     const position = skipSpaces(text, nameEnd);
     if (position >= text.length) return INCOMPLETE;
     if (text.charCodeAt(position) !== GT) throw new UnsupportedMarkup('a malformed end tag');
-    const name = text.slice(lt + 2, nameEnd);
+    const name = nameAt(text, lt + 2, nameEnd);
     if (this.open[this.open.length - 1] !== name)
       throw new UnsupportedMarkup('an end tag that does not match');
     this.open.pop();

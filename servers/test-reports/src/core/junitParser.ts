@@ -272,10 +272,15 @@ export async function readJUnitWith(
     start[0] === 0xff && start[1] === 0xfe ? 'le' : start[0] === 0xfe && start[1] === 0xff ? 'be' : undefined;
   const decoder = utf16 === undefined ? undefined : new TextDecoder(`utf-16${utf16}`);
   let position = 0;
+  // The read in flight lands in one while the other's bytes are copied out: fresh buffers per read cost
+  // page faults and garbage collection.
+  const landing = [Buffer.allocUnsafe(READ_CHUNK_BYTES), Buffer.allocUnsafe(READ_CHUNK_BYTES)] as const;
+  let reads = 0;
   const readNext = async (): Promise<Buffer> => {
     const at = position;
     position += READ_CHUNK_BYTES;
-    const bytes = await file.readAt(at, READ_CHUNK_BYTES);
+    reads += 1;
+    const bytes = await file.readAt(at, READ_CHUNK_BYTES, landing[reads % 2]);
     if (decoder === undefined) return bytes;
     return Buffer.from(decoder.decode(bytes, { stream: bytes.length > 0 }), 'utf8');
   };
@@ -404,14 +409,18 @@ function detach(value: string): string {
 }
 
 const internedValues = new Map<string, string>();
+let lastInterned = '';
 
 function interned(value: string): string {
+  // Consecutive tests mostly share a classname and file: comparing with the last is cheaper than hashing.
+  if (value === lastInterned) return lastInterned;
   let known = internedValues.get(value);
   if (known === undefined) {
     if (internedValues.size > 100_000) internedValues.clear();
     known = detach(value);
     internedValues.set(known, known);
   }
+  lastInterned = known;
   return known;
 }
 

@@ -45,7 +45,9 @@ async function xmlFiles(directory: string): Promise<string[]> {
 }
 
 describe('the JUnit reader against saxes alone', () => {
-  it('reads every JUnit fixture exactly as saxes does, with and without details', async () => {
+  it('reads every JUnit fixture exactly as saxes does, with and without details', {
+    timeout: 120_000,
+  }, async () => {
     const files = await xmlFiles(fixturesDir);
     expect(files.length).toBeGreaterThan(10);
     for (const file of files) {
@@ -57,7 +59,9 @@ describe('the JUnit reader against saxes alone', () => {
     }
   });
 
-  it('reads the runners’ reports among the fixtures without falling back to saxes', async () => {
+  it('reads the runners’ reports among the fixtures without falling back to saxes', {
+    timeout: 120_000,
+  }, async () => {
     const files = (await xmlFiles(fixturesDir)).filter(
       (file) => !file.includes(`${path.sep}hostile${path.sep}`),
     );
@@ -94,7 +98,9 @@ describe('the JUnit reader against saxes alone', () => {
       await rm(directory, { recursive: true, force: true });
     });
 
-    it('hands on every test once, as saxes reads them, and its progress never goes back', async () => {
+    it('hands on every test once, as saxes reads them, and its progress never goes back', {
+      timeout: 120_000,
+    }, async () => {
       for (const details of [false, true]) {
         const fast = await read(file, details, 'fast');
         expect(fast.error).toBe('gave up');
