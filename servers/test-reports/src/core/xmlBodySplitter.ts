@@ -12,9 +12,13 @@ const BODY_ELEMENTS = ['failure', 'error', 'skipped', 'system-out', 'system-err'
     name,
     output: name === 'system-out' || name === 'system-err' || name === 'stackTrace',
     bytes: Buffer.from(name, 'latin1'),
+    /** The open tag as runners write it, kept without a copy when an output element is dropped. */
+    plainOpen: Buffer.from(`<${name}>`, 'latin1'),
     close: Buffer.from(`</${name}`, 'latin1'),
   }),
 );
+/** Markup runs shorter than this are copied byte by byte (Buffer#copy allocates a view per call). */
+const SHORT_COPY = 256;
 const LONGEST_NAME = 12;
 /** Text between elements longer than this is handed on even without a following `<`. */
 const MAX_MARKUP_CARRY = 1 << 16;
@@ -122,7 +126,11 @@ export class XmlBodySplitter {
         const drop = element.output && this.target.body === undefined;
         if (drop) flushTo(open);
         if (buffer[tagEnd - 1] !== SLASH) {
-          if (drop) this.droppedOpenTag = Buffer.from(buffer.subarray(open, tagEnd + 1));
+          if (drop)
+            this.droppedOpenTag =
+              tagEnd + 1 - open === element.plainOpen.length && startsWith(buffer, open, element.plainOpen)
+                ? element.plainOpen
+                : Buffer.from(buffer.subarray(open, tagEnd + 1));
           else flushTo(position);
           this.state = 'body';
           this.closeTag = element.close;
@@ -194,7 +202,13 @@ export class XmlBodySplitter {
         this.gathered?.copy(larger, 0, 0, this.gatheredLength);
         this.gathered = larger;
       }
-      buffer.copy(this.gathered, this.gatheredLength, start, end);
+      const gathered = this.gathered;
+      if (length < SHORT_COPY) {
+        for (let from = start, to = this.gatheredLength; from < end; from += 1, to += 1)
+          gathered[to] = buffer[from] as number;
+      } else {
+        buffer.copy(gathered, this.gatheredLength, start, end);
+      }
       this.gatheredLength = needed;
       return;
     }
