@@ -87,6 +87,28 @@ const leanBundle = {
   },
 };
 
+/**
+ * mcp-common dependencies that only a rare request needs (yaml: the skills folder, read when first asked
+ * for) are not bundled: their dynamic import becomes a `require` of the installed package when it runs (the
+ * vendor bundle runs in vm.Script, where a real `import()` has no loader), so a start never reads them.
+ */
+const LAZY_COMMON = ['yaml'];
+const lazyCommon = {
+  name: 'lazy-common',
+  setup(builder) {
+    const filter = new RegExp(`^(?:${LAZY_COMMON.join('|')})$`);
+    builder.onResolve({ filter }, (args) =>
+      args.kind === 'dynamic-import'
+        ? { path: args.path, namespace: 'lazy-common' }
+        : { path: args.path, external: true },
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'lazy-common' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
 await rm(staging, { recursive: true, force: true });
 // A failed build leaves nothing behind (after a good one, the staging directory is the output).
 process.on('exit', () => rmSync(staging, { recursive: true, force: true }));
@@ -149,7 +171,7 @@ const vendorEntry = {
   minifyIdentifiers: true,
   // CommonJS has no import.meta: shared code that starts using it must fail the build, not run with {}.
   logOverride: { 'empty-import-meta': 'error' },
-  plugins: [leanBundle],
+  plugins: [leanBundle, lazyCommon],
 };
 const { metafile } = await build({ ...vendorEntry, outfile: vendorFile, metafile: true });
 // The same modules with mcp-common's own dependencies left to the installed packages.
