@@ -78,6 +78,14 @@ describe('AllowedPaths.openFile', () => {
       expect((await file.read({ maxBytes: 100 })).toString()).toBe('bravo');
       expect(await file.readText({ maxBytes: 5 })).toBe('bravo');
       expect((await file.readAt(1, 3)).toString()).toBe('rav');
+      const landing = Buffer.alloc(8, '-');
+      const landed = await file.readAt(3, 4, landing);
+      expect([landed.toString(), landed.buffer === landing.buffer, landing.toString()]).toEqual([
+        'vo',
+        true,
+        'vo------',
+      ]);
+      await expect(file.readAt(0, 9, landing)).rejects.toThrow(RangeError);
       const streamed: Buffer[] = [];
       for await (const chunk of file.stream({ start: 2 })) streamed.push(chunk as Buffer);
       expect(Buffer.concat(streamed).toString()).toBe('avo');
