@@ -35,6 +35,9 @@ const commonDependencies = Object.keys(commonPkg.dependencies ?? {});
 const external = Object.keys(installed).filter(
   (name) => name !== '@groundwork/mcp-common' && !commonDependencies.includes(name),
 );
+// mcp-common dependencies that only a rare request needs (yaml: the skills folder, read when first asked
+// for) stay out of bundled.cjs too, so a start never reads them: imported when first needed.
+const LAZY_COMMON = ['yaml'];
 // What mcp-common needs at run time must be installed with the server (mcp-common is ours and bundled;
 // its dependencies are not). A private package (the testkit's fixture, a benchmark) is never installed.
 if (!pkg.private) {
@@ -175,20 +178,21 @@ const cjsBuild = (externals) =>
     metafile: true,
     write: false,
   });
-let { metafile, outputFiles } = await cjsBuild(external);
+const bundledExternal = [...new Set([...external, ...LAZY_COMMON])];
+let { metafile, outputFiles } = await cjsBuild(bundledExternal);
 const esmOnly = [
   ...new Set(
     Object.values(metafile.outputs)
       .flatMap(({ imports }) => imports)
       .filter(({ external: isExternal, kind }) => isExternal && kind === 'require-call')
       .map(({ path: specifier }) =>
-        external.find((name) => specifier === name || specifier.startsWith(`${name}/`)),
+        bundledExternal.find((name) => specifier === name || specifier.startsWith(`${name}/`)),
       )
       .filter((name) => name !== undefined && !requirable(name)),
   ),
 ];
 if (esmOnly.length > 0) {
-  ({ metafile, outputFiles } = await cjsBuild(external.filter((name) => !esmOnly.includes(name))));
+  ({ metafile, outputFiles } = await cjsBuild(bundledExternal.filter((name) => !esmOnly.includes(name))));
 }
 await writeOutputs(outputFiles, (file, text) =>
   file === bundledFile ? withImportCalls(text, metafile.outputs[path.relative(process.cwd(), file)]) : text,

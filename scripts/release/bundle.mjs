@@ -24,7 +24,7 @@ for (const directory of directories) process.argv.push('--allowed-dir', director
 await import('../node_modules/${pkgName}/dist/bin.js');
 `;
 
-// Not needed to run: types, source maps, documentation (licences stay); the tree-sitter grammar packages'
+// Not needed to run: types, source maps, documentation (licences, skills and usage documents stay); the tree-sitter grammar packages'
 // C sources and native prebuilds (context loads only their .wasm, through web-tree-sitter); gpt-tokenizer's
 // browser builds and TypeScript sources (the server imports its ESM build).
 const IGNORE = [
@@ -35,6 +35,9 @@ const IGNORE = [
   'node_modules/**/*.d.cts',
   'node_modules/**/*.map',
   'node_modules/**/*.md',
+  // …except what a server serves: its skills (SKILL.md and their files) and its usage document.
+  '!node_modules/@groundwork/*/skills/**',
+  '!node_modules/@groundwork/*/MCP_USAGE.md',
   'node_modules/tree-sitter-*/src/',
   'node_modules/tree-sitter-*/prebuilds/',
   'node_modules/@tree-sitter-grammars/*/src/',

@@ -4,6 +4,8 @@
 import './stdoutGuard.js';
 
 export { AllowedPaths } from './allowedPaths.js';
+export { completeFrom, completePath, type PathCompletionOptions } from './completers.js';
+export { completeListItem } from './listCompletion.js';
 export { type CallMemory, MemoryBudget, type MemoryReservation } from './memoryBudget.js';
 export {
   type Completer,

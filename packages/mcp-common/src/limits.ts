@@ -32,6 +32,14 @@ export interface Limits {
   requestTimeoutMs: number;
   /** An idle keep-alive connection is closed after this. */
   keepAliveTimeoutMs: number;
+  /** Tasks (finished ones included, until they expire) the whole server keeps. */
+  maxTasks: number;
+  /** Tasks of one session (stdio, streamable HTTP) or one client address (stateless requests). */
+  maxTasksPerClient: number;
+  /** How long a task and its result are kept after it was created, when the client asks for nothing else. */
+  taskTtlMs: number;
+  /** The longest a client may ask a task to be kept; a running task is cancelled when it expires. */
+  maxTaskTtlMs: number;
 }
 
 export interface LimitSpec {
@@ -105,6 +113,27 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
   spec('headersTimeoutMs', 'headers-timeout-seconds', 10, 1, 600, 'seconds', 'time to send request headers'),
   spec('requestTimeoutMs', 'request-timeout-seconds', 30, 1, 3600, 'seconds', 'time to send a whole request'),
   spec('keepAliveTimeoutMs', 'keep-alive-seconds', 5, 1, 600, 'seconds', 'idle keep-alive connections close'),
+  // Tasks (the io.modelcontextprotocol/tasks extension): see tasks/taskStore.ts.
+  spec('maxTasks', 'max-tasks', 256, 1, 1_000_000, 'count', 'tasks kept in the server'),
+  spec(
+    'maxTasksPerClient',
+    'max-tasks-per-client',
+    16,
+    1,
+    1_000_000,
+    'count',
+    'tasks kept per session or client',
+  ),
+  spec('taskTtlMs', 'task-ttl-minutes', 10, 1, 24 * 60, 'minutes', 'keep a task and its result this long'),
+  spec(
+    'maxTaskTtlMs',
+    'max-task-ttl-minutes',
+    60,
+    1,
+    24 * 60,
+    'minutes',
+    'longest task lifetime a client may ask',
+  ),
 ];
 
 function spec(
@@ -151,6 +180,9 @@ export function limitsFrom(flags: Record<string, string | undefined>, env: NodeJ
   // Node requires it, and a client cannot send a request before its headers anyway.
   if (complete.headersTimeoutMs > complete.requestTimeoutMs) {
     throw new LimitError('--headers-timeout-seconds must not exceed --request-timeout-seconds.');
+  }
+  if (complete.taskTtlMs > complete.maxTaskTtlMs) {
+    throw new LimitError('--task-ttl-minutes must not exceed --max-task-ttl-minutes.');
   }
   return complete;
 }

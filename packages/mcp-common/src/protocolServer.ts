@@ -3,6 +3,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
+  GetPromptRequestSchema,
   type InitializeRequest,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
@@ -14,10 +16,14 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { promptsOf } from './promptCatalog.js';
+import { listResources, readResource } from './resources.js';
 import type { ServerApp } from './serverApp.js';
+import { SKILLS_CAPABILITY, SKILLS_EXTENSION } from './skills/skillCatalog.js';
+import { serveSkills } from './skills/skillRequests.js';
+import { legacyTasksCapability, serveLegacyTasks } from './tasks/legacyTasks.js';
 import type { LogLevel } from './tool.js';
-import { runToolCall, sessionLimiter } from './toolCalls.js';
-import { readUsage, usageResources } from './usageResource.js';
+import { runToolCall, sessionLimiter, type ToolCallRequest } from './toolCalls.js';
 
 export type { ServerApp } from './serverApp.js';
 
@@ -45,15 +51,19 @@ const lazyValidator: jsonSchemaValidator = {
 };
 
 export function createProtocolServer(app: ServerApp, options: ProtocolServerOptions): Server {
+  const prompts = promptsOf(app);
   const server = new Server(
     { name: app.name, version: app.version },
     {
       capabilities: {
         tools: { listChanged: false },
         resources: {},
-        // No server has prompts yet: an empty list answers clients that ask (as in 2026-07-28).
-        prompts: {},
+        // Announced even when empty: an empty list answers clients that ask (as in 2026-07-28).
+        prompts: { listChanged: false },
+        ...(prompts.completable ? { completions: {} } : {}),
         ...(options.stateless ? {} : { logging: {} }),
+        ...(app.skills === undefined ? {} : { extensions: { [SKILLS_EXTENSION]: SKILLS_CAPABILITY } }),
+        tasks: legacyTasksCapability(options.stateless),
       },
       ...(app.instructions === undefined ? {} : { instructions: app.instructions }),
       jsonSchemaValidator: lazyValidator,
@@ -63,6 +73,7 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
   const tools = { tools: app.registry.listing };
   const limiter = sessionLimiter(app);
   const negotiated = rememberProtocolVersion(server);
+  const tasks = serveLegacyTasks(server, app, options.stateless);
 
   if (!options.stateless) {
     server.setRequestHandler(SetLevelRequestSchema, (request) => {
@@ -71,13 +82,24 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
     });
   }
   server.setRequestHandler(ListToolsRequestSchema, () => tools);
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [] }));
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: prompts.listing }));
+  server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
+    prompts.render(request.params.name, request.params.arguments, {
+      signal: extra.signal,
+      allowedPaths: app.allowedPaths,
+    }),
+  );
+  if (prompts.completable) {
+    server.setRequestHandler(CompleteRequestSchema, (request, extra) =>
+      prompts.complete(request.params, { signal: extra.signal, allowedPaths: app.allowedPaths }),
+    );
+  }
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     // In stateless mode each request names its protocol version in a header.
     const version = options.stateless
       ? headerOf(extra.requestInfo?.headers, 'mcp-protocol-version')
       : negotiated();
-    return runToolCall(app, {
+    const call: ToolCallRequest = {
       tool: request.params.name,
       arguments: request.params.arguments,
       progressToken: request.params._meta?.progressToken,
@@ -87,11 +109,14 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
       clientLevel: options.stateless ? () => undefined : () => clientLevel,
       sessionLimiter: limiter,
       structuredOutput: version !== undefined && version >= STRUCTURED_OUTPUT_VERSION,
-    });
+    };
+    // A client that asked for a task gets one (tasks/legacyTasks.ts); every other call is answered here.
+    return tasks.start(request.params, call) ?? runToolCall(app, call);
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: usageResources(app) }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => readUsage(app, request.params.uri));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(app) }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => readResource(app, request.params.uri));
+  if (app.skills !== undefined) serveSkills(server, app.skills);
   return server;
 }
 

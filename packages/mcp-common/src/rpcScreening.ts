@@ -5,6 +5,9 @@
 import {
   CallToolRequestSchema,
   CancelledNotificationSchema,
+  CancelTaskRequestSchema,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
   InitializeRequestSchema,
   type JSONRPCMessage,
   ListResourcesRequestSchema,
@@ -50,6 +53,10 @@ const SCHEMAS: Record<string, ParamsSchema> = {
   'resources/read': ReadResourceRequestSchema,
   'logging/setLevel': SetLevelRequestSchema,
   'notifications/cancelled': CancelledNotificationSchema,
+  // Tasks (tasks/legacyTasks.ts, revision2026/modernTasks.ts): a task id is a string in every revision.
+  'tasks/get': GetTaskRequestSchema,
+  'tasks/result': GetTaskPayloadRequestSchema,
+  'tasks/cancel': CancelTaskRequestSchema,
 };
 
 export function rpcError(id: RpcId | null, code: number, message: string): RpcErrorReply {

@@ -4,7 +4,9 @@ import { AllowedPaths } from './allowedPaths.js';
 import { parseCommandLine, type StartupOptions, usage } from './commandLine.js';
 import { createLogger } from './logger.js';
 import type { McpPrompt } from './prompt.js';
+import { PromptCatalog } from './promptCatalog.js';
 import type { ServerApp } from './protocolServer.js';
+import { SkillCatalog } from './skills/skillCatalog.js';
 import type { McpTool } from './tool.js';
 import { ToolRegistry } from './toolRegistry.js';
 
@@ -83,5 +85,10 @@ async function buildApp(spec: ServerSpec, options: StartupOptions): Promise<Serv
     logger,
     ...(usageText === undefined ? {} : { usage: usageText }),
     limits: options.limits,
+    ...(spec.prompts === undefined
+      ? {}
+      : { prompts: new PromptCatalog(spec.prompts, logger, options.limits.maxResultBytes) }),
+    // Only the folder's name here: it is read when a client first asks for skills.
+    ...(spec.skillsDir === undefined ? {} : { skills: new SkillCatalog(spec.skillsDir, logger) }),
   };
 }

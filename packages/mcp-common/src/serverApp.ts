@@ -3,6 +3,8 @@
 import type { AllowedPaths } from './allowedPaths.js';
 import type { Limits } from './limits.js';
 import type { Logger } from './logger.js';
+import type { PromptCatalog } from './promptCatalog.js';
+import type { SkillCatalog } from './skills/skillCatalog.js';
 import type { ToolRegistry } from './toolRegistry.js';
 
 export interface ServerApp {
@@ -15,4 +17,8 @@ export interface ServerApp {
   /** The server's MCP_USAGE.md, offered as a resource. */
   usage?: string;
   limits: Limits;
+  /** The server's prompts and their completers (absent: none). */
+  prompts?: PromptCatalog;
+  /** The server's Agent Skills (absent: the skills extension is not declared). */
+  skills?: SkillCatalog;
 }

@@ -2,14 +2,17 @@
 // result limit), the call limits of the server and of the caller's session, and the log lines operators and
 // tests wait for. The 2025 SDK Server and the 2026-07-28 dispatcher both call this, so a call behaves the
 // same whichever revision carried it.
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { CallLimiter } from './callLimiter.js';
 import type { Logger } from './logger.js';
 import { maskValue } from './masking.js';
 import { MemoryBudget } from './memoryBudget.js';
+import { invalidParams } from './rpcErrors.js';
 import type { ServerApp } from './serverApp.js';
 import type { LogLevel, ToolContext, ToolLog } from './tool.js';
 import { type CallOutcome, UnknownToolError } from './toolRegistry.js';
+
+// Still importable from here, where request handlers have always found it.
+export { invalidParams };
 
 /** A notification sent to the caller while its call runs (progress, log messages). */
 export type Send = (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
@@ -154,9 +157,4 @@ function toolLog(tool: string, logger: Logger, clientLevel: () => LogLevel | und
 
 export function isLogLevel(value: unknown): value is LogLevel {
   return typeof value === 'string' && (LEVELS as readonly string[]).includes(value);
-}
-
-/** An InvalidParams error sent with `message` as written (McpError would prefix it with "MCP error -32602: "). */
-export function invalidParams(message: string): Error {
-  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
 }

@@ -14,6 +14,8 @@ export interface ToolListing {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations: Record<string, unknown>;
+  /** Present for tools a client may run as a task (2025-11-25 `execution.taskSupport`). */
+  execution?: { taskSupport: 'optional' };
 }
 
 export interface CallOutcome {
@@ -57,6 +59,12 @@ export class ToolRegistry {
 
   get names(): string[] {
     return [...this.tools.keys()];
+  }
+
+  /** Whether the tool may run as a task; undefined for a tool this registry does not have. */
+  taskSupport(name: string): 'forbidden' | 'optional' | undefined {
+    const tool = this.tools.get(name);
+    return tool === undefined ? undefined : (tool.definition.taskSupport ?? 'forbidden');
   }
 
   /**
@@ -188,6 +196,9 @@ function listingOf(tool: McpTool): ToolListing {
     inputSchema: jsonSchemaOf(input, 'input'),
     ...(output === undefined ? {} : { outputSchema: jsonSchemaOf(output, 'output') }),
     annotations: { title, ...annotations },
+    ...(tool.definition.taskSupport === 'optional'
+      ? { execution: { taskSupport: 'optional' as const } }
+      : {}),
   };
 }
 

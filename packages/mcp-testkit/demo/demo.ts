@@ -8,12 +8,15 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { z } from 'zod';
 
 interface DemoCall {
   tool: string;
   arguments: Record<string, unknown>;
   /** Relative to the server's folder: the directory the server may read. */
   allowedDir: string;
+  /** The prompt to render (default: the first listed); arguments not given are filled by completion. */
+  prompt?: { name: string; arguments?: Record<string, string> };
 }
 
 interface DemoServer {
@@ -64,6 +67,64 @@ async function exercise(client: Client, server: DemoServer, transport: string): 
   if (result.isError) process.exitCode = 1;
 }
 
+const SkillList = z.object({
+  skills: z.array(
+    z.object({
+      uri: z.string(),
+      frontmatter: z.record(z.string(), z.unknown()),
+      resources: z.array(z.unknown()),
+    }),
+  ),
+});
+
+/** One skill, one prompt and one completion, for whatever the server offers (nothing server-specific). */
+async function showPrimitives(client: Client, server: DemoServer): Promise<void> {
+  const capabilities = client.getServerCapabilities();
+  if (capabilities?.extensions?.['io.modelcontextprotocol/skills'] !== undefined) {
+    const { skills } = await client.request({ method: 'skills/list', params: {} }, SkillList);
+    console.log(`skills: ${skills.map((skill) => skill.frontmatter.name).join(', ') || '(none)'}`);
+    const [skill] = skills;
+    if (skill !== undefined) {
+      const [manifest] = (await client.readResource({ uri: skill.uri })).contents;
+      const text = manifest !== undefined && 'text' in manifest ? manifest.text : '';
+      console.log(`skill: ${skill.uri} (${skill.resources.length} file(s), ${text.length} characters)`);
+      console.log(`  ${String(skill.frontmatter.description)}`);
+    }
+  }
+  const { prompts } = await client.listPrompts();
+  if (prompts.length === 0) return;
+  console.log(`prompts: ${prompts.map((prompt) => prompt.name).join(', ')}`);
+  const chosen = server.call.prompt ?? { name: (prompts[0] as { name: string }).name };
+  const prompt = prompts.find((candidate) => candidate.name === chosen.name);
+  if (prompt === undefined) throw new Error(`${server.name} has no prompt '${chosen.name}'`);
+  const args: Record<string, string> = { ...chosen.arguments };
+  for (const argument of prompt.arguments ?? []) {
+    if (args[argument.name] !== undefined || capabilities?.completions === undefined) continue;
+    const { completion } = await client.complete({
+      ref: { type: 'ref/prompt', name: prompt.name },
+      argument: { name: argument.name, value: '' },
+      context: { arguments: args },
+    });
+    console.log(
+      `complete: ${prompt.name}.${argument.name} '' → ${JSON.stringify(completion.values.slice(0, 8))}${completion.hasMore ? ` … (${completion.total ?? 'more'} in all)` : ''}`,
+    );
+    const [first] = completion.values;
+    if (argument.required === true && first !== undefined) args[argument.name] = first;
+  }
+  const rendered = await client.getPrompt({ name: prompt.name, arguments: args });
+  console.log(`prompt: ${prompt.name} ${JSON.stringify(args)}`);
+  const text = rendered.messages
+    .map((message) => ('text' in message.content ? message.content.text : `[${message.content.type}]`))
+    .join('\n');
+  const lines = text.split('\n');
+  console.log(
+    lines
+      .slice(0, MAX_LINES / 2)
+      .map((line) => `  ${line}`)
+      .join('\n') + (lines.length > MAX_LINES / 2 ? `\n  … ${lines.length - MAX_LINES / 2} more lines` : ''),
+  );
+}
+
 async function overStdio(server: DemoServer): Promise<void> {
   const client = new Client({ name: 'groundwork-demo', version: '1.0.0' });
   await client.connect(
@@ -75,6 +136,7 @@ async function overStdio(server: DemoServer): Promise<void> {
   );
   try {
     await exercise(client, server, 'stdio');
+    await showPrimitives(client, server);
   } finally {
     await client.close();
   }

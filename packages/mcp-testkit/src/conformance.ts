@@ -44,16 +44,39 @@ export const REQUIRED_CONFORMANCE_SCENARIOS: Record<RequirementSet, readonly str
     'input-required-result-validate-input',
     // Pending in the suite (not scored yet); passed all the same.
     'http-header-validation',
+    // The tasks extension (not scored by the suite): run and required wherever no fixture tool is needed.
+    'tasks-capability-negotiation',
+    'tasks-dispatch-and-envelope',
+    'tasks-request-headers',
   ],
 };
+
+/**
+ * Extension scenarios (not on the spec's timeline, so no requirement set runs them): run one by one at each
+ * requirement set's wire and required the same way. Where a server does not declare the extension their
+ * checks are skipped, which passes.
+ */
+export const EXTENSION_SCENARIOS: readonly string[] = [
+  // io.modelcontextprotocol/skills (SEP-2640): skills/list, skills/get, skill:// resources, SKILL.md.
+  'sep-2640-skills-enumeration',
+  'sep-2640-skills-manifest',
+  // resources/directory/read is optional and not offered: its checks skip (passed: 1/1, the flag undeclared).
+  'sep-2640-skills-directory',
+];
 
 const FIXTURE_TOOL =
   "calls one of the suite's own fixture tools (test_*), which a domain server does not have";
 
+const FIXTURE_PROMPT =
+  "gets one of the suite's own fixture prompts (test_*); the contract suite renders each server's own prompts instead";
+
+const TASK_FIXTURE =
+  "creates its tasks on the suite's fixture tools (slow_compute, greet, failing_job, protocol_error_job); the contract's own task checks run the same steps on the server's tools";
+
 /** Required scenarios that cannot apply to a domain server, and why. */
 export const NOT_APPLICABLE: Record<string, string> = {
   'completion-complete':
-    'no server offers argument completion (no prompts or resource templates to complete)',
+    "completes an argument of the suite's fixture prompt test_prompt_with_arguments; a domain server answers -32602 for a prompt it does not have, as the spec requires (the contract suite completes each server's own prompt arguments instead)",
   'tools-call-simple-text': FIXTURE_TOOL,
   'tools-call-image': FIXTURE_TOOL,
   'tools-call-audio': FIXTURE_TOOL,
@@ -71,10 +94,10 @@ export const NOT_APPLICABLE: Record<string, string> = {
   'resources-templates-read': "reads the suite's fixture template test://template/{id}/data",
   'resources-subscribe': 'no server has resources that change, so none offers subscriptions',
   'resources-unsubscribe': 'no server has resources that change, so none offers subscriptions',
-  'prompts-get-simple': "gets the suite's fixture prompts; no server has prompts",
-  'prompts-get-with-args': "gets the suite's fixture prompts; no server has prompts",
-  'prompts-get-embedded-resource': "gets the suite's fixture prompts; no server has prompts",
-  'prompts-get-with-image': "gets the suite's fixture prompts; no server has prompts",
+  'prompts-get-simple': FIXTURE_PROMPT,
+  'prompts-get-with-args': FIXTURE_PROMPT,
+  'prompts-get-embedded-resource': FIXTURE_PROMPT,
+  'prompts-get-with-image': FIXTURE_PROMPT,
   'input-required-result-basic-elicitation': FIXTURE_TOOL,
   'input-required-result-basic-sampling': FIXTURE_TOOL,
   'input-required-result-basic-list-roots': FIXTURE_TOOL,
@@ -85,6 +108,16 @@ export const NOT_APPLICABLE: Record<string, string> = {
   'input-required-result-result-type': FIXTURE_TOOL,
   'input-required-result-tampered-state': FIXTURE_TOOL,
   'input-required-result-capability-check': FIXTURE_TOOL,
+  'tasks-lifecycle': TASK_FIXTURE,
+  'tasks-wire-fields': TASK_FIXTURE,
+  'tasks-request-state-removal': TASK_FIXTURE,
+  'tasks-mrtr-input':
+    "calls the suite's fixture tools confirm_delete and multi_input, which ask for input; no groundwork tool does",
+  'tasks-mrtr-composition': "calls the suite's fixture tool test_tool_with_task (input, then a task)",
+  'tasks-required-task-error':
+    "calls the suite's fixture tool failing_job declared taskSupport 'required'; no groundwork tool requires a task",
+  'tasks-status-notifications':
+    'skipped by the suite itself (its harness for notifications/tasks on subscriptions/listen is not written yet)',
 };
 
 /** Checks inside applicable scenarios that probe the suite's fixture tools; reported, never counted. */
@@ -94,6 +127,18 @@ export const NOT_APPLICABLE_CHECKS: Record<string, string> = {
   'sep-2575-http-server-no-independent-requests-on-stream':
     'needs the fixture tool test_streaming_elicitation',
   'sep-2575-server-no-log-without-loglevel': 'needs the fixture tool test_logging_tool',
+  // Inside the tasks scenarios required above: the steps that create a task on a fixture tool.
+  'sep-2663-server-rejects-undeclared-client': 'needs the fixture tool slow_compute',
+  'tasks-per-request-meta-opt-in': 'needs the fixture tool slow_compute',
+  'tasks-server-directed-creation-no-hint': 'needs the fixture tools slow_compute and failing_job',
+  'sep-2663-legacy-task-param-ignored': 'needs the fixture tool greet',
+  'tasks-immediate-result-shortcut': 'needs the fixture tool slow_compute',
+  'tasks-result-type-complete-on-non-task-responses':
+    'needs the fixture tools greet, slow_compute and confirm_delete',
+  'sep-2663-durable-create-strong-consistency': 'needs the fixture tool slow_compute',
+  'tasks-headers-tolerate-mcp-method-on-tools-call': 'needs the fixture tool greet',
+  'sep-2663-routing-headers-accepted-on-tasks-get': 'needs a task of the fixture tool slow_compute',
+  'sep-2663-server-rejects-mismatched-mcp-name-on-tasks-get': 'needs a task of the fixture tool slow_compute',
 };
 
 export interface ConformanceCheck {
@@ -134,20 +179,28 @@ export async function runConformance(
   const outputDir = await mkdtemp(path.join(tmpdir(), 'groundwork-conformance-'));
   try {
     const { node, cli } = conformanceCommand();
-    let output: string;
-    try {
-      const done = await run(
-        node,
-        [cli, 'server', '--url', server.url, '--requirements', requirements, '-o', outputDir],
-        { timeout: 240_000, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } },
-      );
-      output = done.stdout + done.stderr;
-    } catch (error) {
-      // The runner exits non-zero when any scenario fails, including the ones that do not apply.
-      const failed = error as { stdout?: string; stderr?: string; message: string };
-      output = `${failed.stdout ?? ''}${failed.stderr ?? ''}` || failed.message;
-    }
-    return await readResults(outputDir, output);
+    const runner = async (args: readonly string[]): Promise<string> => {
+      try {
+        const done = await run(node, [cli, 'server', '--url', server.url, ...args, '-o', outputDir], {
+          timeout: 240_000,
+          env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+        });
+        return done.stdout + done.stderr;
+      } catch (error) {
+        // The runner exits non-zero when any scenario fails, including the ones that do not apply.
+        const failed = error as { stdout?: string; stderr?: string; message: string };
+        return `${failed.stdout ?? ''}${failed.stderr ?? ''}` || failed.message;
+      }
+    };
+    const output = await runner(['--requirements', requirements]);
+    // --force: an extension scenario is "not applicable" to any spec version until forced. They run side by
+    // side (each run mostly waits for the runner to start).
+    const extensions = await Promise.all(
+      EXTENSION_SCENARIOS.map((scenario) =>
+        runner(['--scenario', scenario, '--spec-version', requirements, '--force']),
+      ),
+    );
+    return await readResults(outputDir, [output, ...extensions].join(''));
   } finally {
     await server.stop();
     await rm(outputDir, { recursive: true, force: true });

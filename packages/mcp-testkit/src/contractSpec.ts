@@ -23,6 +23,31 @@ export interface TransportContractSpec {
    * caches what a call computed gives a function instead: each use then gets a call on a fresh target.
    */
   slowCall?: ToolCall | (() => ToolCall);
+  /**
+   * A quick call to a tool that may run as a task (`taskSupport: 'optional'`): run as a task,
+   * its result must equal the plain call's. Defaults to `sampleCall`.
+   */
+  taskCall?: ToolCall;
+  /**
+   * Sample arguments per prompt: every prompt the server lists is rendered with its entry (none: no
+   * arguments), so each prompt with a required argument needs one. Paths resolve against `allowedDir`.
+   */
+  promptArguments?: Record<string, Record<string, string>>;
+  /** Completions that must offer values in the fixture: one per completable prompt argument. */
+  completionSamples?: CompletionSample[];
+}
+
+export interface CompletionSample {
+  prompt: string;
+  argument: string;
+  /** What the user has typed (e.g. a prefix of a fixture file name). */
+  value: string;
+  /** The prompt's other arguments already filled in (e.g. the file whose columns are offered). */
+  arguments?: Record<string, string>;
+  /** One value the completion must offer. */
+  offers: string;
+  /** A path argument: values that lead outside `allowedDir` (`../`, `/etc/`…) must offer nothing. */
+  path?: boolean;
 }
 
 /** The slow call for one use (a fresh one each time when the spec gives a function). */

@@ -3,6 +3,7 @@ export {
   type ConformanceCheck,
   type ConformanceResult,
   describeFailures,
+  EXTENSION_SCENARIOS,
   NOT_APPLICABLE,
   REQUIRED_CONFORMANCE_SCENARIOS,
   REQUIREMENT_SETS,
@@ -10,7 +11,7 @@ export {
   runConformance,
   tally,
 } from './conformance.js';
-export type { ToolCall, TransportContractSpec } from './contractSpec.js';
+export type { CompletionSample, ToolCall, TransportContractSpec } from './contractSpec.js';
 export { nullPaths, snakeCaseKeys } from './jsonChecks.js';
 export { seededRandom } from './seededRandom.js';
 export { cancelledCallCount, logged, startedCallCount } from './serverLog.js';
@@ -21,4 +22,5 @@ export {
   type StdioSessionOptions,
   type ToolOutcome,
 } from './stdioSession.js';
+export { toolMentionProblems } from './toolMentions.js';
 export { describeTransportContract } from './transportContract.js';

@@ -21,6 +21,13 @@ const TRANSPORTS: readonly ContractTransport[] = ['stdio', 'streamable-http', 's
 interface AnyClient {
   listTools(): Promise<{ tools: Array<{ name: string }> }>;
   callTool(call: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  listPrompts(): Promise<{ prompts: Array<{ name: string }> }>;
+  getPrompt(params: { name: string; arguments: Record<string, string> }): Promise<{ messages: unknown[] }>;
+  complete(params: {
+    ref: { type: 'ref/prompt'; name: string };
+    argument: { name: string; value: string };
+    context: { arguments: Record<string, string> };
+  }): Promise<{ completion: { values: string[] } }>;
   close(): Promise<void>;
 }
 
@@ -46,7 +53,7 @@ export function describeSdkClients(spec: TransportContractSpec): void {
       });
       const url = () => new URL((server as HttpServerProcess).url);
 
-      it('the v1 SDK client (2025-11-25) connects, lists and calls', async () => {
+      it('the v1 SDK client (2025-11-25) connects, lists, calls, renders a prompt and completes', async () => {
         const client = new ClientV1({ name: spec.clientName, version: '0.0.0' });
         await client.connect(transport === 'stdio' ? new StdioV1(stdioParams()) : new HttpV1(url()));
         expect(client.getServerVersion()?.name).toBe(spec.serverName);
@@ -84,7 +91,7 @@ export function describeSdkClients(spec: TransportContractSpec): void {
       });
 
       for (const mode of ['legacy', '2026-07-28'] as const) {
-        it(`the v2 SDK client (${mode === 'legacy' ? 'default: 2025 initialize' : 'pinned to 2026-07-28'}) connects, lists and calls`, async () => {
+        it(`the v2 SDK client (${mode === 'legacy' ? 'default: 2025 initialize' : 'pinned to 2026-07-28'}) connects, lists, calls, renders a prompt and completes`, async () => {
           const client = new ClientV2(
             { name: spec.clientName, version: '0.0.0' },
             mode === 'legacy' ? {} : { versionNegotiation: { mode: { pin: '2026-07-28' } } },
@@ -109,6 +116,23 @@ async function listAndCall(client: AnyClient, spec: TransportContractSpec): Prom
     expect(tools.map((tool) => tool.name)).toContain(spec.sampleCall.name);
     const result = (await client.callTool(spec.sampleCall)) as { isError?: boolean };
     expect(result.isError ?? false).toBe(false);
+    // Prompts and completions through the same client (the contract's shared suite checks them all).
+    const { prompts } = await client.listPrompts();
+    for (const prompt of prompts.slice(0, 1)) {
+      const rendered = await client.getPrompt({
+        name: prompt.name,
+        arguments: spec.promptArguments?.[prompt.name] ?? {},
+      });
+      expect(rendered.messages.length).toBeGreaterThan(0);
+    }
+    for (const sample of (spec.completionSamples ?? []).slice(0, 1)) {
+      const { completion } = await client.complete({
+        ref: { type: 'ref/prompt', name: sample.prompt },
+        argument: { name: sample.argument, value: sample.value },
+        context: { arguments: sample.arguments ?? {} },
+      });
+      expect(completion.values).toContain(sample.offers);
+    }
   } finally {
     await client.close();
   }

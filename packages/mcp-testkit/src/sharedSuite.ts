@@ -9,8 +9,10 @@ import {
 } from './contractSpec.js';
 import { nullPaths, snakeCaseKeys } from './jsonChecks.js';
 import { describeMalformedRequests } from './malformedRequestChecks.js';
+import { describePrimitives } from './primitivesChecks.js';
 import { portabilityProblems, strictSchemaProblems } from './schemaPortability.js';
 import { cancelledCallCount, logged, startedCallCount } from './serverLog.js';
+import { describeTaskChecks } from './taskChecks.js';
 
 export function describeSharedSuite(spec: TransportContractSpec, harness: TransportHarness): void {
   let connection: Connection;
@@ -185,6 +187,8 @@ export function describeSharedSuite(spec: TransportContractSpec, harness: Transp
   });
 
   describe('malformed requests', () => describeMalformedRequests(spec, harness));
+  describe('prompts, completions and skills', () => describePrimitives(spec, harness));
+  describe('tasks', () => describeTaskChecks(spec, harness, () => connection));
 }
 
 /** The text blocks of a call result (the SDK types it loosely, so it is read structurally). */

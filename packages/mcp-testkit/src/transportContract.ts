@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type ConformanceResult,
   describeFailures,
+  EXTENSION_SCENARIOS,
   REQUIRED_CONFORMANCE_SCENARIOS,
   REQUIREMENT_SETS,
   runConformance,
@@ -11,6 +12,7 @@ import {
 import { baseArgs, type TransportContractSpec } from './contractSpec.js';
 import { describeHttpTransport } from './httpChecks.js';
 import { describeModernRevision } from './modernChecks.js';
+import { describeModernTasks } from './modernTaskChecks.js';
 import { describeSdkClients } from './sdkClients.js';
 import { runBin } from './serverProcess.js';
 import { describeSharedSuite } from './sharedSuite.js';
@@ -38,6 +40,7 @@ export function describeTransportContract(spec: TransportContractSpec): void {
     describe('over stateless HTTP', () => describeHttpTransport(spec, 'stateless-http'));
     describe('official SDK clients, v1 and v2', () => describeSdkClients(spec));
     describe('MCP 2026-07-28 on the raw wire', () => describeModernRevision(spec));
+    describe('the 2026-07-28 tasks extension on the raw wire', () => describeModernTasks(spec));
     describe('command line', () => describeCommandLine(spec));
     describe('official conformance suite over streamable HTTP', () => describeConformance(spec));
   });
@@ -97,7 +100,8 @@ function describeConformance(spec: TransportContractSpec): void {
         });
       }, 300_000);
 
-      it.each(REQUIRED_CONFORMANCE_SCENARIOS[requirements])('passes %s', (scenario) => {
+      const required = [...REQUIRED_CONFORMANCE_SCENARIOS[requirements], ...EXTENSION_SCENARIOS];
+      it.each(required)('passes %s', (scenario) => {
         const result = results.find((candidate) => candidate.scenario === scenario);
         expect(result, `${scenario} did not run`).toBeDefined();
         if (result === undefined) return;

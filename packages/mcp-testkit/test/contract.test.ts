@@ -9,4 +9,9 @@ describeTransportContract({
   allowedDir: fixtureDir,
   sampleCall: { name: 'echo', arguments: { text: 'hello' } },
   slowCall: { name: 'wait', arguments: { milliseconds: 10_000 } },
+  promptArguments: { 'echo-a-file': { file: 'files/hello.txt' } },
+  completionSamples: [
+    { prompt: 'echo-a-file', argument: 'file', value: 'files/h', offers: 'files/hello.txt', path: true },
+    { prompt: 'echo-a-file', argument: 'volume', value: 'LO', offers: 'loud' },
+  ],
 });

@@ -5,6 +5,7 @@ describe('@groundwork/mcp-testkit', () => {
   it('exports exactly its documented API from the built dist', async () => {
     const testkit = await import('@groundwork/mcp-testkit');
     expect(Object.keys(testkit).sort()).toEqual([
+      'EXTENSION_SCENARIOS',
       'NOT_APPLICABLE',
       'REQUIRED_CONFORMANCE_SCENARIOS',
       'REQUIREMENT_SETS',
@@ -21,6 +22,7 @@ describe('@groundwork/mcp-testkit', () => {
       'startHttpServer',
       'startedCallCount',
       'tally',
+      'toolMentionProblems',
     ]);
   });
 });

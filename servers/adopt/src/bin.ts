@@ -7,9 +7,10 @@ if (argv[0] === 'verify') {
   const { runVerifyCommand } = await import('./cli/verifyCommand.js');
   process.exitCode = await runVerifyCommand(argv.slice(1), packageJson.version);
 } else {
-  const [{ runServer }, { adoptTools }] = await Promise.all([
+  const [{ runServer }, { adoptTools }, { adoptPrompts }] = await Promise.all([
     import('@groundwork/mcp-common'),
     import('./mcp/tools.js'),
+    import('./mcp/prompts.js'),
   ]);
   await runServer(
     {
@@ -21,6 +22,8 @@ if (argv[0] === 'verify') {
         'Use verify_repo to check whether a repository is ready for coding agents (CLAUDE.md, AGENTS.md, skills, settings, hooks, ' +
         '.mcp.json) and what to fix; use adopt_repo to prepare those files on a branch, wire a guard into the build, and open a pull request.',
       usageFile: new URL('../MCP_USAGE.md', import.meta.url),
+      prompts: adoptPrompts,
+      skillsDir: new URL('../skills/', import.meta.url),
     },
     argv,
   );

@@ -12,4 +12,10 @@ describeTransportContract({
     name: 'adopt_repo',
     arguments: { repository_url: 'http://127.0.0.1:9/demo.git', dry_run: true, retries: 5 },
   },
+  // verify_repo is fast and never a task; adopt_repo is. Without retries the refused clone ends at once, and
+  // its result (a report of the failed clone) must be the same whether it ran as a task or not.
+  taskCall: {
+    name: 'adopt_repo',
+    arguments: { repository_url: 'http://127.0.0.1:9/demo.git', dry_run: true, retries: 0 },
+  },
 });

@@ -356,3 +356,66 @@ describe('cancellation', () => {
     expect(result.unique).toBe(true);
   });
 });
+
+describe('prompts and completions on the wire', () => {
+  const complete = async (
+    prompt: string,
+    argument: string,
+    value: string,
+    args: Record<string, string> = {},
+  ) =>
+    (
+      await server.client.complete({
+        ref: { type: 'ref/prompt', name: prompt },
+        argument: { name: argument, value },
+        context: { arguments: args },
+      })
+    ).completion;
+
+  it('lists the three workflows', async () => {
+    const { prompts } = await server.client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toEqual([
+      'find-table-key',
+      'check-key-unique',
+      'profile-a-dataset',
+    ]);
+  });
+
+  it('completes a file, its columns and a SQLite table, each accepted by the tools', async () => {
+    expect((await complete('check-key-unique', 'file', 'peo')).values).toEqual(['people.csv']);
+    expect((await complete('check-key-unique', 'file', 'sqlite:sh')).values).toEqual(['sqlite:shop.db']);
+    const columns = await complete('check-key-unique', 'columns', '', { file: 'people.csv' });
+    expect(columns).toMatchObject({ values: ['id', 'email', 'name', 'city'], total: 4, hasMore: false });
+    const tables = await complete('find-table-key', 'table', 'cu', { file: 'sqlite:shop.db' });
+    expect(tables.values).toEqual(['customers']);
+    const tableColumns = await complete('find-table-key', 'columns', 'id, ', {
+      file: 'sqlite:shop.db',
+      table: 'customers',
+    });
+    expect(tableColumns.values).toEqual(['id, email', 'id, country']);
+    const checked = await server.call('uniqueness_check', {
+      file: 'sqlite:shop.db',
+      table: tables.values[0],
+      columns: tableColumns.values[0],
+    });
+    expect(checked).toMatchObject({ unique: true, rows: 5 });
+  });
+
+  it('offers nothing outside the allowed directory', async () => {
+    for (const value of ['../', '/etc/', 'sqlite:../']) {
+      expect((await complete('find-table-key', 'file', value)).values, value).toEqual([]);
+    }
+    expect((await complete('find-table-key', 'columns', '', { file: '../people.csv' })).values).toEqual([]);
+  });
+
+  it('renders a prompt whose calls name the arguments given', async () => {
+    const rendered = await server.client.getPrompt({
+      name: 'check-key-unique',
+      arguments: { file: 'people.csv', columns: 'email', compare: 'loose' },
+    });
+    const text = (rendered.messages[0]?.content as { text?: string } | undefined)?.text;
+    expect(text).toContain(
+      '`uniqueness_check` with {"file":"people.csv","columns":["email"],"trim":true,"case_insensitive":true}',
+    );
+  });
+});

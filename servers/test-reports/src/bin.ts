@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { runServer } from '@groundwork/mcp-common';
 import packageJson from '../package.json' with { type: 'json' };
+import { testReportPrompts } from './mcp/prompts.js';
 import { testReportTools } from './mcp/tools.js';
 
 await runServer({
@@ -11,4 +12,7 @@ await runServer({
   instructions:
     'Reads test reports (JUnit XML, TAP, Jest/Vitest JSON, go test -json) to answer "did the tests pass, what failed, why, and where": test_summary first, then list_failures, then failure_context for the source lines of one failure. flaky_tests and compare_runs compare several runs.',
   usageFile: new URL('../MCP_USAGE.md', import.meta.url),
+  prompts: testReportPrompts,
+  // Resolves from dist/bin.js, in the checkout and in the installed package alike.
+  skillsDir: new URL('../skills/', import.meta.url),
 });

@@ -198,3 +198,46 @@ describe('flaky_tests and compare_runs', () => {
     });
   });
 });
+
+describe('prompts and completions on the wire', () => {
+  const complete = async (
+    prompt: string,
+    argument: string,
+    value: string,
+    args: Record<string, string> = {},
+  ) =>
+    (
+      await server.client.complete({
+        ref: { type: 'ref/prompt', name: prompt },
+        argument: { name: argument, value },
+        context: { arguments: args },
+      })
+    ).completion;
+
+  it('lists the three workflows', async () => {
+    const { prompts } = await server.client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toEqual([
+      'triage-red-ci-run',
+      'explain-failure',
+      'find-flaky-tests',
+    ]);
+  });
+
+  it('completes the failure ids of the chosen reports, each accepted by failure_context', async () => {
+    const ids = await complete('explain-failure', 'id', '', { path: 'maven' });
+    const listed = await success('list_failures', { path: 'maven' });
+    expect(ids.values).toEqual((listed.failures as Array<{ id: string }>).map((failure) => failure.id));
+    for (const id of ids.values) {
+      expect((await success('failure_context', { path: 'maven', id })).id).toBe(id);
+    }
+    expect((await complete('explain-failure', 'id', '', { path: '../' })).values).toEqual([]);
+  });
+
+  it('completes report paths, and nothing outside the allowed directory', async () => {
+    expect((await complete('triage-red-ci-run', 'path', 'mav')).values).toEqual(['maven/']);
+    expect((await complete('find-flaky-tests', 'paths', 'maven, je')).values).toEqual(['maven, jest/']);
+    for (const value of ['../', '/etc/']) {
+      expect((await complete('triage-red-ci-run', 'path', value)).values, value).toEqual([]);
+    }
+  });
+});

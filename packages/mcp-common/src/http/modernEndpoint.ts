@@ -36,6 +36,10 @@ const NAMED_BY: Record<string, string> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  // The tasks extension names the task (SEP-2663).
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 /** Routes 2026-07-28 requests to the modern endpoint and everything else to `legacy`. */
@@ -124,6 +128,7 @@ export class ModernEndpoint implements McpEndpoint {
       const answer = await this.protocol.answer(message.id, message.method, params, {
         signal: aborter.signal,
         send,
+        client: req.socket.remoteAddress ?? 'unknown',
       });
       if (res.writableEnded) return;
       if (streaming) res.end(sseEvent(answer as JSONRPCMessage));

@@ -2,11 +2,14 @@
 // nothing here is per client or per session, and any instance of a server can answer any request. The
 // tools, resources and limits are the same ones the 2025 SDK Server serves (toolCalls.ts, usageResource.ts).
 
+import { promptsOf } from '../promptCatalog.js';
+import { listResources, readResource } from '../resources.js';
 import type { RpcId } from '../rpcScreening.js';
 import type { ServerApp } from '../serverApp.js';
+import { SKILLS_CAPABILITY, SKILLS_EXTENSION } from '../skills/skillCatalog.js';
+import { answerModernTaskMethod, MODERN_TASKS_CAPABILITY, startModernTask } from '../tasks/modernTasks.js';
 import type { LogLevel } from '../tool.js';
-import { invalidParams, isLogLevel, runToolCall, type Send } from '../toolCalls.js';
-import { readUsage, usageResources } from '../usageResource.js';
+import { invalidParams, isLogLevel, runToolCall, type Send, type ToolCallRequest } from '../toolCalls.js';
 import {
   META,
   METHOD_NOT_FOUND,
@@ -26,6 +29,8 @@ export interface ModernCall {
   signal: AbortSignal;
   /** Sends a notification related to this request (progress, log messages). */
   send: Send;
+  /** Who asks (HTTP: the client address): what a task it creates counts against. */
+  client?: string;
 }
 
 /**
@@ -41,6 +46,8 @@ const CACHED_METHODS = new Set([
   'resources/templates/list',
   'resources/read',
   'prompts/list',
+  'skills/list',
+  'skills/get',
 ]);
 
 export class ModernProtocol {
@@ -60,7 +67,8 @@ export class ModernProtocol {
       return {
         jsonrpc: '2.0',
         id,
-        result: { ...hinted, resultType: 'complete', _meta: { [META.serverInfo]: this.serverInfo } },
+        // A tools/call that became a task says `resultType: "task"` itself.
+        result: { resultType: 'complete', ...hinted, _meta: { [META.serverInfo]: this.serverInfo } },
       };
     } catch (error) {
       return { jsonrpc: '2.0', id, error: asRpcError(error, this.app) };
@@ -77,8 +85,17 @@ export class ModernProtocol {
       case 'server/discover':
         return {
           supportedVersions: [...SUPPORTED_REVISIONS],
-          // No server has prompts yet; an empty, cacheable list is a truthful answer for clients that ask.
-          capabilities: { tools: {}, resources: {}, prompts: {} },
+          // prompts even when empty: an empty, cacheable list is a truthful answer for clients that ask.
+          capabilities: {
+            tools: {},
+            resources: {},
+            prompts: {},
+            ...(promptsOf(this.app).completable ? { completions: {} } : {}),
+            extensions: {
+              ...MODERN_TASKS_CAPABILITY.extensions,
+              ...(this.app.skills === undefined ? {} : { [SKILLS_EXTENSION]: SKILLS_CAPABILITY }),
+            },
+          },
           serverInfo: this.serverInfo,
           ...(this.app.instructions === undefined ? {} : { instructions: this.app.instructions }),
         };
@@ -86,7 +103,7 @@ export class ModernProtocol {
         return { tools: this.app.registry.listing };
       case 'tools/call': {
         const level = meta.logLevel;
-        const outcome = await runToolCall(this.app, {
+        const request: ToolCallRequest = {
           tool: params.name as string,
           arguments: params.arguments,
           progressToken: meta.progressToken,
@@ -96,27 +113,51 @@ export class ModernProtocol {
           // Stateless: only the server-wide limit applies (there is no session to bound).
           sessionLimiter: undefined,
           structuredOutput: true,
-        });
-        return outcome;
+        };
+        // A client that declared the tasks extension may get a task instead (tasks/modernTasks.ts).
+        return (
+          startModernTask(this.app, meta.clientCapabilities, request, call.client ?? 'unknown') ??
+          (await runToolCall(this.app, request))
+        );
       }
+      case 'tasks/get':
+      case 'tasks/update':
+      case 'tasks/cancel':
+        return answerModernTaskMethod(this.app, method, params, meta.clientCapabilities);
       case 'resources/list':
-        return { resources: usageResources(this.app) };
+        return { resources: await listResources(this.app) };
       case 'resources/templates/list':
         return { resourceTemplates: [] };
       case 'prompts/list':
-        return { prompts: [] };
+        return { prompts: promptsOf(this.app).listing };
       case 'prompts/get':
-        throw invalidParams(`Unknown prompt '${String(params.name).slice(0, 200)}'; this server has none.`);
-      case 'resources/read':
-        return readUsage(this.app, String(params.uri));
-      default:
-        // initialize, ping, logging/setLevel and resources/(un)subscribe are gone in 2026-07-28; prompts,
-        // completions and subscriptions/listen (nothing here ever changes) are not offered.
-        throw Object.assign(new Error(`Method not found: '${method.slice(0, 100)}'.`), {
-          code: METHOD_NOT_FOUND,
+        return promptsOf(this.app).render(params.name, params.arguments, {
+          signal: call.signal,
+          allowedPaths: this.app.allowedPaths,
         });
+      case 'completion/complete': {
+        const prompts = promptsOf(this.app);
+        if (!prompts.completable) throw methodNotFound(method);
+        return prompts.complete(params, { signal: call.signal, allowedPaths: this.app.allowedPaths });
+      }
+      case 'resources/read':
+        return readResource(this.app, String(params.uri));
+      case 'skills/list':
+      case 'skills/get': {
+        const skills = this.app.skills;
+        if (skills === undefined) throw methodNotFound(method);
+        return method === 'skills/list' ? skills.list(params) : skills.get(params);
+      }
+      default:
+        // initialize, ping, logging/setLevel and resources/(un)subscribe are gone in 2026-07-28;
+        // subscriptions/listen (nothing here ever changes) is not offered.
+        throw methodNotFound(method);
     }
   }
+}
+
+function methodNotFound(method: string): Error {
+  return Object.assign(new Error(`Method not found: '${method.slice(0, 100)}'.`), { code: METHOD_NOT_FOUND });
 }
 
 function asRpcError(error: unknown, app: ServerApp): RpcErrorBody {

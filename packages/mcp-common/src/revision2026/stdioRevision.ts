@@ -21,6 +21,7 @@ export function answerModernRequestsOn(transport: StdioTransport, app: ServerApp
         .answer(message.id, message.method, message.params, {
           signal: aborter.signal,
           send: (notification) => transport.send({ jsonrpc: '2.0', ...notification }),
+          client: 'stdio',
         })
         .then((reply) => {
           running.delete(message.id);

@@ -2,7 +2,16 @@
 // A server for mcp-common's confinement wire tests: it reads, lists and writes client-named paths only through
 // ctx.allowedPaths, the way every groundwork server does.
 import { mkdir } from 'node:fs/promises';
-import { defineTool, pathArg, requiredString, runServer, ToolResult } from '@groundwork/mcp-common';
+import {
+  completeFrom,
+  completePath,
+  definePrompt,
+  defineTool,
+  pathArg,
+  requiredString,
+  runServer,
+  ToolResult,
+} from '@groundwork/mcp-common';
 import { z } from 'zod';
 
 const MAX_BYTES = 1024 * 1024;
@@ -67,10 +76,38 @@ const makeFolder = defineTool({
   },
 });
 
+// A prompt whose arguments complete: mcp-common's own proof that prompts and completions reach the wire.
+const readFilePrompt = definePrompt({
+  definition: {
+    name: 'read-a-file',
+    title: 'Read a file',
+    description: 'Asks for what one file says.',
+    arguments: [
+      {
+        name: 'path',
+        description: 'The file, relative to the first allowed directory.',
+        required: true,
+        complete: completePath({ kind: 'file' }),
+      },
+      { name: 'tone', description: 'How to answer.', complete: completeFrom(['brief', 'detailed']) },
+    ],
+  },
+  async render({ path, tone }) {
+    return [
+      {
+        role: 'user',
+        text: `Call read_text with path '${path}' and tell me what it says (${tone ?? 'brief'}).`,
+      },
+    ];
+  },
+});
+
 await runServer({
   name: 'groundwork-files-fixture',
   version: '0.0.1',
   tools: [readText, listEntries, writeText, makeFolder],
   defaultPort: 3198,
   instructions: 'A fixture for testing path confinement.',
+  prompts: [readFilePrompt],
+  skillsDir: new URL('../skills/', import.meta.url),
 });

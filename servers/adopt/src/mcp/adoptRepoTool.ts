@@ -102,6 +102,8 @@ export const adoptRepoTool = defineTool({
     output: z.object({ succeeded: z.boolean(), repositories: z.array(report) }),
     // Destructive: it pushes to remotes and commits in a local checkout. Open world: it talks to remote hosts.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    // May run long on a big input: a client that supports tasks may run it as one.
+    taskSupport: 'optional',
   },
   async apply(args, ctx) {
     const urls = [

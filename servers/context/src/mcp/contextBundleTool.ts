@@ -46,6 +46,8 @@ export const contextBundleTool = defineTool({
       truncated: z.boolean(),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    // May run long on a big input: a client that supports tasks may run it as one.
+    taskSupport: 'optional',
   },
   async apply(args, ctx) {
     await using opened = await openProject(args.path, ctx);

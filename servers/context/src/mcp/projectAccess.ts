@@ -62,7 +62,7 @@ export const projectPathArg = z
  * The call's cancellation and progress for the core. The core counts each phase (scanned, parsed, …) from
  * zero, while MCP progress must only grow: each new phase continues from where the last one ended.
  */
-export function workControl(ctx: ToolContext): WorkControl {
+export function workControl(ctx: Pick<ToolContext, 'signal' | 'progress'>): WorkControl {
   let phase: string | undefined;
   let offset = 0;
   let last = 0;
@@ -86,7 +86,7 @@ export function workControl(ctx: ToolContext): WorkControl {
  */
 export async function openProject(
   given: string,
-  ctx: ToolContext,
+  ctx: Pick<ToolContext, 'allowedPaths' | 'signal' | 'progress'>,
 ): Promise<{ index: ProjectIndex; project: IndexedProject } & AsyncDisposable> {
   const root = await ctx.allowedPaths
     .openDirectory(given, { signal: ctx.signal })

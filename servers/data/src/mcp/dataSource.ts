@@ -11,7 +11,9 @@ import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import { z } from 'zod';
 import { DataError } from '../core/dataError.js';
 import type { Comparison, ScanControl } from '../core/scanOptions.js';
-import { openSource, type SourceSpec } from '../core/sources/openSource.js';
+import { type DatabaseSpec, openSource, type SourceSpec } from '../core/sources/openSource.js';
+import { withReadBudget } from '../core/sources/readBudget.js';
+import { listTables } from '../core/sources/tableListing.js';
 import type { TabularSource } from '../core/sources/tabularSource.js';
 import { TEXT_ENCODINGS, type TextEncoding } from '../core/sources/textEncoding.js';
 
@@ -105,20 +107,26 @@ export function comparisonOf(args: ComparisonArgs): Comparison {
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const SQLITE_PREFIX = 'sqlite:';
+/** How a `file` argument names a SQLite database. */
+export const SQLITE_PREFIX = 'sqlite:';
+
+/** What opening a source needs of a call: a tool's context, or a completion's. */
+type SourceContext = Pick<ToolContext, 'allowedPaths' | 'signal'>;
 
 /** Opens the source the arguments name, runs `work` on it, closes it; core errors become tool errors. */
 export async function withSource<T>(
   args: SourceArgs,
-  ctx: ToolContext,
+  ctx: SourceContext,
   work: (source: TabularSource) => Promise<T>,
+  options: { readBudgetBytes?: number } = {},
 ): Promise<T> {
   let source: TabularSource | undefined;
-  let file: ConfinedFile | undefined;
+  const opened: ConfinedFile[] = [];
   try {
-    const spec = await sourceSpec(args, ctx, (opened) => {
-      file = opened;
-    });
+    const spec = await sourceSpec(args, ctx, opened);
+    if (spec.kind === 'file' && options.readBudgetBytes !== undefined) {
+      spec.file = withReadBudget(spec.file, options.readBudgetBytes);
+    }
     source = await openSource(spec);
     return await work(source);
   } catch (error) {
@@ -126,21 +134,80 @@ export async function withSource<T>(
     throw error;
   } finally {
     await source?.close();
-    await file?.close();
+    for (const file of opened) await file.close();
   }
 }
 
-/** The source the arguments name; a file is opened (once, confined) here and handed to `opened` to close. */
-async function sourceSpec(
-  args: SourceArgs,
-  ctx: ToolContext,
-  opened: (file: ConfinedFile) => void,
-): Promise<SourceSpec> {
-  const openFile = async (given: string) => {
-    const file = await ctx.allowedPaths.openFile(given, { signal: ctx.signal });
-    opened(file);
-    return file;
+// What naming columns may read of a file: its header (delimited text), its first 1,000 lines (JSON Lines)
+// or its footer (Parquet) — far less than this, except in files no one types column names of.
+const COLUMN_READ_BUDGET_BYTES = 16 * 1024 * 1024;
+
+/** The columns of the source the arguments name, from its header or schema only (never a scan). */
+export function columnsOf(args: SourceArgs, ctx: SourceContext): Promise<readonly string[]> {
+  return withSource(args, ctx, async (source) => source.columns, {
+    readBudgetBytes: COLUMN_READ_BUDGET_BYTES,
+  });
+}
+
+/** At most `limit` tables of the database the arguments name (`sqlite:<path>` or `connection_env`). */
+export async function tablesOf(args: SourceArgs, ctx: SourceContext, limit: number): Promise<string[]> {
+  const opened: ConfinedFile[] = [];
+  try {
+    const spec = await databaseSpec(args, ctx, opened);
+    if (spec === undefined) {
+      throw new InvalidArgumentError('file', "names no database; give 'sqlite:<path>' or 'connection_env'");
+    }
+    return await listTables(spec, limit);
+  } catch (error) {
+    if (error instanceof DataError) throw new ToolError(error.code, error.message);
+    throw error;
+  } finally {
+    for (const file of opened) await file.close();
+  }
+}
+
+/** The source the arguments name; a file is opened (once, confined) here and added to `opened` to close. */
+async function sourceSpec(args: SourceArgs, ctx: SourceContext, opened: ConfinedFile[]): Promise<SourceSpec> {
+  const database = await databaseSpec(args, ctx, opened, () => requiredTable(args.table));
+  if (database !== undefined) return { ...database, table: requiredTable(args.table) };
+  if (args.file === undefined) {
+    throw new InvalidArgumentError('file', "is required (or 'connection_env' for a PostgreSQL table)");
+  }
+  if (args.table !== undefined) {
+    throw new InvalidArgumentError(
+      'table',
+      "applies only to SQL sources ('sqlite:<path>' or 'connection_env')",
+    );
+  }
+  const file = await openConfined(args.file, ctx, opened);
+  const csv = {
+    delimiter: args.delimiter,
+    quote: args.quote,
+    headerRow: args.header_row,
+    allowRagged: args.allow_ragged,
+    encoding: args.encoding,
   };
+  return { kind: 'file', file, format: args.format, csv };
+}
+
+async function openConfined(
+  given: string,
+  ctx: SourceContext,
+  opened: ConfinedFile[],
+): Promise<ConfinedFile> {
+  const file = await ctx.allowedPaths.openFile(given, { signal: ctx.signal });
+  opened.push(file);
+  return file;
+}
+
+/** The database the arguments name (PostgreSQL by `connection_env`, SQLite by `sqlite:<path>`), if any. */
+async function databaseSpec(
+  args: SourceArgs,
+  ctx: SourceContext,
+  opened: ConfinedFile[],
+  /** Checks the table once the database is known to be named, before its file is opened. */
+  checkTable: () => void = () => undefined,
+): Promise<DatabaseSpec | undefined> {
   if (args.connection_env !== undefined) {
     if (args.file !== undefined) {
       throw new InvalidArgumentError('file', "give either 'file' or 'connection_env' (PostgreSQL), not both");
@@ -165,30 +232,14 @@ async function sourceSpec(
         `${variable} does not hold a postgres:// connection URL`,
       );
     }
-    return { kind: 'postgres', connectionString, variable, table: requiredTable(args.table) };
+    checkTable();
+    return { kind: 'postgres', connectionString, variable };
   }
-  if (args.file === undefined) {
-    throw new InvalidArgumentError('file', "is required (or 'connection_env' for a PostgreSQL table)");
+  if (args.file?.startsWith(SQLITE_PREFIX)) {
+    checkTable();
+    return { kind: 'sqlite', file: await openConfined(args.file.slice(SQLITE_PREFIX.length), ctx, opened) };
   }
-  if (args.file.startsWith(SQLITE_PREFIX)) {
-    const table = requiredTable(args.table);
-    return { kind: 'sqlite', file: await openFile(args.file.slice(SQLITE_PREFIX.length)), table };
-  }
-  if (args.table !== undefined) {
-    throw new InvalidArgumentError(
-      'table',
-      "applies only to SQL sources ('sqlite:<path>' or 'connection_env')",
-    );
-  }
-  const file = await openFile(args.file);
-  const csv = {
-    delimiter: args.delimiter,
-    quote: args.quote,
-    headerRow: args.header_row,
-    allowRagged: args.allow_ragged,
-    encoding: args.encoding,
-  };
-  return { kind: 'file', file, format: args.format, csv };
+  return undefined;
 }
 
 function requiredTable(table: string | undefined): string {

@@ -67,6 +67,8 @@ export const findKeysTool = defineTool({
       warnings: warningsSchema,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    // May run long on a big input: a client that supports tasks may run it as one.
+    taskSupport: 'optional',
   },
   async apply(args, ctx) {
     return withSource(args, ctx, async (source) => {

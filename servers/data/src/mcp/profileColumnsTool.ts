@@ -70,6 +70,8 @@ export const profileColumnsTool = defineTool({
       warnings: warningsSchema,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    // May run long on a big input: a client that supports tasks may run it as one.
+    taskSupport: 'optional',
   },
   async apply(args, ctx) {
     return withSource(args, ctx, async (source) => {

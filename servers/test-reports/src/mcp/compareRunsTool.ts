@@ -36,6 +36,8 @@ export const compareRunsTool = defineTool({
       head_reports: reportsOutput,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    // May run long on a big input: a client that supports tasks may run it as one.
+    taskSupport: 'optional',
   },
   async apply(args, ctx) {
     const base = (await readReportsAt(args.base, ctx, { details: false })).run;

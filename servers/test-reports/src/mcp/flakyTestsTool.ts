@@ -37,6 +37,8 @@ export const flakyTestsTool = defineTool({
       reports: reportsOutput,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    // May run long on a big input: a client that supports tasks may run it as one.
+    taskSupport: 'optional',
   },
   async apply(args, ctx) {
     const runs = [];

@@ -64,6 +64,8 @@ export const testSummaryTool = defineTool({
         .optional(),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    // May run long on a big input: a client that supports tasks may run it as one.
+    taskSupport: 'optional',
   },
   async apply(args, ctx) {
     const { run } = await readReportsAt(args.path, ctx, { details: false });

@@ -323,3 +323,17 @@ export type RuleId = keyof typeof RULES;
 export function ruleInfo(rule: string): RuleInfo | undefined {
   return (RULES as Record<string, RuleInfo>)[rule];
 }
+
+/**
+ * What may name rules (in `.groundwork/adopt.json`, or to focus on): each family (`skill/*`) followed by its
+ * rule ids, in catalog order.
+ */
+export function ruleSelectors(): string[] {
+  const selectors: string[] = [];
+  for (const rule of Object.keys(RULES)) {
+    const family = `${rule.split('/')[0]}/*`;
+    if (!selectors.includes(family)) selectors.push(family);
+    selectors.push(rule);
+  }
+  return selectors;
+}

@@ -4,14 +4,18 @@ import { type CsvOptions, openCsvSource } from './csvSource.js';
 import type { DataFile } from './dataFile.js';
 import { openJsonLinesSource } from './jsonLinesSource.js';
 import { openParquetSource } from './parquetSource.js';
+import type { SqlDatabase } from './sqlDatabase.js';
 import type { TabularSource } from './tabularSource.js';
 
 export type FileFormat = 'csv' | 'jsonl' | 'parquet';
 
+export type DatabaseSpec =
+  | { kind: 'sqlite'; file: DataFile }
+  | { kind: 'postgres'; connectionString: string; variable: string };
+
 export type SourceSpec =
   | { kind: 'file'; file: DataFile; format?: FileFormat | undefined; csv: CsvOptions }
-  | { kind: 'sqlite'; file: DataFile; table: string }
-  | { kind: 'postgres'; connectionString: string; variable: string; table: string };
+  | (DatabaseSpec & { table: string });
 
 export async function openSource(spec: SourceSpec): Promise<TabularSource> {
   switch (spec.kind) {
@@ -21,21 +25,21 @@ export async function openSource(spec: SourceSpec): Promise<TabularSource> {
       if (format === 'jsonl') return openJsonLinesSource(spec.file);
       return openCsvSource(spec.file, spec.csv);
     }
-    case 'sqlite': {
-      const [{ openSqliteDatabase }, { openSqlSource }] = await Promise.all([
-        import('./sqliteDatabase.js'),
-        import('./sqlSource.js'),
-      ]);
-      return openSqlSource(await openSqliteDatabase(spec.file), spec.table);
-    }
-    case 'postgres': {
-      const [{ openPostgresDatabase }, { openSqlSource }] = await Promise.all([
-        import('./postgresDatabase.js'),
-        import('./sqlSource.js'),
-      ]);
-      return openSqlSource(await openPostgresDatabase(spec.connectionString, spec.variable), spec.table);
+    default: {
+      const [database, { openSqlSource }] = await Promise.all([openDatabase(spec), import('./sqlSource.js')]);
+      return openSqlSource(database, spec.table);
     }
   }
+}
+
+/** A SQLite or PostgreSQL database; its driver is loaded only when one is asked for. */
+export async function openDatabase(spec: DatabaseSpec): Promise<SqlDatabase> {
+  if (spec.kind === 'sqlite') {
+    const { openSqliteDatabase } = await import('./sqliteDatabase.js');
+    return openSqliteDatabase(spec.file);
+  }
+  const { openPostgresDatabase } = await import('./postgresDatabase.js');
+  return openPostgresDatabase(spec.connectionString, spec.variable);
 }
 
 /** By extension (under an optional .gz), else Parquet by its magic bytes, else delimited text. */

@@ -64,6 +64,20 @@ class PostgresDatabase implements SqlDatabase {
     return rows.length === 0 ? undefined : rows.map((row) => String(row[0]));
   }
 
+  /** Those of the current schema first (unqualified), then the other schemas' (schema-qualified). */
+  async tables(limit: number): Promise<TableName[]> {
+    const rows = await this.query(
+      `SELECT table_schema, table_name, table_schema = current_schema() FROM information_schema.tables
+       WHERE table_schema NOT IN ('pg_catalog', 'information_schema') AND table_schema NOT LIKE 'pg\\_%'
+       ORDER BY 3 DESC, 1, 2 LIMIT $1`,
+      [limit],
+    );
+    return rows.map(([schema, name, current]) => {
+      const table = { name: String(name), quoted: true };
+      return current === true || current === 't' ? [table] : [{ name: String(schema), quoted: true }, table];
+    });
+  }
+
   async query(sql: string, params: readonly unknown[], signal?: AbortSignal): Promise<unknown[][]> {
     return this.cancellable(signal, async () => {
       const result = await this.client.query({ text: sql, values: [...params], rowMode: 'array' });

@@ -9,6 +9,11 @@ export interface SqlDatabase {
   trim(expression: string): string;
   /** The table's columns, in order; undefined when the table does not exist. */
   columnsOf(table: TableName): Promise<string[] | undefined>;
+  /**
+   * At most `limit` of the tables and views one may read, as a `table` argument names them: unqualified when
+   * an unqualified name finds them, by name.
+   */
+  tables(limit: number): Promise<TableName[]>;
   query(sql: string, params: readonly unknown[], signal?: AbortSignal): Promise<unknown[][]>;
   /** Streams the rows of `sql` as arrays, `batch` at a time, checking `signal` between batches. */
   stream(sql: string, onRow: (row: unknown[]) => void, signal?: AbortSignal): Promise<void>;
@@ -46,6 +51,14 @@ export function parseTableName(table: string): TableName | undefined {
     at++;
   }
   return parts;
+}
+
+/**
+ * The `table` argument that names `table` (parseTableName's inverse): each part plain when it reads back as
+ * itself — `plain` says which names do in this database — else double-quoted.
+ */
+export function tableArgument(table: TableName, plain: RegExp): string {
+  return table.map((part) => (plain.test(part.name) ? part.name : quoteIdentifier(part.name))).join('.');
 }
 
 export function quoteIdentifier(name: string): string {

@@ -71,6 +71,17 @@ class SqliteDatabase implements SqlDatabase {
     return rows.length === 0 ? undefined : rows.map((row) => String(row[0]));
   }
 
+  /** The main schema's tables and views, SQLite's own (sqlite_%) left out. */
+  async tables(limit: number): Promise<TableName[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name LIMIT ?`,
+      )
+      .raw(true)
+      .all(limit) as unknown[][];
+    return rows.map((row) => [{ name: String(row[0]), quoted: true }]);
+  }
+
   async query(sql: string, params: readonly unknown[]): Promise<unknown[][]> {
     return this.db
       .prepare(sql)

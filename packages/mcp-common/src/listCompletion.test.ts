@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { AllowedPaths } from './allowedPaths.js';
+import { completeFrom } from './completers.js';
+import { completeListItem } from './listCompletion.js';
+
+const ctx = { signal: new AbortController().signal, allowedPaths: await AllowedPaths.under(process.cwd()) };
+const columns = completeListItem(completeFrom(['id', 'email', 'e,mail', 'name', 'Email_2']));
+const complete = async (value: string) => (await columns({ value, arguments: {} }, ctx)).values;
+
+describe('completeListItem', () => {
+  it('completes a single entry as the inner completer does', async () => {
+    expect(await complete('')).toEqual(['id', 'email', 'name', 'Email_2']);
+    expect(await complete('em')).toEqual(['email', 'Email_2']);
+  });
+
+  it('completes the last entry, keeping those before it', async () => {
+    expect(await complete('id, em')).toEqual(['id, email', 'id, Email_2']);
+    expect(await complete('id,em')).toEqual(['id, email', 'id, Email_2']);
+    expect(await complete('id, ')).toEqual(['id, email', 'id, name', 'id, Email_2']);
+  });
+
+  it('leaves out entries already listed and values a list cannot carry', async () => {
+    expect(await complete('email, name,')).toEqual(['email, name, id', 'email, name, Email_2']);
+    expect((await columns({ value: 'e', arguments: {} }, ctx)).total).toBe(2);
+  });
+});

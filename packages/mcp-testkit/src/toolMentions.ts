@@ -1,0 +1,49 @@
+// Checks the tool calls a skill or a rendered prompt tells a model to make ("call `find_context` with
+// `{"path": …}`") against the server's real tools, so a renamed tool or argument cannot leave the
+// workflows a server ships pointing at nothing.
+import type { McpTool } from '@groundwork/mcp-common';
+
+export interface ToolMention {
+  tool: string;
+  /** The argument object as written (JSON, or JSON with placeholders such as `P` in a skill). */
+  argumentsText: string;
+}
+
+const MENTION = /`([a-z][a-z0-9_]*)` with\s+`(\{[^`]*\})`/g;
+
+/** Every "`tool` with `{…}`" in `text`, in order. */
+export function toolMentions(text: string): ToolMention[] {
+  return [...text.matchAll(MENTION)].map((match) => ({
+    tool: match[1] as string,
+    argumentsText: match[2] as string,
+  }));
+}
+
+/**
+ * What is wrong with the tool calls `text` mentions: a tool the server does not have, an argument the tool
+ * does not take, and — where the arguments are plain JSON — a value its input schema refuses.
+ */
+export function toolMentionProblems(text: string, tools: readonly McpTool[]): string[] {
+  const byName = new Map(tools.map((tool) => [tool.definition.name, tool.definition]));
+  return toolMentions(text).flatMap(({ tool, argumentsText }) => {
+    const definition = byName.get(tool);
+    if (definition === undefined)
+      return [`no tool '${tool}' (the server has ${[...byName.keys()].join(', ')})`];
+    const known = new Set(Object.keys(definition.input.shape));
+    const keys = [...argumentsText.matchAll(/"([A-Za-z_][A-Za-z0-9_]*)"\s*:/g)].map(
+      (match) => match[1] as string,
+    );
+    const problems = keys.filter((key) => !known.has(key)).map((key) => `${tool}: no argument '${key}'`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(argumentsText);
+    } catch {
+      return problems;
+    }
+    const checked = definition.input.safeParse(parsed);
+    if (!checked.success) {
+      problems.push(...checked.error.issues.map((issue) => `${tool} ${argumentsText}: ${issue.message}`));
+    }
+    return problems;
+  });
+}

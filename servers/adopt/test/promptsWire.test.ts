@@ -1,0 +1,120 @@
+// The adopt prompts and completions on the wire: the built bin over stdio, driven by the official SDK client.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { connectOverStdio, type StdioSession } from '@groundwork/mcp-testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const skillsDir = fileURLToPath(new URL('../skills/', import.meta.url));
+const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
+let session: StdioSession;
+
+beforeAll(async () => {
+  session = await connectOverStdio({
+    bin,
+    clientName: 'adopt-prompts-test',
+    args: ['--allowed-dir', fixtures],
+  });
+});
+afterAll(() => session.close());
+
+const complete = async (prompt: string, argument: string, value: string) =>
+  (
+    await session.client.complete({
+      ref: { type: 'ref/prompt', name: prompt },
+      argument: { name: argument, value },
+    })
+  ).completion;
+
+describe('groundwork-adopt prompts over stdio', () => {
+  it('lists one prompt per skill', async () => {
+    const { prompts } = await session.client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toEqual(['make-repo-agent-ready', 'fix-agent-config']);
+  });
+
+  it('renders each prompt with the arguments given', async () => {
+    const ready = await session.client.getPrompt({
+      name: 'make-repo-agent-ready',
+      arguments: { path: 'conventional-repo' },
+    });
+    expect(ready.messages[0]?.content).toMatchObject({
+      type: 'text',
+      text: expect.stringContaining('`adopt_repo` with `{"path":"conventional-repo","dry_run":true}`'),
+    });
+    const fix = await session.client.getPrompt({
+      name: 'fix-agent-config',
+      arguments: { path: 'broken-repo', rule: 'skill/*' },
+    });
+    expect(fix.messages[0]?.content).toMatchObject({
+      text: expect.stringContaining('`verify_repo` with `{"path":"broken-repo"}`'),
+    });
+  });
+
+  it('refuses a URL with credentials without echoing the token (-32602)', async () => {
+    const refusal = session.client.getPrompt({
+      name: 'make-repo-agent-ready',
+      arguments: {
+        repository_url: 'https://x-access-token:ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/o/r',
+      },
+    });
+    await expect(refusal).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("'repository_url'"),
+    });
+    await expect(refusal).rejects.not.toMatchObject({ message: expect.stringContaining('ghp_') });
+  });
+});
+
+describe('groundwork-adopt completions over stdio', () => {
+  it('completes path with folders under the allowed directory, and nothing outside it', async () => {
+    expect((await complete('fix-agent-config', 'path', 'conv')).values).toEqual(['conventional-repo/']);
+    for (const outside of ['../', '/etc/']) {
+      expect((await complete('make-repo-agent-ready', 'path', outside)).values).toEqual([]);
+    }
+  });
+
+  it("completes rule from verify's catalog and assets with true/false", async () => {
+    expect((await complete('fix-agent-config', 'rule', 'skill/name')).values).toEqual([
+      'skill/name',
+      'skill/name-folder',
+    ]);
+    expect((await complete('make-repo-agent-ready', 'assets', 't')).values).toEqual(['true']);
+  });
+});
+
+describe('groundwork-adopt skills over stdio', () => {
+  const SkillList = z.object({
+    skills: z.array(
+      z.object({
+        uri: z.string(),
+        frontmatter: z.record(z.string(), z.unknown()),
+        resources: z.array(z.object({ uri: z.string(), digest: z.string(), size: z.number() })),
+      }),
+    ),
+  });
+
+  it('lists every skill of the package, with the digest and size of its files, and serves each file', async () => {
+    const { skills } = await session.client.request({ method: 'skills/list', params: {} }, SkillList);
+    const folders = readdirSync(skillsDir).sort();
+    expect(skills.map((skill) => skill.uri).sort()).toEqual(
+      folders.map((folder) => `skill://${folder}/SKILL.md`),
+    );
+    for (const skill of skills) {
+      expect(skill.frontmatter).toMatchObject({
+        name: skill.uri.split('/')[2],
+        description: expect.any(String),
+      });
+      for (const resource of skill.resources) {
+        const bytes = readFileSync(
+          new URL(resource.uri.slice('skill://'.length), new URL('../skills/', import.meta.url)),
+        );
+        expect(resource.digest).toBe(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
+        expect(resource.size).toBe(bytes.length);
+        const read = await session.client.readResource({ uri: resource.uri });
+        expect(read.contents[0]).toMatchObject({ uri: resource.uri, text: bytes.toString('utf8') });
+      }
+    }
+  });
+});

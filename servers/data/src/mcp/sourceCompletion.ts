@@ -1,0 +1,76 @@
+// Completes the arguments that name what is inside a source: the columns of the file or table the prompt's
+// other arguments already chose, and the tables of a database. Read through the tools' own confined
+// openers, header or schema only; a source that cannot be read offers nothing.
+import {
+  type Completer,
+  type Completion,
+  type CompletionRequest,
+  completeListItem,
+  completePath,
+  MAX_COMPLETION_VALUES,
+  ToolError,
+} from '@groundwork/mcp-common';
+import { columnsOf, SQLITE_PREFIX, tablesOf } from './dataSource.js';
+
+// A database with more tables than this offers the first ones (by name) and says there are more.
+const MAX_TABLES = 10_000;
+
+/** One column name of the source the other arguments name, in header order. */
+const completeColumn: Completer = async (request, ctx) =>
+  matching(await offered(() => columnsOf(sourceOf(request), ctx)), request.value);
+
+/**
+ * The `columns` argument, a comma-separated list: completes its last name, offering the columns not yet
+ * listed, each as the whole list so far plus that column (`id, em` → `id, email`).
+ */
+export const completeColumns = completeListItem(completeColumn);
+
+const completeFilePath = completePath({ kind: 'file' });
+
+/** The `file` argument: a path under the allowed directories, also after `sqlite:`. */
+export const completeDataFile: Completer = async (request, ctx) => {
+  if (!request.value.startsWith(SQLITE_PREFIX)) return completeFilePath(request, ctx);
+  const paths = await completeFilePath({ ...request, value: request.value.slice(SQLITE_PREFIX.length) }, ctx);
+  return { ...paths, values: paths.values.map((value) => `${SQLITE_PREFIX}${value}`) };
+};
+
+/** The `table` argument: the tables and views of the database `file` (`sqlite:<path>`) or `connection_env` names. */
+export const completeTable: Completer = async (request, ctx) => {
+  const tables = await offered(() => tablesOf(sourceOf(request), ctx, MAX_TABLES + 1));
+  const completion = matching(tables.slice(0, MAX_TABLES), request.value);
+  return tables.length > MAX_TABLES ? { values: completion.values, hasMore: true } : completion;
+};
+
+/** The source arguments a prompt carries (only where the data is: delimiters and the like are sniffed). */
+function sourceOf({ arguments: args }: CompletionRequest) {
+  const given = (name: string) => (args[name] === '' ? undefined : args[name]);
+  return {
+    file: given('file'),
+    table: given('table'),
+    connection_env: given('connection_env'),
+    header_row: 0,
+    allow_ragged: true,
+    encoding: 'utf-8' as const,
+  };
+}
+
+/** What `read` finds, or nothing when the arguments name nothing readable (a tool would refuse them too). */
+async function offered(read: () => Promise<readonly string[]>): Promise<readonly string[]> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ToolError) return [];
+    throw error;
+  }
+}
+
+/** The names starting with `typed` (case-insensitively), in the source's order, at most 100. */
+function matching(names: readonly string[], typed: string): Completion {
+  const prefix = typed.toLowerCase();
+  const found = names.filter((name) => name.toLowerCase().startsWith(prefix));
+  return {
+    values: found.slice(0, MAX_COMPLETION_VALUES),
+    total: found.length,
+    hasMore: found.length > MAX_COMPLETION_VALUES,
+  };
+}

@@ -1,0 +1,86 @@
+// Completes a failure `id` from the reports at the prompt's `path` argument: the ids of the failed and errored
+// tests, exactly as list_failures lists them and failure_context accepts them. Reading a run can take
+// seconds on a large report, and a client asks again at every keystroke: the ids are kept per run, keyed by
+// each report's real path, size and modification time, so a rewritten report is read again.
+import {
+  type Completer,
+  type CompletionContext,
+  MAX_COMPLETION_VALUES,
+  ToolError,
+} from '@groundwork/mcp-common';
+import { discoverReports } from '../core/reportDiscovery.js';
+import { ReportError } from '../core/reportErrors.js';
+import { isFailing, readRun, testId } from '../core/testRun.js';
+
+interface FailingTest {
+  id: string;
+  /** suite, classname and name, lower-cased: what a person may type instead of an id. */
+  words: string;
+}
+
+// Runs remembered at once, and failing tests remembered per run: a few KB each, so the cache stays small.
+const MAX_RUNS = 16;
+const MAX_IDS_PER_RUN = 10_000;
+
+/** Oldest first; a hit moves to the end. Holds the read in progress, so concurrent asks read once. */
+const runs = new Map<string, Promise<FailingTest[]>>();
+
+export const completeFailureId: Completer = async (request, ctx) => {
+  const given = request.arguments.path;
+  if (given === undefined || given === '') return { values: [], total: 0, hasMore: false };
+  let failing: FailingTest[];
+  try {
+    failing = await failingTestsAt(given, ctx);
+  } catch (error) {
+    // No reports there, outside the allowed directories, unreadable, cancelled: nothing to offer.
+    if (error instanceof ReportError || error instanceof ToolError)
+      return { values: [], total: 0, hasMore: false };
+    throw error;
+  }
+  const typed = request.value.trim().toLowerCase();
+  const matching = failing.filter((test) => test.id.startsWith(typed) || test.words.includes(typed));
+  return {
+    values: matching.slice(0, MAX_COMPLETION_VALUES).map((test) => test.id),
+    total: matching.length,
+    hasMore: matching.length > MAX_COMPLETION_VALUES,
+  };
+};
+
+async function failingTestsAt(given: string, ctx: CompletionContext): Promise<FailingTest[]> {
+  const found = await discoverReports(ctx.allowedPaths, given, ctx.signal);
+  try {
+    const key = [
+      found.target,
+      ...found.reports.map((r) => `${r.file}\u0000${r.size}\u0000${r.modifiedMs}`),
+    ].join('\u0001');
+    const cached = runs.get(key);
+    if (cached !== undefined) {
+      runs.delete(key);
+      runs.set(key, cached);
+      return await cached;
+    }
+    const reading = readRun(found.reports, { details: false, signal: ctx.signal }).then((run) => {
+      const failing: FailingTest[] = [];
+      for (const test of run.tests.values()) {
+        if (!isFailing(test)) continue;
+        failing.push({
+          id: testId(test),
+          words: `${test.suite}\u0000${test.classname}\u0000${test.name}`.toLowerCase(),
+        });
+        if (failing.length === MAX_IDS_PER_RUN) break;
+      }
+      return failing;
+    });
+    runs.set(key, reading);
+    if (runs.size > MAX_RUNS) runs.delete(runs.keys().next().value as string);
+    try {
+      return await reading;
+    } catch (error) {
+      // A cancelled or failed read is not remembered: the next keystroke reads again.
+      if (runs.get(key) === reading) runs.delete(key);
+      throw error;
+    }
+  } finally {
+    await found.close();
+  }
+}
