@@ -134,6 +134,18 @@ describe('prompts/list and prompts/get', () => {
     });
   });
 
+  it('masks a credential the client put in an argument, as tool errors do', async () => {
+    const token = `ghp_${'d'.repeat(36)}`;
+    const rendered = await client.getPrompt({
+      name: 'paint',
+      arguments: { wall: 'north', colour: `postgres://me:hunter2@db/x ${token}` },
+    });
+    const text = JSON.stringify(rendered.messages);
+    expect(text).toContain('Paint the north wall');
+    expect(text).not.toContain(token);
+    expect(text).not.toContain('hunter2');
+  });
+
   it('refuses an oversized argument value', async () => {
     await expect(
       client.getPrompt({ name: 'paint', arguments: { wall: 'x'.repeat(20_000) } }),

@@ -102,7 +102,9 @@ export class PromptCatalog {
       description: definition.description,
       messages: messages.map((message) => ({
         role: message.role,
-        content: { type: 'text', text: message.text },
+        // The client's arguments are echoed into the text: a credential among them is masked, as in any
+        // tool result or error (the rendered prompt goes to a model and into transcripts).
+        content: { type: 'text', text: maskSecrets(message.text) },
       })),
     };
     const bytes = Buffer.byteLength(JSON.stringify(rendered));

@@ -110,6 +110,18 @@ describe('errors and resources', () => {
     );
   });
 
+  it('quotes an unknown resource URI cut short and masked (a 1 MB URI is not echoed twice)', async () => {
+    const huge = `skill://${'a'.repeat(1_000_000)}`;
+    const error = await client.readResource({ uri: huge }).then(
+      () => undefined,
+      (caught: unknown) => caught as { message: string; data?: { uri?: string } },
+    );
+    expect(error?.message).toContain('Unknown resource');
+    expect(JSON.stringify(error).length).toBeLessThan(1_000);
+    const token = `ghp_${'c'.repeat(36)}`;
+    await expect(client.readResource({ uri: `groundwork://x/${token}` })).rejects.not.toThrow(token);
+  });
+
   it('answers resources/templates/list, since it declares resources', async () => {
     await expect(client.listResourceTemplates()).resolves.toMatchObject({ resourceTemplates: [] });
   });

@@ -45,6 +45,40 @@ describe('screenMessage', () => {
     expect(read.ok ? '' : read.reply?.error.message).toContain("'uri'");
   });
 
+  it('names the bad parameter of prompts, completions, skills and task lists (the SDK would dump zod as -32603)', () => {
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['prompts/get', { name: 'p', arguments: { file: 5 } }, "'arguments.file'"],
+      ['prompts/get', { name: 5 }, "'name'"],
+      ['prompts/list', { cursor: 5 }, "'cursor'"],
+      [
+        'completion/complete',
+        { ref: { type: 'ref/prompt', name: 'p' }, argument: { name: {}, value: '' } },
+        "'argument.name'",
+      ],
+      ['completion/complete', { argument: { name: 'a', value: '' } }, "'ref'"],
+      [
+        'completion/complete',
+        {
+          ref: { type: 'ref/prompt', name: 'p' },
+          argument: { name: 'a', value: '' },
+          context: { arguments: { f: 1 } },
+        },
+        "'context.arguments.f'",
+      ],
+      ['skills/get', { uri: 5 }, "'uri'"],
+      ['skills/list', { cursor: 5 }, "'cursor'"],
+      ['tasks/list', { cursor: 5 }, "'cursor'"],
+    ];
+    for (const [method, params, named] of cases) {
+      const screened = screenMessage({ jsonrpc: '2.0', id: 9, method, params });
+      expect(screened.ok, method).toBe(false);
+      const error = screened.ok ? undefined : screened.reply?.error;
+      expect(error?.code, method).toBe(-32602);
+      expect(error?.message, method).toContain(named);
+      expect(error?.message, method).not.toMatch(/[[{]/);
+    }
+  });
+
   it('drops an invalid notification without an answer (nothing may answer a notification)', () => {
     expect(
       screenMessage({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: [1] } }),

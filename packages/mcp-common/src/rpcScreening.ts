@@ -6,17 +6,22 @@ import {
   CallToolRequestSchema,
   CancelledNotificationSchema,
   CancelTaskRequestSchema,
+  CompleteRequestSchema,
+  GetPromptRequestSchema,
   GetTaskPayloadRequestSchema,
   GetTaskRequestSchema,
   InitializeRequestSchema,
   type JSONRPCMessage,
+  ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
+  ListTasksRequestSchema,
   ListToolsRequestSchema,
   PingRequestSchema,
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { GetSkillRequest, ListSkillsRequest } from './skills/skillRequests.js';
 
 export type RpcId = string | number;
 
@@ -53,10 +58,16 @@ const SCHEMAS: Record<string, ParamsSchema> = {
   'resources/read': ReadResourceRequestSchema,
   'logging/setLevel': SetLevelRequestSchema,
   'notifications/cancelled': CancelledNotificationSchema,
+  'prompts/list': ListPromptsRequestSchema,
+  'prompts/get': GetPromptRequestSchema,
+  'completion/complete': CompleteRequestSchema,
+  'skills/list': ListSkillsRequest,
+  'skills/get': GetSkillRequest,
   // Tasks (tasks/legacyTasks.ts, revision2026/modernTasks.ts): a task id is a string in every revision.
   'tasks/get': GetTaskRequestSchema,
   'tasks/result': GetTaskPayloadRequestSchema,
   'tasks/cancel': CancelTaskRequestSchema,
+  'tasks/list': ListTasksRequestSchema,
 };
 
 export function rpcError(id: RpcId | null, code: number, message: string): RpcErrorReply {

@@ -1,4 +1,5 @@
 // The server's MCP_USAGE.md as a resource: listed and read the same way by every protocol revision.
+import { maskSecrets } from './masking.js';
 import type { ServerApp } from './serverApp.js';
 import { invalidParams } from './toolCalls.js';
 
@@ -22,7 +23,9 @@ export function usageResources(app: ServerApp) {
 /** Throws -32602 naming the URI (in `data.uri` too) for any resource this server does not have. */
 export function readUsage(app: ServerApp, uri: string) {
   if (app.usage === undefined || uri !== usageUri(app)) {
-    throw Object.assign(invalidParams(`Unknown resource '${uri}'.`), { data: { uri } });
+    // Quoted cut short and masked: the URI is the client's, of any length, and may carry a token.
+    const quoted = maskSecrets(uri.length > 200 ? `${uri.slice(0, 200)}…` : uri);
+    throw Object.assign(invalidParams(`Unknown resource '${quoted}'.`), { data: { uri: quoted } });
   }
   return { contents: [{ uri: usageUri(app), mimeType: 'text/markdown', text: app.usage }] };
 }

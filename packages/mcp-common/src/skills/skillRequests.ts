@@ -4,12 +4,12 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { z } from 'zod';
 import type { SkillCatalog } from './skillCatalog.js';
 
-const ListSkillsRequest = z.object({
+export const ListSkillsRequest = z.object({
   method: z.literal('skills/list'),
   params: z.looseObject({ cursor: z.string().optional() }).optional(),
 });
 
-const GetSkillRequest = z.object({
+export const GetSkillRequest = z.object({
   method: z.literal('skills/get'),
   params: z.looseObject({ uri: z.string() }),
 });

@@ -139,6 +139,27 @@ describe('2025-11-25 tasks on the SDK Server', () => {
     await after.close();
   });
 
+  it('quotes an unknown task id masked, and answers a cancelled task with -32602 on result and a second cancel', async () => {
+    const { client, close } = await session();
+    const token = `ghp_${'e'.repeat(36)}`;
+    const unknown = await client.experimental.tasks.getTask(token).then(
+      () => undefined,
+      (error: unknown) => error as { code: number; message: string },
+    );
+    expect(unknown?.code).toBe(-32602);
+    expect(unknown?.message).toContain('Unknown task');
+    expect(unknown?.message).not.toContain(token);
+    const { task } = await startTask(client, 'held');
+    await expect(client.experimental.tasks.cancelTask(task.taskId)).resolves.toMatchObject({
+      status: 'cancelled',
+    });
+    await expect(client.experimental.tasks.cancelTask(task.taskId)).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('cancelled') });
+    await close();
+  });
+
   it('tasks/result waits for the end and returns the result with the related-task _meta', async () => {
     const { client, close } = await session();
     const running = heldStarted();
