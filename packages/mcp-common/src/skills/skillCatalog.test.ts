@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -141,5 +142,33 @@ describe('skills/get and resources/read', () => {
     const silent = pino({ level: 'silent' });
     const missing = new SkillCatalog(pathToFileURL(`${base}/nope/`), silent);
     expect(await missing.list({})).toEqual({ skills: [] });
+  });
+});
+
+describe('a hostile skills folder', () => {
+  it('serves a skill without the FIFO, the link to a FIFO and the link out inside it, and digests what it serves', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'groundwork-skills-fifo-'));
+    try {
+      const skill = path.join(root, 'skills', 'gamma');
+      await mkdir(skill, { recursive: true });
+      await writeFile(path.join(skill, 'SKILL.md'), skillMd('gamma'));
+      execFileSync('mkfifo', [path.join(skill, 'pipe.md')]);
+      await symlink('pipe.md', path.join(skill, 'to-pipe.md'));
+      await symlink('/etc/hostname', path.join(skill, 'host.md'));
+      const hostile = new SkillCatalog(
+        pathToFileURL(`${path.join(root, 'skills')}/`),
+        pino({ level: 'silent' }),
+      );
+      const { skills } = await hostile.list({});
+      expect(skills.map((entry) => entry.resources.map((resource) => resource.uri))).toEqual([
+        ['skill://gamma/SKILL.md'],
+      ]);
+      const served = await hostile.read('skill://gamma/SKILL.md');
+      const text = String(served?.contents[0]?.text);
+      expect(skills[0]?.resources[0]?.digest).toBe(sha256(Buffer.from(text)));
+      expect(await hostile.read('skill://gamma/to-pipe.md')).toBeUndefined();
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
