@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { CompleteResultSchema, GetPromptResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Connection, TransportContractSpec, TransportHarness } from './contractSpec.js';
@@ -103,6 +104,50 @@ export function describePrimitives(spec: TransportContractSpec, harness: Transpo
       const outside = ['../', '../../', '/etc/', '/', `${path.dirname(spec.allowedDir)}/`];
       for (const value of outside) expect(await ask(value), `${where}: '${value}' is outside`).toEqual([]);
     }
+  });
+
+  it('answers a hostile prompts/get, completion/complete and resources/read with a short -32602 naming what is wrong', async () => {
+    const { client } = connection;
+    const refusal = (request: Promise<unknown>) =>
+      request.then(
+        () => undefined,
+        (error: unknown) => error as { code?: number; message?: string },
+      );
+    const { prompts } = await client.listPrompts();
+    const prompt = prompts.find((candidate) => (candidate.arguments ?? []).length > 0);
+    if (prompt !== undefined) {
+      const name = prompt.arguments?.[0]?.name as string;
+      const error = await refusal(
+        client.request(
+          { method: 'prompts/get', params: { name: prompt.name, arguments: { [name]: 1 } } } as never,
+          GetPromptResultSchema,
+        ),
+      );
+      expect(error?.code, `prompts/get ${prompt.name} with a number for '${name}'`).toBe(-32602);
+      expect(error?.message).toContain(name);
+      expect(error?.message, 'a message, not a schema dump').not.toMatch(/[[{]/);
+      if (client.getServerCapabilities()?.completions !== undefined) {
+        const completion = await refusal(
+          client.request(
+            {
+              method: 'completion/complete',
+              params: {
+                ref: { type: 'ref/prompt', name: prompt.name },
+                argument: { name, value: '' },
+                context: { arguments: { [name]: { nested: true } } },
+              },
+            } as never,
+            CompleteResultSchema,
+          ),
+        );
+        expect(completion?.code, 'completion/complete with an object in context.arguments').toBe(-32602);
+        expect(completion?.message).not.toMatch(/[[{]/);
+      }
+    }
+    const uri = `skill://${'a'.repeat(100_000)}/ghp_${'f'.repeat(36)}`;
+    const unknown = await refusal(client.readResource({ uri }));
+    expect(unknown?.code, 'resources/read of an unknown 100 KB URI').toBe(-32602);
+    expect(JSON.stringify(unknown).length, 'the error quoting a 100 KB URI').toBeLessThan(2_000);
   });
 
   it('lists its skills with the digests and sizes of the files in its package, and serves each file', async () => {
