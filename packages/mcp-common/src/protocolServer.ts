@@ -21,6 +21,7 @@ import { listResources, readResource } from './resources.js';
 import type { ServerApp } from './serverApp.js';
 import { SKILLS_CAPABILITY, SKILLS_EXTENSION } from './skills/skillCatalog.js';
 import { serveSkills } from './skills/skillRequests.js';
+import { clientAddressOf } from './http/statelessTransport.js';
 import { legacyTasksCapability, serveLegacyTasks } from './tasks/legacyTasks.js';
 import type { LogLevel } from './tool.js';
 import { runToolCall, sessionLimiter, type ToolCallRequest } from './toolCalls.js';
@@ -111,7 +112,7 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
       structuredOutput: version !== undefined && version >= STRUCTURED_OUTPUT_VERSION,
     };
     // A client that asked for a task gets one (tasks/legacyTasks.ts); every other call is answered here.
-    return tasks.start(request.params, call) ?? runToolCall(app, call);
+    return tasks.start(request.params, call, clientAddressOf(extra.requestInfo)) ?? runToolCall(app, call);
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(app) }));

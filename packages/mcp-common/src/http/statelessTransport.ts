@@ -21,6 +21,15 @@ interface Pending {
   client: string;
 }
 
+// The address each stateless request came from, keyed by the requestInfo the SDK hands its handlers
+// (there is no session to count a client's tasks against).
+const clientAddresses = new WeakMap<object, string>();
+
+/** The client address of a stateless request, from the `requestInfo` of its handler's `extra`. */
+export function clientAddressOf(requestInfo: object | undefined): string | undefined {
+  return requestInfo === undefined ? undefined : clientAddresses.get(requestInfo);
+}
+
 export class StatelessTransport implements Transport {
   onmessage?: Transport['onmessage'];
   onclose?: () => void;
@@ -55,6 +64,7 @@ export class StatelessTransport implements Transport {
     const exchange = new Exchange(res, internalIds, streaming, batch, {}, refused);
     res.on('close', () => this.cancelUnanswered(exchange));
     const extra = { requestInfo: { headers: req.headers } };
+    clientAddresses.set(extra.requestInfo, client);
     requests.forEach((request, index) => {
       const id = internalIds[index] as number;
       this.pending.set(id, { exchange, clientId: request.id, client });

@@ -32,6 +32,8 @@ export interface LegacyTasks {
   start(
     params: { name: string; task?: { ttl?: number | undefined } | undefined },
     call: ToolCallRequest,
+    /** Stateless only: the address the request came from (what its tasks count against). */
+    client?: string | undefined,
   ): Record<string, unknown> | undefined;
 }
 
@@ -43,8 +45,9 @@ export interface LegacyTasks {
 export function serveLegacyTasks(server: Server, app: ServerApp, stateless: boolean): LegacyTasks {
   const store = taskStoreOf(app);
   const owner = stateless ? undefined : randomUUID();
-  // Stateless requests carry no session: their tasks share one quota per server (see MCP_USAGE.md).
-  const quota = owner ?? 'stateless-http';
+  // Stateless requests carry no session: their tasks count against the client address they came from
+  // (as on 2026-07-28), so one client cannot use up every other client's tasks.
+  const quotaOf = (client: string | undefined) => owner ?? `stateless:${client ?? 'unknown'}`;
   const notify: Send | undefined = stateless
     ? undefined
     : (notification) => server.notification(notification as ServerNotification).catch(() => undefined);
@@ -94,7 +97,7 @@ export function serveLegacyTasks(server: Server, app: ServerApp, stateless: bool
   });
 
   return {
-    start(params, call) {
+    start(params, call, client) {
       if (params.task === undefined) return undefined;
       const support = app.registry.taskSupport(params.name);
       if (support === undefined) return undefined;
@@ -110,7 +113,7 @@ export function serveLegacyTasks(server: Server, app: ServerApp, stateless: bool
       const task = startToolTask(app, {
         call,
         owner,
-        quota,
+        quota: quotaOf(client),
         requestedTtlMs: params.task.ttl,
         notify,
         ...(notify === undefined
