@@ -16,12 +16,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { clientAddressOf } from './http/statelessTransport.js';
 import { promptsOf } from './promptCatalog.js';
 import { listResources, readResource } from './resources.js';
 import type { ServerApp } from './serverApp.js';
 import { SKILLS_CAPABILITY, SKILLS_EXTENSION } from './skills/skillCatalog.js';
 import { serveSkills } from './skills/skillRequests.js';
-import { clientAddressOf } from './http/statelessTransport.js';
 import { legacyTasksCapability, serveLegacyTasks } from './tasks/legacyTasks.js';
 import type { LogLevel } from './tool.js';
 import { runToolCall, sessionLimiter, type ToolCallRequest } from './toolCalls.js';
