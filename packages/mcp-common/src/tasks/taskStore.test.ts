@@ -197,3 +197,25 @@ describe('TaskStore', () => {
     expect(store.size).toBe(1);
   });
 });
+
+describe('TaskStore over many tasks', () => {
+  it('holds nothing once 10,000 created and finished tasks have expired (tasks, quotas, timer)', async () => {
+    const clock = manualClock();
+    const store = new TaskStore({ ...LIMITS, maxTasks: 100, maxTasksPerClient: 100 }, clock.now);
+    for (let round = 0; round < 100; round++) {
+      const settled: Array<Promise<unknown>> = [];
+      for (let index = 0; index < 100; index++) {
+        // A new quota key each time (as new sessions or addresses would be), so the quota map could grow.
+        const { task, call } = newTask(store, undefined, `client-${round}-${index}`);
+        await call.started;
+        call.finish();
+        settled.push(store.settled(task.taskId, undefined, new AbortController().signal));
+      }
+      await Promise.all(settled);
+      clock.advance(LIMITS.taskTtlMs);
+    }
+    expect(store.size).toBe(0);
+    expect(Reflect.get(store, 'perQuota')).toEqual(new Map());
+    expect(Reflect.get(store, 'timer')).toBeUndefined();
+  });
+});
