@@ -22,6 +22,8 @@ export class CallLimiter {
     private readonly maxQueued: number,
     /** Named in the refusal, e.g. "this session" or "the server". */
     private readonly scope: string,
+    /** What it bounds, named in the refusal. */
+    private readonly what = 'tool calls',
   ) {}
 
   /** Waits for a slot (or refuses at once when the queue is full); resolves to the slot's release. */
@@ -32,7 +34,7 @@ export class CallLimiter {
     }
     if (this.waiting.length >= this.maxQueued) {
       throw new ServerBusyError(
-        `Server busy: ${this.running} tool calls are running and ${this.waiting.length} waiting in ${this.scope} (the limits); retry when one of them has finished.`,
+        `Server busy: ${this.running} ${this.what} are running and ${this.waiting.length} waiting in ${this.scope} (the limits); retry when one of them has finished.`,
       );
     }
     signal.throwIfAborted();

@@ -217,6 +217,65 @@ describe('completion/complete', () => {
   });
 });
 
+describe('completions under load', () => {
+  it('runs at most the limit at once, queues a few and refuses the rest with -32000 (a flood held 1.6 GB before)', async () => {
+    let running = 0;
+    let most = 0;
+    const releases: Array<() => void> = [];
+    let startedOne: () => void = () => undefined;
+    const slow = definePrompt({
+      definition: {
+        name: 'slow',
+        title: 'Slow',
+        description: 'Completes when released.',
+        arguments: [
+          {
+            name: 'what',
+            description: 'Anything.',
+            complete: async () => {
+              running++;
+              most = Math.max(most, running);
+              startedOne();
+              await new Promise<void>((resolve) => releases.push(resolve));
+              running--;
+              return { values: ['done'] };
+            },
+          },
+        ],
+      },
+      async render() {
+        return [{ role: 'user', text: 'slow' }];
+      },
+    });
+    const logger = pino({ level: 'silent' });
+    const catalog = new PromptCatalog([slow], logger, 1024 * 1024, { maxRunning: 2, maxQueued: 1 });
+    const ctx = { signal: new AbortController().signal, allowedPaths: await AllowedPaths.under(tmpdir()) };
+    const ask = () =>
+      catalog.complete(
+        { ref: { type: 'ref/prompt', name: 'slow' }, argument: { name: 'what', value: '' } },
+        ctx,
+      );
+    const twoStarted = new Promise<void>((resolve) => {
+      startedOne = () => {
+        if (running === 2) resolve();
+      };
+    });
+    const asked = [ask(), ask(), ask()];
+    await twoStarted;
+    await expect(ask()).rejects.toMatchObject({
+      code: -32000,
+      message: expect.stringContaining('completions'),
+    });
+    // Releasing the running ones lets the queued one run; every admitted completion answers.
+    while (releases.length > 0 || running > 0) {
+      releases.shift()?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    for (const answer of await Promise.all(asked)) expect(answer.completion.values).toEqual(['done']);
+    expect(most).toBe(2);
+  });
+});
+
 describe('on the 2026-07-28 layer', () => {
   const meta = {
     'io.modelcontextprotocol/protocolVersion': '2026-07-28',

@@ -1,6 +1,7 @@
 // Serves a server's prompts (`prompts/list`, `prompts/get`) and their argument completions
 // (`completion/complete`) for every protocol revision: checks what the client sent, bounds what goes back,
 // and turns a prompt's or completer's failure into a JSON-RPC error that names the prompt and leaks nothing.
+import { CallLimiter } from './callLimiter.js';
 import type { Logger } from './logger.js';
 import { maskForClient, maskSecrets } from './masking.js';
 import {
@@ -39,6 +40,9 @@ export class PromptCatalog {
   /** True when some argument has a completer: only then is `completions` announced. */
   readonly completable: boolean;
   private readonly byName: ReadonlyMap<string, McpPrompt>;
+  // Completions run for every keystroke and are not tool calls, but they list folders and read headers:
+  // without a bound of their own, a client sending a thousand at once held 1.6 GB and 2,000 descriptors.
+  private readonly completing: CallLimiter;
 
   /** Throws at start-up on a duplicate prompt or argument name (a server bug, not a client's). */
   constructor(
@@ -46,7 +50,15 @@ export class PromptCatalog {
     private readonly logger: Logger,
     /** Rendered prompts larger than this (the server's reply limit) are refused as a server bug. */
     private readonly maxResultBytes: number,
+    /** Completions running at once in the server, and waiting; one more is refused (-32000, retry). */
+    completionLimits: { maxRunning: number; maxQueued: number } = { maxRunning: 8, maxQueued: 32 },
   ) {
+    this.completing = new CallLimiter(
+      completionLimits.maxRunning,
+      completionLimits.maxQueued,
+      'the server',
+      'completions',
+    );
     const byName = new Map<string, McpPrompt>();
     for (const prompt of prompts) {
       const { name, arguments: args } = prompt.definition;
@@ -150,6 +162,7 @@ export class PromptCatalog {
     );
     if (declared.complete === undefined) return { completion: { values: [], hasMore: false } };
     let completion: Completion;
+    const release = await this.completing.acquire(ctx.signal);
     try {
       completion = await declared.complete({ value, arguments: others }, ctx);
     } catch (error) {
@@ -159,6 +172,8 @@ export class PromptCatalog {
         error,
         others,
       );
+    } finally {
+      release();
     }
     return { completion: bounded(completion) };
   }

@@ -87,7 +87,12 @@ async function buildApp(spec: ServerSpec, options: StartupOptions): Promise<Serv
     limits: options.limits,
     ...(spec.prompts === undefined
       ? {}
-      : { prompts: new PromptCatalog(spec.prompts, logger, options.limits.maxResultBytes) }),
+      : {
+          prompts: new PromptCatalog(spec.prompts, logger, options.limits.maxResultBytes, {
+            maxRunning: options.limits.maxCalls,
+            maxQueued: options.limits.maxQueuedCalls,
+          }),
+        }),
     // Only the folder's name here: it is read when a client first asks for skills.
     ...(spec.skillsDir === undefined ? {} : { skills: new SkillCatalog(spec.skillsDir, logger) }),
   };
