@@ -228,14 +228,18 @@ function stringArguments(raw: unknown, where: string): Record<string, string> {
 
 /** At most 100 distinct string values of bounded length; `hasMore` and `total` say what was cut. */
 function bounded(completion: Completion): CompletionResult['completion'] {
+  const offered = Array.isArray(completion.values) ? completion.values : [];
   const values = [
     ...new Set(
-      (Array.isArray(completion.values) ? completion.values : []).filter(
+      offered.filter(
         (value): value is string =>
           typeof value === 'string' && value.length <= PROMPT_LIMITS.maxCompletionValueChars,
       ),
     ),
   ];
+  // Nothing offered can be sent (e.g. a list argument whose earlier entries already fill the length):
+  // then there is no "more" either, whatever total the completer counted.
+  if (offered.length > 0 && values.length === 0) return { values: [], hasMore: false };
   const cut = values.length > MAX_COMPLETION_VALUES;
   const total =
     typeof completion.total === 'number' &&
