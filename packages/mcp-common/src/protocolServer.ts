@@ -40,6 +40,8 @@ export interface ProtocolServerOptions {
 
 // The first protocol version whose clients read `structuredContent`; older ones get the JSON as text.
 const STRUCTURED_OUTPUT_VERSION = '2025-06-18';
+/** The revision that brought tasks (and `execution.taskSupport` in tools/list). */
+const TASKS_VERSION = '2025-11-25';
 
 // Left to itself, every SDK Server builds its own Ajv instance (about 18 KiB and 1 ms per session) for
 // validating elicitation answers; one shared instance, built only if ever needed, serves every session.
@@ -72,6 +74,8 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
   );
   let clientLevel: LogLevel = 'info';
   const tools = { tools: app.registry.listing };
+  // A client of a revision before tasks sees the tools exactly as before (no `execution`).
+  const toolsBeforeTasks = { tools: app.registry.listing.map(({ execution: _execution, ...tool }) => tool) };
   const limiter = sessionLimiter(app);
   const negotiated = rememberProtocolVersion(server);
   const tasks = serveLegacyTasks(server, app, options.stateless);
@@ -82,7 +86,12 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
       return {};
     });
   }
-  server.setRequestHandler(ListToolsRequestSchema, () => tools);
+  server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
+    const version = options.stateless
+      ? headerOf(extra.requestInfo?.headers, 'mcp-protocol-version')
+      : negotiated();
+    return version !== undefined && version < TASKS_VERSION ? toolsBeforeTasks : tools;
+  });
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: prompts.listing }));
   server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
     prompts.render(request.params.name, request.params.arguments, {

@@ -97,6 +97,36 @@ describe('2025-11-25 tasks on the SDK Server', () => {
     await close();
   });
 
+  it('lists no execution to a client of an earlier revision (its tools/list is as before tasks)', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createProtocolServer(app, { stateless: false }).connect(serverSide);
+    const answers = new Map<number, Record<string, unknown>>();
+    const answered = new Map<number, () => void>();
+    clientSide.onmessage = (message) => {
+      const { id } = message as { id?: number };
+      if (id === undefined) return;
+      answers.set(id, message as Record<string, unknown>);
+      answered.get(id)?.();
+    };
+    await clientSide.start();
+    const ask = async (id: number, method: string, params: Record<string, unknown>) => {
+      const done = new Promise<void>((resolve) => answered.set(id, resolve));
+      await clientSide.send({ jsonrpc: '2.0', id, method, params });
+      await done;
+      return answers.get(id) as { result: { tools: Array<Record<string, unknown>> } };
+    };
+    await ask(1, 'initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'old', version: '0' },
+    });
+    await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const { result } = await ask(2, 'tools/list', {});
+    expect(result.tools.map((tool) => tool.name)).toEqual(['quick', 'held']);
+    for (const tool of result.tools) expect(tool).not.toHaveProperty('execution');
+    await clientSide.close();
+  });
+
   it('answers -32601 when a task is asked of a tool that does not take one', async () => {
     const { client, close } = await session();
     await expect(startTask(client, 'quick')).rejects.toMatchObject({ code: -32601 });
