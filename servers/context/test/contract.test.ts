@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeTransportContract } from '@groundwork/mcp-testkit';
+import { describeTransportContract, type TransportContractSpec } from '@groundwork/mcp-testkit';
 import { generateRepo } from '../bench/generateRepo.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
 let seed = 0;
+type CompletionSamples = NonNullable<TransportContractSpec['completionSamples']>;
 
 describeTransportContract({
   serverName: 'groundwork-context',
@@ -22,24 +23,20 @@ describeTransportContract({
     },
   }),
   promptArguments: {
-    'prepare-edit-context': { path: 'python-app', file: 'main.py', symbol: 'run' },
-    'assess-edit-impact': { path: 'python-app', file: 'main.py' },
+    'prepare-edit-context': { path: 'ts-app', file: 'src/main.ts', budget_tokens: '3000' },
+    'assess-edit-impact': { path: 'go-app', file: 'internal/cart/cart.go', symbol: 'New' },
   },
-  completionSamples: [
-    { prompt: 'prepare-edit-context', argument: 'path', value: 'pyth', offers: 'python-app/', path: true },
-    {
-      prompt: 'prepare-edit-context',
-      argument: 'file',
-      value: 'ma',
-      arguments: { path: 'python-app' },
-      offers: 'main.py',
-    },
-    {
-      prompt: 'assess-edit-impact',
-      argument: 'symbol',
-      value: 'r',
-      arguments: { path: 'python-app', file: 'main.py' },
-      offers: 'run',
-    },
-  ],
+  completionSamples: ['prepare-edit-context', 'assess-edit-impact'].flatMap(
+    (prompt): CompletionSamples => [
+      { prompt, argument: 'path', value: 'ts-', offers: 'ts-app/', path: true },
+      { prompt, argument: 'file', value: 'src/ut', arguments: { path: 'ts-app' }, offers: 'src/utils/' },
+      {
+        prompt,
+        argument: 'symbol',
+        value: 'c',
+        arguments: { path: 'go-app', file: 'internal/cart/cart.go' },
+        offers: 'Cart',
+      },
+    ],
+  ),
 });
