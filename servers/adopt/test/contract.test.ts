@@ -18,4 +18,20 @@ describeTransportContract({
     name: 'adopt_repo',
     arguments: { repository_url: 'http://127.0.0.1:9/demo.git', dry_run: true, retries: 0 },
   },
+  promptArguments: {
+    'make-repo-agent-ready': { path: 'conventional-repo', assets: 'true' },
+    'fix-agent-config': { path: 'broken-repo', rule: 'skill/*' },
+  },
+  completionSamples: [
+    {
+      prompt: 'make-repo-agent-ready',
+      argument: 'path',
+      value: 'conv',
+      offers: 'conventional-repo/',
+      path: true,
+    },
+    { prompt: 'make-repo-agent-ready', argument: 'assets', value: 'T', offers: 'true' },
+    { prompt: 'fix-agent-config', argument: 'path', value: 'bro', offers: 'broken-repo/', path: true },
+    { prompt: 'fix-agent-config', argument: 'rule', value: 'skill/n', offers: 'skill/name-folder' },
+  ],
 });

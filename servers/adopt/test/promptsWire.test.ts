@@ -1,13 +1,9 @@
 // The adopt prompts and completions on the wire: the built bin over stdio, driven by the official SDK client.
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { connectOverStdio, type StdioSession } from '@groundwork/mcp-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
-const skillsDir = fileURLToPath(new URL('../skills/', import.meta.url));
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
 let session: StdioSession;
 
@@ -81,40 +77,5 @@ describe('groundwork-adopt completions over stdio', () => {
       'skill/name-folder',
     ]);
     expect((await complete('make-repo-agent-ready', 'assets', 't')).values).toEqual(['true']);
-  });
-});
-
-describe('groundwork-adopt skills over stdio', () => {
-  const SkillList = z.object({
-    skills: z.array(
-      z.object({
-        uri: z.string(),
-        frontmatter: z.record(z.string(), z.unknown()),
-        resources: z.array(z.object({ uri: z.string(), digest: z.string(), size: z.number() })),
-      }),
-    ),
-  });
-
-  it('lists every skill of the package, with the digest and size of its files, and serves each file', async () => {
-    const { skills } = await session.client.request({ method: 'skills/list', params: {} }, SkillList);
-    const folders = readdirSync(skillsDir).sort();
-    expect(skills.map((skill) => skill.uri).sort()).toEqual(
-      folders.map((folder) => `skill://${folder}/SKILL.md`),
-    );
-    for (const skill of skills) {
-      expect(skill.frontmatter).toMatchObject({
-        name: skill.uri.split('/')[2],
-        description: expect.any(String),
-      });
-      for (const resource of skill.resources) {
-        const bytes = readFileSync(
-          new URL(resource.uri.slice('skill://'.length), new URL('../skills/', import.meta.url)),
-        );
-        expect(resource.digest).toBe(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
-        expect(resource.size).toBe(bytes.length);
-        const read = await session.client.readResource({ uri: resource.uri });
-        expect(read.contents[0]).toMatchObject({ uri: resource.uri, text: bytes.toString('utf8') });
-      }
-    }
   });
 });

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeTransportContract } from '@groundwork/mcp-testkit';
+import { describeTransportContract, type TransportContractSpec } from '@groundwork/mcp-testkit';
 import { generateRepo } from '../bench/generateRepo.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
 let seed = 0;
+type CompletionSamples = NonNullable<TransportContractSpec['completionSamples']>;
 
 describeTransportContract({
   serverName: 'groundwork-context',
@@ -21,4 +22,21 @@ describeTransportContract({
       max_files: 10,
     },
   }),
+  promptArguments: {
+    'prepare-edit-context': { path: 'ts-app', file: 'src/main.ts', budget_tokens: '3000' },
+    'assess-edit-impact': { path: 'go-app', file: 'internal/cart/cart.go', symbol: 'New' },
+  },
+  completionSamples: ['prepare-edit-context', 'assess-edit-impact'].flatMap(
+    (prompt): CompletionSamples => [
+      { prompt, argument: 'path', value: 'ts-', offers: 'ts-app/', path: true },
+      { prompt, argument: 'file', value: 'src/ut', arguments: { path: 'ts-app' }, offers: 'src/utils/' },
+      {
+        prompt,
+        argument: 'symbol',
+        value: 'c',
+        arguments: { path: 'go-app', file: 'internal/cart/cart.go' },
+        offers: 'Cart',
+      },
+    ],
+  ),
 });

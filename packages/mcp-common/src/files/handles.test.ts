@@ -337,6 +337,31 @@ describe('AllowedPaths.openDirectory', () => {
       expect((await refusal(root.statEntry(name))).code).toBe('INVALID_PATH');
   });
 
+  it('lists and describes many entries at once, synchronously, reading through the descriptor', async () => {
+    await using root = await allowed.openDirectory('.');
+    const listed = root.listEntries({ maxEntries: 100 });
+    const kinds = Object.fromEntries(listed.map((entry) => [entry.name, entry.kind]));
+    expect(kinds).toMatchObject({
+      'a.txt': 'regular file',
+      sub: 'directory',
+      'link-out': 'symbolic link',
+      pipe: 'FIFO (named pipe)',
+      sock: 'socket',
+    });
+    const [a, link, pipe, missing] = root.statEntries(['a.txt', 'link-out', 'pipe', 'missing']);
+    expect(a?.size).toBe(5);
+    expect(link?.isSymbolicLink()).toBe(true);
+    expect(pipe?.isFIFO()).toBe(true);
+    expect(missing).toBeUndefined();
+    expect(() => root.statEntries(['sub/b.txt'])).toThrow(/must be the name of an entry/);
+  });
+
+  it('refuses to list a folder past maxEntries, and reads no further', async () => {
+    await using sub = await allowed.openDirectory('sub');
+    expect(sub.listEntries({ maxEntries: 2 })).toHaveLength(2);
+    expect(() => sub.listEntries({ maxEntries: 1 })).toThrow(/'sub' holds more than 1 entries/);
+  });
+
   it('re-checks children: a link or .. out of the roots is refused, naming the child path', async () => {
     await using root = await allowed.openDirectory('.');
     const error = await refusal(root.openFile('link-out'));

@@ -2,12 +2,17 @@
 import { UnknownFileError } from './contextError.js';
 import type { DependencyGraph } from './dependencyGraph.js';
 
-/** Normalizes `./src\x.ts` to `src/x.ts` and returns it if the project has that file. */
-export function lookupFile(graph: DependencyGraph, given: string, argument = 'file'): string {
-  const normalized = given
+/** A file argument as the project names its files: `./src\x.ts` is `src/x.ts`. */
+export function normalizeFileArgument(given: string): string {
+  return given
     .replace(/\\/g, '/')
     .replace(/^(\.\/)+/, '')
     .replace(/\/+/g, '/');
+}
+
+/** Normalizes `./src\x.ts` to `src/x.ts` and returns it if the project has that file. */
+export function lookupFile(graph: DependencyGraph, given: string, argument = 'file'): string {
+  const normalized = normalizeFileArgument(given);
   if (graph.files.has(normalized)) return normalized;
   throw new UnknownFileError(argument, given, closestFiles([...graph.files.keys()], normalized, 3));
 }

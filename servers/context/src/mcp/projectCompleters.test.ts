@@ -78,6 +78,8 @@ describe('completeSymbol', () => {
       { path: 'ts-app', file: '../go-app/internal/cart/cart.go' },
       { path: 'ts-app', file: 'README.md' },
       { path: '..', file: 'etc/passwd' },
+      // As long as a prompt argument may be (16,384 characters).
+      { path: 'ts-app', file: `src/${'x'.repeat(16_000)}.ts` },
     ];
     for (const args of cases) {
       expect((await complete(completeSymbol, '', args)).values).toEqual([]);

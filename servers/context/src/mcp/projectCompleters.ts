@@ -4,7 +4,7 @@
 import { type Completer, type CompletionContext, completeFrom, ToolError } from '@groundwork/mcp-common';
 import { ContextError } from '../core/contextError.js';
 import { folderEntries } from '../core/fileCompletion.js';
-import { lookupFile } from '../core/fileLookup.js';
+import { normalizeFileArgument } from '../core/fileLookup.js';
 import { readProjectFile } from '../core/fileTokens.js';
 import type { IndexedProject } from '../core/projectIndex.js';
 import { outlineSymbols } from '../core/symbolOutline.js';
@@ -27,8 +27,10 @@ export const completeProjectFile: Completer = completeFrom(async (request, ctx) 
 export const completeSymbol: Completer = completeFrom(async (request, ctx) => {
   const file = request.arguments.file;
   if (file === undefined || file === '') return [];
-  return withProject(request.arguments.path, ctx, (project, root) =>
-    symbolNames(project, root, lookupFile(project.graph, file), ctx.signal),
+  // A plain look-up, not the tools' lookupFile: its "did you mean" search is no work for a keystroke.
+  const normalized = normalizeFileArgument(file);
+  return withProject(request.arguments.path, ctx, async (project, root) =>
+    project.graph.files.has(normalized) ? symbolNames(project, root, normalized, ctx.signal) : [],
   );
 });
 
