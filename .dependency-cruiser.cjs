@@ -35,6 +35,33 @@ module.exports = {
       },
     },
     {
+      name: 'servers-read-files-through-handles',
+      severity: 'error',
+      comment:
+        "A server's tools and cores never open files by path: node:fs is for mcp-common/files alone. Why: a " +
+        'path checked and then opened again can be raced (a link or a FIFO swapped in between). Instead: ' +
+        'open through ctx.allowedPaths (ConfinedFile, ConfinedDirectory) or ConfinedDirectory.confinedTo and ' +
+        'pass the handle down. Listed exceptions, each for a reason: context folderWatch (inotify on walked ' +
+        'folders; reads nothing), data repeatedHashes (spill files in a temp folder the server made), data ' +
+        'dataFile (reopens /proc/self/fd/N of a checked descriptor in a worker), adopt checkoutSteps, ' +
+        'gitCredentials and publishSteps (the git working folders and credential files the server creates ' +
+        'itself) and adopt repoLayout (lists names by path; every read goes through its RepoFiles handle). ' +
+        'Tests and their helpers (src/core/testing/) may set up trees by path.',
+      from: {
+        path: '^servers/[^/]+/src/(core|mcp)/',
+        pathNot: [
+          '\\.test\\.ts$',
+          '/src/core/testing/',
+          '^servers/context/src/core/folderWatch\\.ts$',
+          '^servers/data/src/core/repeatedHashes\\.ts$',
+          '^servers/data/src/core/sources/dataFile\\.ts$',
+          '^servers/adopt/src/core/adopt/(checkoutSteps|gitCredentials|publishSteps)\\.ts$',
+          '^servers/adopt/src/core/verify/repoLayout\\.ts$',
+        ],
+      },
+      to: { dependencyTypes: ['core'], path: '^(node:)?fs(/promises)?$' },
+    },
+    {
       name: 'sdk-only-in-mcp-common-and-testkit',
       severity: 'error',
       comment:

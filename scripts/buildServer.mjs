@@ -1,17 +1,20 @@
-// Builds a server's bin, so a stdio start loads as little as possible: the server's own code as an ESM
-// bundle (dist/bin.js), and what every groundwork server shares (mcp-common, the SDK, zod, pino) as one
-// CommonJS bundle (dist/vendor.cjs) that vendorLoader.mjs loads through V8's code cache. The build ends
-// by starting the bin once over stdio, which writes that cache. Run from a server's folder:
+// Builds a server's bin, so a stdio start compiles as little as possible. Node 20 caches compiled code only
+// for a vm.Script given `cachedData`, and ESM gets no cache at all, so the whole server — its own code,
+// mcp-common, the SDK, zod, pino — is one CommonJS file, dist/bundled.cjs, which the bin (dist/bin.js, a
+// small ESM file: serverLoader.mjs) runs through V8's code cache. The build ends by starting the bin once
+// over stdio, which writes that cache. Run from a server's folder:
 // `node ../../scripts/buildServer.mjs [entry] [outdir]`.
 //
 // The SDK, zod and pino stay real dependencies of the published package (npm audit, overrides and
-// patches reach them): dist/vendor.json lists every installed file vendor.cjs was built from, with its
-// SHA-256, and vendorLoader.mjs uses vendor.cjs only while the installed files are those files. When they
-// differ, it loads dist/common.cjs instead (mcp-common alone), which requires the installed packages.
+// patches reach them): dist/vendor.json lists every installed file bundled.cjs was built from, with its
+// SHA-256, and serverLoader.mjs uses bundled.cjs only while the installed files are those files. When they
+// differ, it loads dist/installed.js instead: the same server code as ESM, importing every dependency from
+// node_modules. A server's own dependencies (parsers, drivers, native addons, wasm) stay external in both
+// and load when a tool first needs them.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { chmod, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFileSync, rmSync } from 'node:fs';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,14 +25,19 @@ const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
 const entry = process.argv[2] ?? 'src/bin.ts';
 // A second argument builds elsewhere (mcp-testkit builds its fixture server without touching its own dist).
 const outdir = path.resolve(root, process.argv[3] ?? 'dist');
-// Shared scaffolding and the libraries it hands tools (zod) are bundled; a server's own dependencies
-// (native addons, wasm, large optional parsers) stay external and load when a tool first needs them.
-const VENDOR = /^(?:zod|@groundwork\/mcp-common)(?:\/.*)?$/;
 const installed = { ...pkg.dependencies, ...pkg.optionalDependencies };
-const external = Object.keys(installed).filter((name) => !VENDOR.test(name));
 const commonPkg = JSON.parse(
   await readFile(new URL('../packages/mcp-common/package.json', import.meta.url), 'utf8'),
 );
+const commonDependencies = Object.keys(commonPkg.dependencies ?? {});
+// mcp-common is ours and always bundled; what it needs (the SDK, zod, pino) is bundled into bundled.cjs and
+// imported from node_modules by installed.js. The server's own dependencies stay external in both.
+const external = Object.keys(installed).filter(
+  (name) => name !== '@groundwork/mcp-common' && !commonDependencies.includes(name),
+);
+// mcp-common dependencies that only a rare request needs (yaml: the skills folder, read when first asked
+// for) stay out of bundled.cjs too, so a start never reads them: imported when first needed.
+const LAZY_COMMON = ['yaml'];
 // What mcp-common needs at run time must be installed with the server (mcp-common is ours and bundled;
 // its dependencies are not). A private package (the testkit's fixture, a benchmark) is never installed.
 if (!pkg.private) {
@@ -46,9 +54,10 @@ if (!pkg.private) {
 // another package, say) never sees a half-built directory.
 const staging = `${outdir}.building-${process.pid}`;
 const binName = path.basename(entry).replace(/\.ts$/, '.js');
+if (['bundled.js', 'installed.js'].includes(binName)) throw new Error(`${entry}: choose another entry name.`);
 // Further entry points a server starts itself, e.g. worker threads (package.json "groundwork.entries"); each
-// is built beside the bin as dist/<name>.js, sharing its chunks.
-const entries = [entry, ...(pkg.groundwork?.entries ?? [])];
+// is built as dist/<name>.js beside installed.js, sharing its chunks, and imports its dependencies.
+const entries = pkg.groundwork?.entries ?? [];
 
 /**
  * Start-up time is mostly the parsing and evaluation of bundled code, so code that no groundwork server
@@ -88,24 +97,51 @@ const leanBundle = {
 };
 
 /**
- * mcp-common dependencies that only a rare request needs (yaml: the skills folder, read when first asked
- * for) are not bundled: their dynamic import becomes a `require` of the installed package when it runs (the
- * vendor bundle runs in vm.Script, where a real `import()` has no loader), so a start never reads them.
+ * CommonJS has no top-level await, which a bin uses to await runServer(): in the CommonJS bundle, the
+ * entry's statements after its imports run as an async function instead (a rejection still ends the
+ * process with the error, as an unhandled rejection). Parsed with TypeScript, so nothing is guessed.
  */
-const LAZY_COMMON = ['yaml'];
-const lazyCommon = {
-  name: 'lazy-common',
+const entryPath = path.resolve(root, entry);
+const entryAsScript = {
+  name: 'entry-as-script',
   setup(builder) {
-    const filter = new RegExp(`^(?:${LAZY_COMMON.join('|')})$`);
-    builder.onResolve({ filter }, (args) =>
-      args.kind === 'dynamic-import'
-        ? { path: args.path, namespace: 'lazy-common' }
-        : { path: args.path, external: true },
-    );
-    builder.onLoad({ filter: /.*/, namespace: 'lazy-common' }, (args) => ({
-      contents: `module.exports = require(${JSON.stringify(args.path)});`,
-      loader: 'js',
-    }));
+    builder.onLoad({ filter: /\.ts$/ }, async (args) => {
+      if (args.path !== entryPath) return undefined;
+      const { default: ts } = await import('typescript');
+      // The shebang goes (the bundle is the body of a function); its line stays, empty.
+      const text = (await readFile(args.path, 'utf8')).replace(/^#!.*/, '');
+      const { statements } = ts.createSourceFile(args.path, text, ts.ScriptTarget.Latest, true);
+      const body = statements.findIndex((statement) => !ts.isImportDeclaration(statement));
+      const late = statements.slice(body).find((statement) => ts.isImportDeclaration(statement));
+      const exported = statements.find((statement) =>
+        statement.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword),
+      );
+      if (body !== -1 && late !== undefined) throw new Error(`${entry}: imports must come first.`);
+      if (exported !== undefined || statements.some(ts.isExportDeclaration)) {
+        throw new Error(`${entry}: an entry exports nothing.`);
+      }
+      if (body === -1) return { contents: text, loader: 'ts' };
+      const at = statements[body].getFullStart();
+      // On the last import's line, so line numbers (source maps, stack traces) stay those of the source.
+      return { contents: `${text.slice(0, at)}(async () => {${text.slice(at)}\n})();\n`, loader: 'ts' };
+    });
+  },
+};
+
+/**
+ * In bundled.cjs, `import.meta.url` is the bundle's own URL (the loader passes it as `_gwUrl`), right for
+ * the server's own code, which lives in dist/ both ways; third-party code using import.meta would get
+ * someone else's URL, so bundling it fails the build.
+ */
+const noThirdPartyImportMeta = {
+  name: 'no-third-party-import-meta',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]node_modules[\\/].*\.m?js$/ }, async (args) => {
+      if ((await readFile(args.path, 'utf8')).includes('import.meta')) {
+        throw new Error(`${args.path} uses import.meta; it cannot be bundled into bundled.cjs.`);
+      }
+      return undefined;
+    });
   },
 };
 
@@ -116,111 +152,132 @@ const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
-  // Whitespace and syntax only: names stay readable in logged stack traces, and mangling them bought no
-  // measurable start-up time.
+  // Whitespace and syntax only for the server's own code: names stay readable in logged stack traces.
   minifyWhitespace: true,
   minifySyntax: true,
   sourcemap: true,
-  external,
   logLevel: 'warning',
 };
 
-// 1. Which shared modules (`zod`, `@groundwork/mcp-common`, their subpaths) the server imports.
-const shared = new Set();
-await build({
-  ...common,
-  entryPoints: entries,
-  outdir: staging,
-  write: false,
-  format: 'esm',
-  sourcemap: false,
-  plugins: [
-    {
-      name: 'find-shared',
-      setup(builder) {
-        builder.onResolve({ filter: VENDOR }, (args) => {
-          shared.add(args.path);
-          return { path: args.path, external: true };
-        });
-      },
-    },
-  ],
-});
-
-// 2. Those modules as one CommonJS bundle (mcp-common's lazy imports of the stdio and HTTP transports
-// become lazily run blocks of it), and the names each one exports.
-const vendorFile = path.join(staging, 'vendor.cjs');
-const specifiers = [...shared].sort();
-const commonDependencies = Object.keys(commonPkg.dependencies ?? {});
-const vendorEntry = {
-  ...common,
-  // Everything mcp-common needs is bundled here, though the server declares it too.
-  external: external.filter((name) => !commonDependencies.includes(name)),
-  stdin: {
-    // Imported (not required) so that each package resolves to the same ESM build mcp-common imports.
-    contents: [
-      ...specifiers.map((specifier, index) => `import * as m${index} from ${JSON.stringify(specifier)};`),
-      `export { ${specifiers.map((specifier, index) => `m${index} as ${JSON.stringify(specifier)}`).join(', ')} };`,
-    ].join('\n'),
-    resolveDir: path.dirname(path.resolve(root, entry)),
-    sourcefile: 'vendor.js',
-  },
-  format: 'cjs',
-  // Library internals only (the server's own code keeps its names): a third less to read and to load from
-  // the code cache, measurably faster once the cache does the compiling.
-  minifyIdentifiers: true,
-  // CommonJS has no import.meta: shared code that starts using it must fail the build, not run with {}.
-  logOverride: { 'empty-import-meta': 'error' },
-  plugins: [leanBundle, lazyCommon],
-};
-const { metafile } = await build({ ...vendorEntry, outfile: vendorFile, metafile: true });
-// The same modules with mcp-common's own dependencies left to the installed packages.
-await build({
-  ...vendorEntry,
-  outfile: path.join(staging, 'common.cjs'),
-  external: [...new Set([...external, ...commonDependencies])],
-});
+// 1. bundled.cjs: everything but the server's own dependencies. A static import of one becomes require(),
+// which Node 20 cannot do for an ESM-only package; those are bundled too (and checked like the SDK).
+const bundledFile = path.join(staging, 'bundled.cjs');
+const cjsBuild = (externals) =>
+  build({
+    ...common,
+    entryPoints: [entry],
+    outfile: bundledFile,
+    format: 'cjs',
+    external: externals,
+    // A third less to read and to load from the code cache, measurably faster once the cache compiles.
+    minifyIdentifiers: true,
+    define: { 'import.meta.url': '_gwUrl' },
+    // Any other use of import.meta must fail the build, not run with {}.
+    logOverride: { 'empty-import-meta': 'error' },
+    plugins: [entryAsScript, leanBundle, noThirdPartyImportMeta],
+    metafile: true,
+    write: false,
+  });
+const bundledExternal = [...new Set([...external, ...LAZY_COMMON])];
+let { metafile, outputFiles } = await cjsBuild(bundledExternal);
+const esmOnly = [
+  ...new Set(
+    Object.values(metafile.outputs)
+      .flatMap(({ imports }) => imports)
+      .filter(({ external: isExternal, kind }) => isExternal && kind === 'require-call')
+      .map(({ path: specifier }) =>
+        bundledExternal.find((name) => specifier === name || specifier.startsWith(`${name}/`)),
+      )
+      .filter((name) => name !== undefined && !requirable(name)),
+  ),
+];
+if (esmOnly.length > 0) {
+  ({ metafile, outputFiles } = await cjsBuild(bundledExternal.filter((name) => !esmOnly.includes(name))));
+}
+await writeOutputs(outputFiles, (file, text) =>
+  file === bundledFile ? withImportCalls(text, metafile.outputs[path.relative(process.cwd(), file)]) : text,
+);
 await writeFile(path.join(staging, 'vendor.json'), `${JSON.stringify(await bundledPackages(metafile))}\n`);
-const vendorExports = createRequire(import.meta.url)(vendorFile);
 
-// 3. The server's own code, importing the shared modules from the vendor bundle.
-const loader = fileURLToPath(new URL('./vendorLoader.mjs', import.meta.url));
+// 2. installed.js (and the extra entries): the same code as ESM, every dependency from node_modules.
 await build({
   ...common,
-  entryPoints: entries,
+  entryPoints: [{ in: entry, out: 'installed' }, ...entries],
   entryNames: '[name]',
   outdir: staging,
   splitting: true,
   format: 'esm',
-  plugins: [
-    {
-      name: 'shared-from-vendor',
-      setup(builder) {
-        builder.onResolve({ filter: VENDOR }, (args) => ({ path: args.path, namespace: 'vendor' }));
-        builder.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => {
-          const names = Object.keys(vendorExports[args.path]).filter((name) => name !== 'default');
-          const lines = [
-            `import { loadVendor } from ${JSON.stringify(loader)};`,
-            `const module = loadVendor()[${JSON.stringify(args.path)}];`,
-            `export const { ${names.join(', ')} } = module;`,
-            ...('default' in vendorExports[args.path] ? ['export default module.default;'] : []),
-          ];
-          return { contents: lines.join('\n'), loader: 'js', resolveDir: path.dirname(loader) };
-        });
-      },
-    },
-  ],
+  external: [...new Set([...external, ...commonDependencies])],
   banner: {
-    // Bundled CommonJS dependencies call require(); ESM has none unless we make one.
+    // Bundled CommonJS code calls require(); ESM has none unless we make one.
     js: "import { createRequire as __groundworkRequire } from 'node:module'; const require = __groundworkRequire(import.meta.url);",
   },
+});
+
+// 3. The bin: serverLoader.mjs, which picks one of the two.
+await build({
+  ...common,
+  stdin: {
+    contents: `import { startServer } from ${JSON.stringify(fileURLToPath(new URL('./serverLoader.mjs', import.meta.url)))};\nawait startServer();\n`,
+    resolveDir: root,
+    sourcefile: binName,
+  },
+  outfile: path.join(staging, binName),
+  format: 'esm',
+  banner: { js: '#!/usr/bin/env node' },
 });
 await chmod(path.join(staging, binName), 0o755);
 await warmCodeCache(path.join(staging, binName));
 await moveIntoPlace();
 
+/** Whether Node 20's require() can load package `name` as installed for this server (not ESM-only). */
+function requirable(name) {
+  let resolved;
+  try {
+    resolved = createRequire(path.join(root, 'package.json')).resolve(name);
+  } catch {
+    return false; // no "require" export
+  }
+  if (resolved.endsWith('.mjs')) return false;
+  if (resolved.endsWith('.cjs')) return true;
+  for (let dir = path.dirname(resolved); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    try {
+      return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).type !== 'module';
+    } catch {
+      // no package.json here; look further up
+    }
+  }
+  return true;
+}
+
 /**
- * The third-party packages in vendor.cjs, as vendorLoader.mjs checks them against what is installed: each
+ * A vm.Script has no `import()` on Node 20 (without an experimental flag), so the bundle's dynamic imports
+ * of external packages call `_gwImp` instead, the loader's own import (same length: source maps stay
+ * exact). Exactly the specifiers esbuild reports as external dynamic imports are rewritten.
+ */
+function withImportCalls(text, output) {
+  let result = text;
+  const dynamic = new Set(
+    output.imports.filter((i) => i.external && i.kind === 'dynamic-import').map((i) => i.path),
+  );
+  for (const specifier of dynamic) {
+    const call = `import(${JSON.stringify(specifier)})`;
+    if (!result.includes(call)) throw new Error(`bundled.cjs: expected ${call} in the output.`);
+    result = result.replaceAll(call, `_gwImp(${JSON.stringify(specifier)})`);
+  }
+  if (/\bimport\(/.test(result.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g, ''))) {
+    throw new Error('bundled.cjs: an import() is left that the loader cannot serve.');
+  }
+  return result;
+}
+
+async function writeOutputs(files, transform) {
+  await mkdir(staging, { recursive: true });
+  for (const { path: file, text } of files) await writeFile(file, transform(file, text));
+}
+
+/**
+ * The third-party packages in bundled.cjs, as serverLoader.mjs checks them against what is installed: each
  * package's name, version, the packages that import it (-1: the server's own code, i.e. resolved from
  * dist/) and the SHA-256 of every file of it the bundle was built from (read as installed, before the
  * lean-bundle stubs).

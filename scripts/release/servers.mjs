@@ -8,6 +8,25 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * The servers' namespace in the official MCP registry — the one place it is set. The registry lets a
+ * publisher use `io.github.<account>/*` after `mcp-publisher login github` (or `github-oidc` in a GitHub
+ * Actions workflow) as that GitHub user or organisation, spelt exactly as GitHub spells it (namespaces are
+ * case-sensitive), or `<reversed domain>/*` (e.g. `dev.groundwork/*`) after `login dns`/`login http` for
+ * that domain. Nothing in this repository names its GitHub owner (no git remote, no `repository` field),
+ * so this is the npm scope's name, `groundwork`: set it to the account that publishes before the first
+ * `pnpm release --publish` — each package.json's `mcpName` is published with the npm package and an npm
+ * version cannot be changed afterwards. `node scripts/release/serverJson.mjs` writes it into every
+ * package.json (`mcpName`, which the registry reads to check the npm package is the publisher's) and
+ * server.json (`name`); a test fails while they disagree.
+ */
+export const REGISTRY_NAMESPACE = 'io.github.groundwork';
+
+/** A server's name in the MCP registry: the namespace and the server's folder name, e.g. `…/data`. */
+export function mcpNameOf(server) {
+  return `${REGISTRY_NAMESPACE}/${path.basename(server.dir)}`;
+}
+
 /** The environment every server reads (mcp-common). */
 const COMMON_ENV = [
   {
@@ -118,7 +137,7 @@ export function serverJsonOf(server, pkg) {
   };
   return {
     $schema: 'https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json',
-    name: pkg.mcpName,
+    name: mcpNameOf(server),
     description: server.registryDescription,
     version: pkg.version,
     packages: [

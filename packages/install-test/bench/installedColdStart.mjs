@@ -2,7 +2,9 @@
 // (`pnpm release` or `pnpm bundle` makes them) and @modelcontextprotocol/server-filesystem, each npm
 // installed into its own empty folder; one warm-up start each (the first start after an install hashes the
 // bundled dependencies and writes V8's code cache), then BENCH_RUNS interleaved rounds (default 15) of
-// spawn → initialize result, median. Run: `node packages/install-test/bench/installedColdStart.mjs`.
+// spawn → initialize result, and on to the tools/list result (initialized, then tools/list, as a client
+// does before it can call anything), medians. The same harness and Node for every contender; BENCH_NODE
+// runs them all with another Node binary (e.g. 22). Run: `node packages/install-test/bench/installedColdStart.mjs`.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,12 +14,20 @@ import { fileURLToPath } from 'node:url';
 const releaseDir = fileURLToPath(new URL('../../../release', import.meta.url));
 const runs = Number(process.env.BENCH_RUNS ?? 15);
 const work = mkdtempSync(path.join(tmpdir(), 'groundwork-cold-'));
+const node = process.env.BENCH_NODE ?? process.execPath;
 const INITIALIZE = `${JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
   method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '0' } },
 })}\n`;
+const LIST_TOOLS = `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify(
+  {
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/list',
+  },
+)}\n`;
 
 function install(name, spec) {
   const folder = path.join(work, name);
@@ -27,21 +37,27 @@ function install(name, spec) {
   return folder;
 }
 
+/** Milliseconds from spawn to the initialize result and to the tools/list result. */
 function timeStart(args) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'], cwd: work });
+    const child = spawn(node, args, { stdio: ['pipe', 'pipe', 'ignore'], cwd: work });
     let output = '';
-    let elapsed;
+    let initialized;
+    let listed;
     child.stdout.on('data', (chunk) => {
       output += chunk;
-      if (elapsed === undefined && output.includes('"id":1')) {
-        elapsed = performance.now() - started;
+      if (initialized === undefined && output.includes('"id":1')) {
+        initialized = performance.now() - started;
+        child.stdin.write(LIST_TOOLS);
+      }
+      if (listed === undefined && output.includes('"id":2')) {
+        listed = performance.now() - started;
         child.stdin.end(); // a clean exit, so a first start writes its code cache
       }
     });
     child.on('exit', () =>
-      elapsed === undefined ? reject(new Error(`no answer: ${args[0]}`)) : resolve(elapsed),
+      listed === undefined ? reject(new Error(`no answer: ${args[0]}`)) : resolve([initialized, listed]),
     );
     child.stdin.write(INITIALIZE);
   });
@@ -67,10 +83,15 @@ for (const args of Object.values(contenders)) await timeStart(args);
 for (let round = 0; round < runs; round++) {
   for (const [name, args] of Object.entries(contenders)) times[name].push(await timeStart(args));
 }
-const baseline = median(times['server-filesystem']);
+const baseline = [0, 1].map((at) => median(times['server-filesystem'].map((pair) => pair[at])));
+process.stdout.write(
+  `Node ${execFileSync(node, ['--version']).toString().trim()}, ${runs} rounds, medians\n`,
+);
+process.stdout.write('contender\tinitialize\tratio\ttools/list\tratio\n');
 for (const [name, values] of Object.entries(times)) {
+  const [initialize, list] = [0, 1].map((at) => median(values.map((pair) => pair[at])));
   process.stdout.write(
-    `${name}\t${median(values).toFixed(1)} ms\t${(median(values) / baseline).toFixed(2)}×\n`,
+    `${name}\t${initialize.toFixed(1)} ms\t${(initialize / baseline[0]).toFixed(2)}×\t${list.toFixed(1)} ms\t${(list / baseline[1]).toFixed(2)}×\n`,
   );
 }
 rmSync(work, { recursive: true, force: true });

@@ -5,14 +5,15 @@
 // proxied from the public one), answers --help and --version, and serves the official SDK client over
 // stdio. Each MCP bundle is unpacked and its server entry driven the same way.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyCheckout } from './checkoutCopy.js';
 import { type LocalRegistry, startLocalRegistry } from './localRegistry.js';
@@ -231,10 +232,26 @@ async function driveServer(
     const result = await client.callTool({ name: demo.tool, arguments: demo.arguments });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     expect(result.structuredContent).toBeDefined();
+    await expectPackagedFiles(client, name);
     return tools.map((tool) => tool.name);
   } finally {
     await client.close();
   }
+}
+
+/** The installed server finds what its package ships beside dist/: its usage document and its skills. */
+async function expectPackagedFiles(client: Client, name: string): Promise<void> {
+  const { resources } = await client.listResources();
+  expect(resources.map((resource) => resource.uri)).toContain(`groundwork://groundwork-${name}/usage`);
+  const skillsDir = path.join(repoRoot, 'servers', name, 'skills');
+  if (!existsSync(skillsDir)) return;
+  const skills = (await readdir(skillsDir, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(skillsDir, entry.name, 'SKILL.md')))
+    .map((entry) => `skill://${entry.name}/SKILL.md`);
+  const listed = (await client.request({ method: 'skills/list', params: {} }, ResultSchema)) as {
+    skills?: Array<{ uri: string }>;
+  };
+  expect((listed.skills ?? []).map((skill) => skill.uri).sort()).toEqual(skills.sort());
 }
 
 /** This process's environment without what pnpm and vitest hand their children. */

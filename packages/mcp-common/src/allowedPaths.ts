@@ -96,7 +96,9 @@ export class AllowedPaths {
    * `..` after a missing part climbs back to the real directory and the walk goes on from there, so
    * `nope/../link` is judged by where `link` leads; a dangling link is judged by where it points). Only for
    * what genuinely needs a path rather than an open file — a folder to create, a working directory for a child
-   * process. Never open the answer to read it: use openFile/openDirectory, which cannot be raced.
+   * process. Never open the answer to read it: use openFile/openDirectory, which cannot be raced. Its one user
+   * is adopt's adopt_repo (the workspace it creates, a local repository and a file:// remote handed to git);
+   * a new caller needs the same reason (docs/architecture.md, "Path confinement").
    */
   async resolve(given: string, options: OpenOptions = {}): Promise<string> {
     checkPathArgument(given);

@@ -22,5 +22,5 @@ export {
   type StdioSessionOptions,
   type ToolOutcome,
 } from './stdioSession.js';
-export { toolMentionProblems } from './toolMentions.js';
+export { type ToolMention, toolMentionProblems, toolMentions } from './toolMentions.js';
 export { describeTransportContract } from './transportContract.js';

@@ -103,7 +103,8 @@ export function describeModernTasks(spec: TransportContractSpec): void {
       } finally {
         await wire.close();
       }
-    });
+      // A bound, not a wait: a cold slow call on a busy machine may take a while to start.
+    }, 60_000);
   }
 }
 

@@ -10,6 +10,7 @@ import {
   runConformance,
 } from './conformance.js';
 import { baseArgs, type TransportContractSpec } from './contractSpec.js';
+import { describeExtTasks, describeModernExtTasks } from './extTasksChecks.js';
 import { describeHttpTransport } from './httpChecks.js';
 import { describeModernRevision } from './modernChecks.js';
 import { describeModernTasks } from './modernTaskChecks.js';
@@ -41,6 +42,10 @@ export function describeTransportContract(spec: TransportContractSpec): void {
     describe('official SDK clients, v1 and v2', () => describeSdkClients(spec));
     describe('MCP 2026-07-28 on the raw wire', () => describeModernRevision(spec));
     describe('the 2026-07-28 tasks extension on the raw wire', () => describeModernTasks(spec));
+    describe('tasks through the official ext-tasks client (v2 SDK, 2025-11-25)', () =>
+      describeExtTasks(spec));
+    describe('tasks through the official ext-tasks client (v2 SDK, 2026-07-28)', () =>
+      describeModernExtTasks(spec));
     describe('command line', () => describeCommandLine(spec));
     describe('official conformance suite over streamable HTTP', () => describeConformance(spec));
   });

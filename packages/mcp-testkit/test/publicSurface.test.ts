@@ -23,6 +23,7 @@ describe('@groundwork/mcp-testkit', () => {
       'startedCallCount',
       'tally',
       'toolMentionProblems',
+      'toolMentions',
     ]);
   });
 });

@@ -1,5 +1,7 @@
 // The tools over the wire: the built bin on stdio, driven by the official SDK client.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectOverStdio, type StdioSession, type ToolOutcome } from '@groundwork/mcp-testkit';
@@ -177,6 +179,39 @@ describe('project_tree', () => {
     const result = await call('project_tree', { path: 'ts-app/README.md' });
     expect(result.isError).toBe(true);
     expect(result.text).toContain('is not a directory');
+  });
+
+  it('lists no file behind a link to outside and is not wedged by a FIFO in the project', async () => {
+    const dir = mkdtempSync(path.join(fixtures, '.tmp-hostile-'));
+    const outside = mkdtempSync(path.join(tmpdir(), 'context-outside-'));
+    try {
+      writeFileSync(path.join(outside, 'secret.ts'), "import './other.js';\nexport const secret = 1;\n");
+      mkdirSync(path.join(dir, 'src'));
+      writeFileSync(
+        path.join(dir, 'src/main.ts'),
+        "import { secret } from './leak.js';\nexport { secret };\n",
+      );
+      symlinkSync(path.join(outside, 'secret.ts'), path.join(dir, 'src/leak.ts'));
+      symlinkSync(outside, path.join(dir, 'linked'));
+      execFileSync('mkfifo', [path.join(dir, 'src/wedge.ts')]);
+      execFileSync('mkfifo', [path.join(dir, '.gitignore')]);
+      for (const attempt of ['first', 'second']) {
+        const result = await call('project_tree', { path: path.basename(dir), mode: 'files' });
+        expect(result.isError, attempt).toBeFalsy();
+        const files = result.structuredContent?.files as Array<{ path: string }>;
+        expect(files.map((file) => file.path)).toEqual(['src/main.ts']);
+        expect(result.text).not.toContain('secret');
+      }
+      // oxc-resolver would open this FIFO by path and block the server for good: the project is refused.
+      execFileSync('mkfifo', [path.join(dir, 'package.json')]);
+      const refused = await call('project_tree', { path: path.basename(dir) });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toContain("'package.json' is a FIFO (named pipe), not a regular file");
+      expect((await call('project_tree', { path: 'ts-app' })).isError).toBeFalsy();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });
 

@@ -415,7 +415,7 @@ describe('prompts and completions on the wire', () => {
     });
     const text = (rendered.messages[0]?.content as { text?: string } | undefined)?.text;
     expect(text).toContain(
-      '`uniqueness_check` with {"file":"people.csv","columns":["email"],"trim":true,"case_insensitive":true}',
+      '`uniqueness_check` with `{"file":"people.csv","columns":["email"],"trim":true,"case_insensitive":true}`',
     );
   });
 });

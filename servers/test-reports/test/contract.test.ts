@@ -20,4 +20,29 @@ describeTransportContract({
   allowedDir: fixtures,
   sampleCall: { name: 'test_summary', arguments: { path: 'maven' } },
   slowCall: { name: 'test_summary', arguments: { path: path.relative(fixtures, slowReport.file) } },
+  promptArguments: {
+    'triage-red-ci-run': { path: 'maven', base: 'junit-variants/retries.xml' },
+    'explain-failure': { path: 'maven', id: '49f714909e84' },
+    'find-flaky-tests': { paths: 'maven, junit-variants/retries.xml' },
+  },
+  completionSamples: [
+    { prompt: 'triage-red-ci-run', argument: 'path', value: 'mav', offers: 'maven/', path: true },
+    {
+      prompt: 'triage-red-ci-run',
+      argument: 'base',
+      value: 'junit-v',
+      offers: 'junit-variants/',
+      path: true,
+    },
+    { prompt: 'explain-failure', argument: 'path', value: 'tap/', offers: 'tap/parser.tap', path: true },
+    {
+      prompt: 'explain-failure',
+      argument: 'id',
+      value: '49f',
+      arguments: { path: 'maven' },
+      offers: '49f714909e84',
+    },
+    { prompt: 'explain-failure', argument: 'root', value: 'mav', offers: 'maven/', path: true },
+    { prompt: 'find-flaky-tests', argument: 'paths', value: 'maven, je', offers: 'maven, jest/', path: true },
+  ],
 });

@@ -1,6 +1,6 @@
 // A directory inside the allowed directories, held open, and the one way anything below it (or below a root)
 // is opened: walk the path through descriptors, fstat what was opened, check where it really is.
-import type { Stats } from 'node:fs';
+import { lstatSync, opendirSync, type Stats } from 'node:fs';
 import { lstat, open, opendir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfinedFile } from './confinedFile.js';
@@ -132,16 +132,57 @@ export class ConfinedDirectory implements AsyncDisposable {
   }
 
   /**
+   * The entries, read through the descriptor synchronously, for scans of large trees: a trip through the
+   * threadpool per batch (entries()) costs more than the listing itself, and reading a directory never blocks
+   * on what is in it. Refused (PATH_NOT_ACCESSIBLE) past `maxEntries`, read no further, so a hostile folder
+   * cannot exhaust memory.
+   */
+  listEntries(options: { maxEntries: number }): DirectoryEntry[] {
+    const listing = opendirSync(this.directory.selfPath, { bufferSize: 256 });
+    try {
+      const entries: DirectoryEntry[] = [];
+      for (let dirent = listing.readSync(); dirent !== null; dirent = listing.readSync()) {
+        if (entries.length === options.maxEntries) {
+          throw new PathAccessError(
+            this.given,
+            `holds more than ${options.maxEntries} entries, more than this tool lists; pass a smaller folder.`,
+          );
+        }
+        entries.push({ name: dirent.name, kind: kindOf(dirent) });
+      }
+      return entries;
+    } finally {
+      listing.closeSync();
+    }
+  }
+
+  /**
    * Metadata of the entry `name` in this directory (a link is described, not followed), or undefined when it
    * is gone. For cheap scans (sizes, modification times) that need not open every file; read through openFile.
    */
   async statEntry(name: string): Promise<Stats | undefined> {
-    if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\0')) {
-      throw new InvalidPathError(this.childGiven(name), 'must be the name of an entry in its folder.');
-    }
+    this.checkEntryName(name);
     return lstat(this.directory.childPath(name)).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw error;
+    });
+  }
+
+  /**
+   * Metadata of several entries of this directory at once (links described, not followed; undefined for one
+   * that is gone or cannot be read), for scans of large trees. Synchronous on purpose: lstat opens nothing, so
+   * nothing can block on a FIFO or device, and a batch costs a few microseconds per entry where a trip through
+   * the threadpool per entry (statEntry) costs tens — the difference between a 20,000-file scan in 0.1 s of
+   * CPU and 0.5 s. Hand the event loop back between batches (one directory's entries is one batch).
+   */
+  statEntries(names: readonly string[]): Array<Stats | undefined> {
+    return names.map((name) => {
+      this.checkEntryName(name);
+      try {
+        return lstatSync(this.directory.childPath(name), { throwIfNoEntry: false });
+      } catch {
+        return undefined;
+      }
     });
   }
 
@@ -191,6 +232,12 @@ export class ConfinedDirectory implements AsyncDisposable {
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
+  }
+
+  private checkEntryName(name: string): void {
+    if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\0')) {
+      throw new InvalidPathError(this.childGiven(name), 'must be the name of an entry in its folder.');
+    }
   }
 
   private childGiven(relative: string): string {

@@ -79,10 +79,17 @@ export class ConfinedFile implements AsyncDisposable {
     return (await this.read(options)).toString(options.encoding ?? 'utf8');
   }
 
-  /** Up to `length` bytes from `position` (fewer at the end of the file): random access for binary formats. */
-  async readAt(position: number, length: number): Promise<Buffer> {
-    const { bytesRead, buffer } = await this.handle.read(Buffer.allocUnsafe(length), 0, length, position);
-    return buffer.subarray(0, bytesRead);
+  /**
+   * Up to `length` bytes from `position` (fewer at the end of the file): random access for binary formats.
+   * With `into` (at least `length` bytes), the bytes land there and a view of it is returned: a reader of a
+   * large file reuses its buffers instead of allocating (and page-faulting) a fresh one per read.
+   */
+  async readAt(position: number, length: number, into?: Buffer): Promise<Buffer> {
+    if (into !== undefined && into.length < length)
+      throw new RangeError('readAt: `into` is shorter than `length`');
+    const target = into ?? Buffer.allocUnsafe(length);
+    const { bytesRead } = await this.handle.read(target, 0, length, position);
+    return target.subarray(0, bytesRead);
   }
 
   /**

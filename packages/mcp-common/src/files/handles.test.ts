@@ -78,6 +78,14 @@ describe('AllowedPaths.openFile', () => {
       expect((await file.read({ maxBytes: 100 })).toString()).toBe('bravo');
       expect(await file.readText({ maxBytes: 5 })).toBe('bravo');
       expect((await file.readAt(1, 3)).toString()).toBe('rav');
+      const landing = Buffer.alloc(8, '-');
+      const landed = await file.readAt(3, 4, landing);
+      expect([landed.toString(), landed.buffer === landing.buffer, landing.toString()]).toEqual([
+        'vo',
+        true,
+        'vo------',
+      ]);
+      await expect(file.readAt(0, 9, landing)).rejects.toThrow(RangeError);
       const streamed: Buffer[] = [];
       for await (const chunk of file.stream({ start: 2 })) streamed.push(chunk as Buffer);
       expect(Buffer.concat(streamed).toString()).toBe('avo');
@@ -327,6 +335,31 @@ describe('AllowedPaths.openDirectory', () => {
     expect(await root.statEntry('missing')).toBeUndefined();
     for (const name of ['..', 'sub/b.txt', ''])
       expect((await refusal(root.statEntry(name))).code).toBe('INVALID_PATH');
+  });
+
+  it('lists and describes many entries at once, synchronously, reading through the descriptor', async () => {
+    await using root = await allowed.openDirectory('.');
+    const listed = root.listEntries({ maxEntries: 100 });
+    const kinds = Object.fromEntries(listed.map((entry) => [entry.name, entry.kind]));
+    expect(kinds).toMatchObject({
+      'a.txt': 'regular file',
+      sub: 'directory',
+      'link-out': 'symbolic link',
+      pipe: 'FIFO (named pipe)',
+      sock: 'socket',
+    });
+    const [a, link, pipe, missing] = root.statEntries(['a.txt', 'link-out', 'pipe', 'missing']);
+    expect(a?.size).toBe(5);
+    expect(link?.isSymbolicLink()).toBe(true);
+    expect(pipe?.isFIFO()).toBe(true);
+    expect(missing).toBeUndefined();
+    expect(() => root.statEntries(['sub/b.txt'])).toThrow(/must be the name of an entry/);
+  });
+
+  it('refuses to list a folder past maxEntries, and reads no further', async () => {
+    await using sub = await allowed.openDirectory('sub');
+    expect(sub.listEntries({ maxEntries: 2 })).toHaveLength(2);
+    expect(() => sub.listEntries({ maxEntries: 1 })).toThrow(/'sub' holds more than 1 entries/);
   });
 
   it('re-checks children: a link or .. out of the roots is refused, naming the child path', async () => {

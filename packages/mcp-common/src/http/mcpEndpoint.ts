@@ -6,7 +6,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Limits } from '../limits.js';
 import { createProtocolServer, type ServerApp } from '../protocolServer.js';
-import { type Screened, screenMessage } from '../rpcScreening.js';
+import { type RpcErrorReply, type Screened, screenMessage } from '../rpcScreening.js';
 import {
   BodyError,
   isInitialize,
@@ -38,12 +38,21 @@ interface Session {
 /** How long a connection whose upload was refused stays open for the client to read its 413. */
 const LINGER_MS = 2_000;
 
+/**
+ * The HTTP status of a single refused message's answer. 2025 revisions: 400 only when the request could
+ * not be identified (`id: null`), else 200 carrying the JSON-RPC error, as the SDK answers.
+ */
+function statusOf2025(reply: RpcErrorReply): number {
+  return reply.id === null ? 400 : 200;
+}
+
 /** Reads a POST's JSON-RPC messages; false when the request has already been answered. */
 export async function readMessages(
   req: IncomingMessage,
   res: ServerResponse,
   limits: Limits,
   screen: (raw: unknown) => Screened = screenMessage,
+  statusOfRefusal: (reply: RpcErrorReply) => number = statusOf2025,
 ): Promise<ReadMessages | undefined> {
   if (!(req.headers['content-type'] ?? '').includes('application/json')) {
     sendRpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json.');
@@ -82,7 +91,7 @@ export async function readMessages(
   const [single] = screened;
   if (!batch && single !== undefined && !single.ok) {
     if (single.reply === undefined) res.writeHead(202).end();
-    else sendJson(res, single.reply.id === null ? 400 : 200, single.reply);
+    else sendJson(res, statusOfRefusal(single.reply), single.reply);
     return undefined;
   }
   return {

@@ -85,7 +85,8 @@ export class ModernEndpoint implements McpEndpoint {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const read = await readMessages(req, res, this.app.limits, screenModern);
+    // A request refused by screening gets the revision's status too (-32602 → 400), not the 2025 200.
+    const read = await readMessages(req, res, this.app.limits, screenModern, statusOfError);
     if (read === undefined) return;
     if (read.batch) {
       return sendRpcError(
@@ -155,9 +156,12 @@ function screenModern(raw: unknown): Screened {
   return screenMessage(raw);
 }
 
+function statusOfError(answer: RpcErrorReply): number {
+  return STATUS_OF_ERROR[answer.error.code] ?? 200;
+}
+
 function reply(res: ServerResponse, answer: ModernReply | RpcErrorReply): void {
-  const status = 'error' in answer ? (STATUS_OF_ERROR[answer.error.code] ?? 200) : 200;
-  sendJson(res, status, answer);
+  sendJson(res, 'error' in answer ? statusOfError(answer) : 200, answer);
 }
 
 /**

@@ -30,6 +30,20 @@ export class NotADirectoryError extends ContextError {
   }
 }
 
+/**
+ * A config file the TypeScript resolver would open by path is a FIFO, socket, device or a link that does not
+ * lead to a regular file inside: oxc-resolver opens such names without checking their kind, and a FIFO
+ * would block the server for good, so the project's imports are not resolved at all.
+ */
+export class UnsafeConfigFileError extends ContextError {
+  constructor(file: string, problem: string) {
+    super(
+      'UNSAFE_CONFIG_FILE',
+      `The project's '${file}' ${problem}; TypeScript/JavaScript imports are resolved only when every package.json, tsconfig and jsconfig file is a regular file inside the project. Replace it with a regular file or remove it.`,
+    );
+  }
+}
+
 /** Raised between units of work when the caller aborted. */
 export class CancelledError extends ContextError {
   constructor() {

@@ -1,10 +1,13 @@
 // Where the index reads file contents from. Tools hand the core the project root as a ConfinedDirectory
 // (opened by @groundwork/mcp-common/files): every read walks from that descriptor, follows no link the kernel
 // could be raced on, refuses a FIFO/socket/device swapped in after the scan (never opening it, so nothing
-// blocks), and checks the file is still inside the allowed directories. Core tests and the bench, which have
-// no AllowedPaths, read below a plain root with the same refusals (O_NOFOLLOW, O_NONBLOCK, fstat).
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+// blocks), and checks the file is still inside the allowed directories. Core tests and the bench open their
+// root with ConfinedDirectory.confinedTo, so they read the same way.
+//
+// Two things still name paths, on purpose: oxc-resolver (a native library that takes a folder and reads
+// tsconfig/package.json files itself; only what it answers inside the scanned file set is used, and no byte it
+// reads reaches a client) and FolderWatch (inotify on the walked folders; it learns only that something
+// changed, and a change means the next call scans again through the handles).
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
 
 export interface FileSource {
@@ -22,27 +25,6 @@ export function confinedFileSource(root: ConfinedDirectory): FileSource {
       } catch (error) {
         if (signal?.aborted) throw error;
         return undefined;
-      }
-    },
-  };
-}
-
-const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
-/** Synchronous inside: small source files read faster without four trips through the threadpool each. */
-export function pathFileSource(root: string): FileSource {
-  return {
-    async read(relative, maxBytes) {
-      let descriptor: number | undefined;
-      try {
-        descriptor = openSync(path.join(root, relative), READ_FLAGS);
-        const stat = fstatSync(descriptor);
-        if (!stat.isFile() || stat.size > maxBytes) return undefined;
-        return readFileSync(descriptor);
-      } catch {
-        return undefined;
-      } finally {
-        if (descriptor !== undefined) closeSync(descriptor);
       }
     },
   };

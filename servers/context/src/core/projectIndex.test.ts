@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pathFileSource } from './fileSource.js';
+import { confinedFileSource } from './fileSource.js';
 import { ProjectIndex, projectIndexFor } from './projectIndex.js';
 import { fixtureRoot } from './testFixtures.js';
 
@@ -36,7 +38,8 @@ describe('ProjectIndex', () => {
     const expected = edges((await new ProjectIndex(root).build()).graph);
     const index = new ProjectIndex(root);
     const controller = new AbortController();
-    const plain = pathFileSource(root);
+    await using directory = await ConfinedDirectory.confinedTo(root);
+    const plain = confinedFileSource(directory);
     let reads = 0;
     const source = {
       read: (file: string, maxBytes: number, signal?: AbortSignal) => {
@@ -44,7 +47,7 @@ describe('ProjectIndex', () => {
         return plain.read(file, maxBytes, signal);
       },
     };
-    await expect(index.build({ source, signal: controller.signal })).rejects.toThrow();
+    await expect(index.build({ directory, source, signal: controller.signal })).rejects.toThrow();
     const after = await index.build();
     expect(after.stats.graphReused).toBe(false);
     expect(edges(after.graph)).toEqual(expected);
@@ -96,6 +99,14 @@ describe('ProjectIndex', () => {
     const { stats, graph } = await index.build();
     expect(stats.parsed).toBe(1);
     expect(graph.files.get('src/empty/new.ts')?.dependencies).toEqual(['src/lib/greet.ts']);
+    index.close();
+  });
+
+  it('refuses to resolve TypeScript imports past a FIFO named package.json (the resolver would block on it)', async () => {
+    rmSync(path.join(root, 'package.json'), { force: true });
+    execFileSync('mkfifo', [path.join(root, 'package.json')]);
+    const index = new ProjectIndex(root);
+    await expect(index.build()).rejects.toMatchObject({ code: 'UNSAFE_CONFIG_FILE' });
     index.close();
   });
 

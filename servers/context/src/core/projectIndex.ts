@@ -1,10 +1,11 @@
 // The per-root index cache: parsed facts keyed by path + size + mtime, so an unchanged tree is not parsed
-// again and a changed file is parsed alone; the resolved graph is reused while nothing changed.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+// again and a changed file is parsed alone; the resolved graph is reused while nothing changed. Every byte it
+// reads (sources, .gitignore, package.json, tsconfig, go.mod) goes through the root's confined directory handle.
+import { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import { UnsafeConfigFileError } from './contextError.js';
 import { DependencyGraph, type GraphFile, UnresolvedImports } from './dependencyGraph.js';
 import { parseFacts } from './factsParser.js';
-import { type FileSource, pathFileSource } from './fileSource.js';
+import { confinedFileSource, type FileSource } from './fileSource.js';
 import { FolderWatch, settleQueuedEvents } from './folderWatch.js';
 import { type GoModule, GoResolver, modulePathOf } from './goResolution.js';
 import { JvmResolver } from './jvmResolution.js';
@@ -27,6 +28,8 @@ interface CachedFile {
   size: number;
   mtimeMs: number;
   facts?: FileFacts;
+  /** The text of a resolution config file (package.json, tsconfig, go.mod); undefined when unreadable. */
+  config?: string | undefined;
   tokens?: Partial<Record<Encoding, number>>;
 }
 
@@ -47,9 +50,17 @@ export interface IndexedProject {
 }
 
 export interface BuildOptions extends ScanOptions {
-  /** Where to read file contents; by default plain reads below the root (core tests, bench). */
+  /**
+   * The project root, opened (tools: through AllowedPaths). Without it the index opens its root as its own
+   * boundary (core tests, bench) and keeps that handle until `close`.
+   */
+  directory?: ConfinedDirectory;
+  /** Where to read file contents; by default through `directory` (a test may wrap that). */
   source?: FileSource;
 }
+
+/** A config file larger than this is not read (resolution goes on as if it were absent). */
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** Files whose change can move where imports resolve. */
 const RESOLUTION_CONFIG = /(^|\/)(tsconfig[^/]*\.json|jsconfig[^/]*\.json|package\.json|go\.mod)$/;
@@ -60,6 +71,7 @@ export class ProjectIndex {
   private oxcResolver: OxcResolvers | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly folderWatch: FolderWatch;
+  private ownDirectory: Promise<ConfinedDirectory> | undefined;
 
   /** @param root the project's real absolute path */
   constructor(readonly root: string) {
@@ -69,6 +81,21 @@ export class ProjectIndex {
   /** Stops watching the project's folders. */
   close(): void {
     this.folderWatch.close();
+    this.ownDirectory?.then((directory) => directory.close()).catch(() => undefined);
+    this.ownDirectory = undefined;
+  }
+
+  /** The root opened as its own boundary, once, for builds given no directory (core tests, bench). */
+  private ownRoot(): Promise<ConfinedDirectory> {
+    if (this.ownDirectory === undefined) {
+      const opening = ConfinedDirectory.confinedTo(this.root);
+      // A root that could not be opened is tried again on the next build.
+      opening.catch(() => {
+        if (this.ownDirectory === opening) this.ownDirectory = undefined;
+      });
+      this.ownDirectory = opening;
+    }
+    return this.ownDirectory;
   }
 
   /** Scans and, where needed, parses and resolves; concurrent calls run one after the other. */
@@ -79,7 +106,8 @@ export class ProjectIndex {
   }
 
   private async buildNow(options: BuildOptions): Promise<IndexedProject> {
-    const source = options.source ?? pathFileSource(this.root);
+    const directory = options.directory ?? (await this.ownRoot());
+    const source = options.source ?? confinedFileSource(directory);
     await settleQueuedEvents();
     if (this.current !== undefined && this.folderWatch.unchanged) {
       const stats = { ...this.current.stats, parsed: 0, graphReused: true };
@@ -87,11 +115,17 @@ export class ProjectIndex {
       return this.current;
     }
     this.folderWatch.startScan();
-    const scan = await scanProject(this.root, {
+    const scan = await scanProject(directory, {
       ...options,
       beforeFolder: (folder) => this.folderWatch.ensure(folder),
     });
     this.folderWatch.prune(scan.walkedFolders);
+    // oxc-resolver reads config files by path without checking their kind: a FIFO would block for good.
+    const [unsafe] = scan.unsafeConfigs;
+    if (unsafe !== undefined && scan.files.some((file) => isTsOrJs(languageOf(file.path)))) {
+      this.current = undefined;
+      throw new UnsafeConfigFileError(unsafe.path, unsafe.problem);
+    }
     const seen = new Set<string>();
     const changed: string[] = [];
     for (const file of scan.files) {
@@ -115,7 +149,8 @@ export class ProjectIndex {
         removed.length > 0 || changed.some((file) => this.current?.graph.files.has(file) !== true);
       const configChanged = [...changed, ...removed].some((file) => RESOLUTION_CONFIG.test(file));
       if (fileSetChanged || configChanged) this.oxcResolver?.clearCache();
-      const graph = await this.resolveAll(scan, options);
+      const configs = await this.readConfigs(scan, source, options.signal);
+      const graph = await this.resolveAll(scan, configs, options);
       this.current = { graph, scan, stats, source };
       return this.current;
     } catch (error) {
@@ -154,7 +189,34 @@ export class ProjectIndex {
     return parsed;
   }
 
-  private async resolveAll(scan: ProjectScan, options: ScanOptions): Promise<DependencyGraph> {
+  /**
+   * The text of every config file that moves resolution (package.json, tsconfig/jsconfig, go.mod), read through
+   * the source and kept with the file's size and mtime, so an unchanged config is not read again.
+   */
+  private async readConfigs(
+    scan: ProjectScan,
+    source: FileSource,
+    signal: AbortSignal | undefined,
+  ): Promise<Map<string, string>> {
+    const configs = new Map<string, string>();
+    for (const file of scan.files) {
+      if (!RESOLUTION_CONFIG.test(file.path)) continue;
+      const entry = this.cache.get(file.path);
+      if (entry === undefined) continue;
+      if (!('config' in entry)) {
+        const content = await source.read(file.path, MAX_CONFIG_BYTES, signal);
+        entry.config = content?.toString('utf8');
+      }
+      if (entry.config !== undefined) configs.set(file.path, entry.config);
+    }
+    return configs;
+  }
+
+  private async resolveAll(
+    scan: ProjectScan,
+    configs: ReadonlyMap<string, string>,
+    options: ScanOptions,
+  ): Promise<DependencyGraph> {
     const budget = new WorkBudget(options.signal);
     const paths = new Set(scan.files.map((file) => file.path));
     const facts = new Map<string, FileFacts>();
@@ -164,14 +226,14 @@ export class ProjectIndex {
     let ts: TsResolver | undefined;
     if (languages.has('typescript') || languages.has('javascript')) {
       this.oxcResolver ??= createOxcResolver(await loadOxcResolver());
-      ts = new TsResolver(this.oxcResolver, this.root, paths, this.workspacePackages(scan));
+      ts = new TsResolver(this.oxcResolver, this.root, paths, workspacePackages(configs), configs);
     }
     const python = languages.has('python') ? new PythonResolver(paths) : undefined;
     const jvm =
       languages.has('java') || languages.has('kotlin') || languages.has('scala')
         ? new JvmResolver(facts)
         : undefined;
-    const go = languages.has('go') ? new GoResolver(facts, this.goModules(scan)) : undefined;
+    const go = languages.has('go') ? new GoResolver(facts, goModules(configs)) : undefined;
 
     const unresolved = new UnresolvedImports();
     const resolveFile = (file: ProjectScan['files'][number]): GraphFile => {
@@ -211,27 +273,6 @@ export class ProjectIndex {
     return new DependencyGraph(files, unresolved.summary());
   }
 
-  /** Package name → folder, for every package.json of the project that has a name. */
-  private workspacePackages(scan: ProjectScan): Map<string, string> {
-    const packages = new Map<string, string>();
-    for (const file of scan.files) {
-      if (file.path !== 'package.json' && !file.path.endsWith('/package.json')) continue;
-      const name = readJsonName(path.join(this.root, file.path));
-      if (name !== undefined && !packages.has(name)) packages.set(name, dirnameOf(file.path));
-    }
-    return packages;
-  }
-
-  private goModules(scan: ProjectScan): GoModule[] {
-    const modules: GoModule[] = [];
-    for (const file of scan.files) {
-      if (file.path !== 'go.mod' && !file.path.endsWith('/go.mod')) continue;
-      const modulePath = modulePathOf(readFileSync(path.join(this.root, file.path), 'utf8'));
-      if (modulePath !== undefined) modules.push({ folder: dirnameOf(file.path), path: modulePath });
-    }
-    return modules;
-  }
-
   /** The cached token count of a file for `encoding`, if its size and mtime have not moved since. */
   cachedTokens(file: string, encoding: Encoding): number | undefined {
     return this.cache.get(file)?.tokens?.[encoding];
@@ -253,10 +294,31 @@ function mergeResults(results: readonly ResolvedImport[]): ResolvedImport {
   };
 }
 
-function readJsonName(file: string): string | undefined {
+/** Package name → folder, for every package.json of the project that has a name. */
+function workspacePackages(configs: ReadonlyMap<string, string>): Map<string, string> {
+  const packages = new Map<string, string>();
+  for (const [file, text] of configs) {
+    if (file !== 'package.json' && !file.endsWith('/package.json')) continue;
+    const name = jsonName(text);
+    if (name !== undefined && !packages.has(name)) packages.set(name, dirnameOf(file));
+  }
+  return packages;
+}
+
+function goModules(configs: ReadonlyMap<string, string>): GoModule[] {
+  const modules: GoModule[] = [];
+  for (const [file, text] of configs) {
+    if (file !== 'go.mod' && !file.endsWith('/go.mod')) continue;
+    const modulePath = modulePathOf(text);
+    if (modulePath !== undefined) modules.push({ folder: dirnameOf(file), path: modulePath });
+  }
+  return modules;
+}
+
+function jsonName(text: string): string | undefined {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    const name = (parsed as { name?: unknown }).name;
+    const parsed: unknown = JSON.parse(text);
+    const name = (parsed as { name?: unknown } | null)?.name;
     return typeof name === 'string' && name.length > 0 ? name : undefined;
   } catch {
     return undefined;

@@ -1,8 +1,12 @@
 // Walks a project root the way a developer sees it: .gitignore files (nested ones too) are honoured and
-// dependency folders, build output, vendored code, binaries and oversized files are left out.
-import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
+// dependency folders, build output, vendored code, binaries and oversized files are left out. The walk goes
+// through directory descriptors (@groundwork/mcp-common/files): every folder is opened from its parent's
+// handle, a link is never followed (to a folder or a file), and anything that is not a regular file (a FIFO,
+// socket or device) is left out by its lstat and never opened.
 import path from 'node:path';
+import { type ConfinedDirectory, type DirectoryEntry, PATH_LIMITS } from '@groundwork/mcp-common/files';
 import ignore, { type Ignore } from 'ignore';
+import { CancelledError } from './contextError.js';
 import { extensionOf } from './languages.js';
 import { WorkBudget, type WorkControl } from './workBudget.js';
 
@@ -65,6 +69,12 @@ const GENERATED_FILES = new Set([
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_FILES = 50_000;
+/** A folder with more entries than this is not listed (the root: the scan fails; below it: it is left out). */
+const MAX_FOLDER_ENTRIES = 200_000;
+/** Names oxc-resolver opens by path while it resolves (tsconfig `extends` aside). */
+const RESOLVER_CONFIG_NAME = /^(package\.json|[tj]sconfig[^/]*\.json)$/;
+/** A .gitignore larger than this is not read (its folder is then scanned without its rules). */
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
 export interface ScannedFile {
   /** Relative to the root, `/`-separated. */
@@ -73,8 +83,20 @@ export interface ScannedFile {
   mtimeMs: number;
 }
 
+export interface UnsafeConfig {
+  /** Relative to the root. */
+  path: string;
+  /** What it is instead of a regular file inside the root. */
+  problem: string;
+}
+
 export interface ProjectScan {
   files: ScannedFile[];
+  /**
+   * Entries named like a config file oxc-resolver opens by path (package.json, tsconfig*.json, jsconfig*.json)
+   * that are not regular files inside the root: resolving TypeScript imports with them could block.
+   */
+  unsafeConfigs: UnsafeConfig[];
   /** Every folder the walk went through (also empty ones): where a new file would be seen. */
   walkedFolders: string[];
   skippedLarge: number;
@@ -95,76 +117,166 @@ interface IgnoreScope {
   rules: Ignore;
 }
 
-export async function scanProject(root: string, options: ScanOptions = {}): Promise<ProjectScan> {
+/**
+ * Scans the project below `root` (an open, confined directory). Files and folders deeper than a path argument
+ * may reach (PATH_LIMITS: segments, bytes) are left out: no tool could name them.
+ */
+export async function scanProject(root: ConfinedDirectory, options: ScanOptions = {}): Promise<ProjectScan> {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
-  const budget = new WorkBudget(options.signal);
+  const signal = options.signal;
+  const budget = new WorkBudget(signal);
   const files: ScannedFile[] = [];
   const walkedFolders: string[] = [];
+  const unsafeConfigs: UnsafeConfig[] = [];
   let skippedLarge = 0;
   let truncated = false;
 
-  // Depth-first with an explicit stack; each entry carries the .gitignore scopes that apply beneath it.
-  const stack: Array<{ relative: string; scopes: IgnoreScope[] }> = [{ relative: '', scopes: [] }];
-  while (stack.length > 0 && !truncated) {
-    const { relative, scopes: inherited } = stack.pop()!;
-    const absolute = relative === '' ? root : path.join(root, relative);
+  // Depth-first, each folder opened from its parent's descriptor (as many open at once as the tree is deep);
+  // subfolders in name order, so folders are walked in the order a sorted listing shows them.
+  const visit = async (folder: ConfinedDirectory, relative: string, inherited: IgnoreScope[]) => {
     walkedFolders.push(relative);
     options.beforeFolder?.(relative);
-    const entries = listFolder(absolute, relative);
-    const scopes = withLocalGitignore(absolute, relative, entries, inherited);
+    const entries = listFolder(folder, relative, MAX_FOLDER_ENTRIES);
+    const scopes = await withLocalGitignore(folder, relative, entries, inherited, signal);
     const subfolders: string[] = [];
+    const candidates: string[] = [];
     for (const entry of entries) {
       const childRelative = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (SKIPPED_FOLDERS.has(entry.name) || isIgnored(scopes, `${childRelative}/`)) continue;
-        subfolders.push(childRelative);
-      } else if (entry.isFile()) {
-        if (!isCandidateFile(entry.name) || isIgnored(scopes, childRelative)) continue;
-        const stat = statSync(path.join(absolute, entry.name), { throwIfNoEntry: false });
-        if (stat === undefined) continue;
-        if (stat.size > maxFileBytes) {
-          skippedLarge++;
-          continue;
-        }
-        if (files.length >= maxFiles) {
-          truncated = true;
-          break;
-        }
-        files.push({ path: childRelative, size: stat.size, mtimeMs: stat.mtimeMs });
+      if (!withinPathLimits(childRelative)) continue;
+      if (entry.kind !== 'regular file' && RESOLVER_CONFIG_NAME.test(entry.name)) {
+        const problem = await unsafeConfigProblem(folder, entry, signal);
+        if (problem !== undefined) unsafeConfigs.push({ path: childRelative, problem });
       }
-      // Symbolic links are not followed: they can leave the root or loop.
+      if (entry.kind === 'directory') {
+        if (SKIPPED_FOLDERS.has(entry.name) || isIgnored(scopes, `${childRelative}/`)) continue;
+        subfolders.push(entry.name);
+      } else if (entry.kind === 'regular file') {
+        if (!isCandidateFile(entry.name) || isIgnored(scopes, childRelative)) continue;
+        candidates.push(entry.name);
+      }
+      // Links are not followed (they can leave the root or loop); FIFOs, sockets and devices are not files.
     }
-    // Reverse so the pop order visits folders alphabetically.
-    subfolders.sort().reverse();
-    for (const folder of subfolders) stack.push({ relative: folder, scopes });
+    // Sizes and times from lstat of each entry through the folder's descriptor (a link or FIFO swapped in
+    // since the listing is seen here, and left out).
+    const stats = folder.statEntries(candidates);
+    for (const [index, name] of candidates.entries()) {
+      const stat = stats[index];
+      if (stat === undefined || !stat.isFile()) continue;
+      if (stat.size > maxFileBytes) {
+        skippedLarge++;
+        continue;
+      }
+      if (files.length >= maxFiles) {
+        truncated = true;
+        return;
+      }
+      files.push({
+        path: relative === '' ? name : `${relative}/${name}`,
+        size: stat.size,
+        mtimeMs: stat.mtimeMs,
+      });
+    }
     if (budget.due) {
       await budget.checkpoint();
       options.onProgress?.(files.length, undefined, 'files scanned');
     }
-  }
+    for (const name of subfolders.sort()) {
+      if (truncated) return;
+      const child = await openSubfolder(folder, name, signal);
+      if (child === undefined) continue;
+      try {
+        await visit(child, relative === '' ? name : `${relative}/${name}`, scopes);
+      } finally {
+        await child.close();
+      }
+    }
+  };
+  await budget.checkpoint();
+  await visit(root, '', []);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, walkedFolders, skippedLarge, truncated };
+  return { files, walkedFolders, unsafeConfigs, skippedLarge, truncated };
 }
 
-/** A folder's entries; a subfolder that cannot be read (permissions, removed meanwhile) is left out. */
-function listFolder(absolute: string, relative: string): Dirent[] {
+/** Why a non-regular entry with a config file's name is unsafe to let a path-based reader open, if it is. */
+async function unsafeConfigProblem(
+  folder: ConfinedDirectory,
+  entry: DirectoryEntry,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
+  if (entry.kind === 'directory') return undefined;
+  if (entry.kind !== 'symbolic link') return `is a ${entry.kind}, not a regular file`;
   try {
-    return readdirSync(absolute, { withFileTypes: true });
+    // Followed through the handle: a link to a regular file inside the root is fine.
+    await using _file = await folder.openFile(entry.name, { signal });
+    return undefined;
+  } catch (error) {
+    if (signal?.aborted === true) throw cancelledOr(error, signal);
+    return 'is a link that does not lead to a regular file inside the project';
+  }
+}
+
+/** Whether a tool could name this path at all (mcp-common refuses longer or deeper path arguments). */
+function withinPathLimits(relative: string): boolean {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: only long names need counting.
+  if (relative.length * 3 > PATH_LIMITS.maxBytes && Buffer.byteLength(relative) > PATH_LIMITS.maxBytes)
+    return false;
+  let segments = 1;
+  for (let at = relative.indexOf('/'); at !== -1; at = relative.indexOf('/', at + 1)) segments++;
+  return segments <= PATH_LIMITS.maxSegments;
+}
+
+/** The call was cancelled (the handle API throws the signal's reason): the core's own error says so. */
+function cancelledOr(error: unknown, signal: AbortSignal | undefined): unknown {
+  return signal?.aborted === true ? new CancelledError() : error;
+}
+
+/** A folder's entries; a subfolder that cannot be read (permissions, removed, too many entries) is left out. */
+function listFolder(folder: ConfinedDirectory, relative: string, maxEntries: number): DirectoryEntry[] {
+  try {
+    return folder.listEntries({ maxEntries });
   } catch (error) {
     if (relative === '') throw error;
     return [];
   }
 }
 
-function withLocalGitignore(
-  absolute: string,
+/**
+ * The subfolder `name`, opened through its parent's descriptor; undefined when it is gone, cannot be opened,
+ * or is not where it was listed (a link or a moved folder swapped in since the listing: never followed).
+ */
+async function openSubfolder(
+  parent: ConfinedDirectory,
+  name: string,
+  signal: AbortSignal | undefined,
+): Promise<ConfinedDirectory | undefined> {
+  const child = await parent.openDirectory(name, { signal }).catch((error: unknown) => {
+    if (signal?.aborted === true) throw cancelledOr(error, signal);
+    return undefined;
+  });
+  if (child === undefined || child.realPath === path.join(parent.realPath, name)) return child;
+  await child.close();
+  return undefined;
+}
+
+async function withLocalGitignore(
+  folder: ConfinedDirectory,
   relative: string,
-  entries: readonly Dirent[],
+  entries: readonly DirectoryEntry[],
   inherited: IgnoreScope[],
-): IgnoreScope[] {
-  if (!entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) return inherited;
-  const text = readFileSync(path.join(absolute, '.gitignore'), 'utf8');
+  signal: AbortSignal | undefined,
+): Promise<IgnoreScope[]> {
+  if (!entries.some((entry) => entry.name === '.gitignore' && entry.kind === 'regular file'))
+    return inherited;
+  let text: string;
+  try {
+    await using file = await folder.openFile('.gitignore', { signal });
+    text = await file.readText({ maxBytes: MAX_GITIGNORE_BYTES, signal });
+  } catch (error) {
+    // Gone, replaced by a link or a FIFO, or too large: the folder is scanned without its rules.
+    if (signal?.aborted === true) throw cancelledOr(error, signal);
+    return inherited;
+  }
   return [...inherited, { base: relative === '' ? '' : `${relative}/`, rules: ignore().add(text) }];
 }
 

@@ -1,7 +1,6 @@
 // Resolves TypeScript/JavaScript specifiers with oxc-resolver: tsconfig `paths`/`baseUrl` (found per file,
 // following `extends`), `.js` specifiers naming `.ts` sources, index files, package.json `exports` and
 // `imports`, and workspace packages whether or not node_modules links them.
-import { readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import type { NapiResolveOptions, ResolveResult, ResolverFactory } from 'oxc-resolver';
@@ -112,17 +111,21 @@ export class TsResolver {
   private readonly memo = new Map<string, ResolvedImport>();
   private readonly packageTypes = new Map<string, boolean>();
   private readonly jsconfigResolvers = new Map<string, ResolverFactory[]>();
+  private readonly manifests = new Map<string, Record<string, unknown> | undefined>();
 
   /**
    * @param root the project's real absolute path
    * @param files the project's scanned files
    * @param workspacePackages package name → folder, from the project's own package.json files
+   * @param configs project-relative path → text of its package.json and tsconfig files (read through the
+   *   root's handle); oxc-resolver itself still reads config files by path (a native library, see fileSource.ts)
    */
   constructor(
     private readonly resolvers: OxcResolvers,
     private readonly root: string,
     private readonly files: ReadonlySet<string>,
     private readonly workspacePackages: ReadonlyMap<string, string>,
+    private readonly configs: ReadonlyMap<string, string>,
   ) {}
 
   resolve(fromFile: string, ref: ImportRef): ResolvedImport {
@@ -155,11 +158,20 @@ export class TsResolver {
     let cached = this.packageTypes.get(folder);
     if (cached === undefined) {
       const manifest = joinRelative(folder, 'package.json');
-      if (this.files.has(manifest)) cached = readManifest(path.join(this.root, manifest))?.type === 'module';
+      if (this.files.has(manifest)) cached = this.manifest(manifest)?.type === 'module';
       else cached = folder === '' ? false : this.isModulePackage(dirnameOf(folder));
       this.packageTypes.set(folder, cached);
     }
     return cached;
+  }
+
+  /** A project JSON file (package.json, tsconfig.json) as an object, if it was read and parses as one. */
+  private manifest(relative: string): Record<string, unknown> | undefined {
+    if (!this.manifests.has(relative)) {
+      const text = this.configs.get(relative);
+      this.manifests.set(relative, text === undefined ? undefined : parseManifest(text));
+    }
+    return this.manifests.get(relative);
   }
 
   /** `/// <reference path="…" />`: a path relative to the file. */
@@ -249,7 +261,7 @@ export class TsResolver {
       if (local !== undefined) return local;
     }
     // The build output may not exist at all (a fresh clone): map what the manifest names back to sources.
-    const manifest = readManifest(path.join(absoluteFolder, 'package.json'));
+    const manifest = this.manifest(joinRelative(folder, 'package.json'));
     const declared =
       manifest === undefined ? undefined : declaredEntry(manifest, subpath === '' ? '.' : `.${subpath}`);
     return declared === undefined
@@ -262,7 +274,7 @@ export class TsResolver {
     for (let folder = dirnameOf(fromFile); ; folder = dirnameOf(folder)) {
       const manifestFile = joinRelative(folder, 'package.json');
       if (this.files.has(manifestFile)) {
-        const manifest = readManifest(path.join(this.root, manifestFile));
+        const manifest = this.manifest(manifestFile);
         const target = conditionalTarget(matchSubpath(manifest?.imports, specifier));
         if (target === undefined) return undefined;
         const absolute = path.join(this.root, folder, target);
@@ -300,10 +312,7 @@ export class TsResolver {
   private buildLayout(packageFolder: string): { outDirs: string[]; rootDir: string } | undefined {
     const tsconfig = joinRelative(packageFolder, 'tsconfig.json');
     if (!this.files.has(tsconfig)) return undefined;
-    const options = (readManifest(path.join(this.root, tsconfig))?.compilerOptions ?? {}) as Record<
-      string,
-      unknown
-    >;
+    const options = (this.manifest(tsconfig)?.compilerOptions ?? {}) as Record<string, unknown>;
     const normalize = (folder: string) =>
       path.posix.normalize(joinRelative(packageFolder, folder)).replace(/\/$/, '');
     const outDirs = [options.outDir, options.declarationDir]
@@ -382,9 +391,9 @@ function substitute(target: unknown, match: string): unknown {
   );
 }
 
-function readManifest(file: string): Record<string, unknown> | undefined {
+function parseManifest(text: string): Record<string, unknown> | undefined {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const parsed: unknown = JSON.parse(text);
     return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
   } catch {
     return undefined;

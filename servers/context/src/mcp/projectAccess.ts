@@ -5,7 +5,6 @@ import { WrongFileKindError } from '@groundwork/mcp-common/files';
 import { z } from 'zod';
 import { DEFAULT_ANSWER_TOKENS, MAX_ANSWER_TOKENS } from '../core/answerSize.js';
 import { ContextError, NotADirectoryError } from '../core/contextError.js';
-import { confinedFileSource } from '../core/fileSource.js';
 import { type IndexedProject, type ProjectIndex, projectIndexFor } from '../core/projectIndex.js';
 import { DEFAULT_ENCODING, ENCODINGS } from '../core/tokenCounter.js';
 import type { WorkControl } from '../core/workBudget.js';
@@ -96,8 +95,7 @@ export async function openProject(
     });
   try {
     const index = projectIndexFor(root.realPath);
-    const source = confinedFileSource(root);
-    const project = await withToolErrors(() => index.build({ ...workControl(ctx), source }));
+    const project = await withToolErrors(() => index.build({ ...workControl(ctx), directory: root }));
     return { index, project, [Symbol.asyncDispose]: () => root.close() };
   } catch (error) {
     await root.close();

@@ -31,8 +31,8 @@ export const checkKeyUniquePrompt = definePrompt({
         text: [
           `Check whether ${JSON.stringify(call.columns)} is a unique key of the data, with the groundwork-data tools.`,
           '',
-          `1. Call \`uniqueness_check\` with ${JSON.stringify(call)}. \`unique\` is exact. \`nulls\` counts rows whose key has a null: they never collide (as SQL UNIQUE), but such a key is no primary key. \`duplicate_values\` and \`duplicate_rows\` count the collisions.`,
-          `2. If it is not unique, call \`find_duplicates\` with ${JSON.stringify({ ...call, limit: 20 })}; groups come largest first with their row numbers (and \`lines\` for text files), \`total_groups\` counts them all.`,
+          `1. Call \`uniqueness_check\` with \`${JSON.stringify(call)}\`. \`unique\` is exact. \`nulls\` counts rows whose key has a null: they never collide (as SQL UNIQUE), but such a key is no primary key. \`duplicate_values\` and \`duplicate_rows\` count the collisions.`,
+          `2. If it is not unique, call \`find_duplicates\` with \`${JSON.stringify({ ...call, limit: 20 })}\`; groups come largest first with their row numbers (and \`lines\` for text files), \`total_groups\` counts them all.`,
           '',
           'Whenever `truncated` is true, `truncated_parts` says what was cut. Answer with yes or no, the counts, the comparison used, and for a no: what the largest groups have in common and whether they are true duplicates, versions of one entity or errors.',
         ].join('\n'),

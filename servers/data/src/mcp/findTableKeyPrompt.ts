@@ -22,8 +22,8 @@ export const findTableKeyPrompt = definePrompt({
         text: [
           `Find the key of the data at ${JSON.stringify(source)} and check it, with the groundwork-data tools.`,
           '',
-          `1. Call \`find_keys\` with ${JSON.stringify(keys)}. \`keys\` are the minimal unique combinations (one with \`has_nulls: true\` cannot be a primary key); \`near_keys\` are unique except for \`violating_rows\` rows. Choose the key whose meaning is an identifier, with the fewest columns and no nulls. If \`keys\` is empty, raise \`max_columns\` or take the best near-key.`,
-          `2. Call \`uniqueness_check\` with ${JSON.stringify({ ...source, columns: ['<the chosen key columns>'] })} to confirm it: \`unique\` is exact; \`nulls\` counts rows with a null in the key.`,
+          `1. Call \`find_keys\` with \`${JSON.stringify(keys)}\`. \`keys\` are the minimal unique combinations (one with \`has_nulls: true\` cannot be a primary key); \`near_keys\` are unique except for \`violating_rows\` rows. Choose the key whose meaning is an identifier, with the fewest columns and no nulls. If \`keys\` is empty, raise \`max_columns\` or take the best near-key.`,
+          `2. Call \`uniqueness_check\` with \`${JSON.stringify({ ...source, columns: ['<the chosen key columns>'] })}\` to confirm it: \`unique\` is exact; \`nulls\` counts rows with a null in the key.`,
           `3. If it is not unique, call \`find_duplicates\` with the same arguments and look at the largest groups (their \`rows\`, and \`lines\` for text files): true duplicates, versions of one entity (add a column to the key) or errors?`,
           '',
           'Whenever `truncated` is true, `truncated_parts` says what was cut; never present a cut list as complete, and repeat any `warnings`. Answer with the key, the number of rows it was checked on, its nulls, and what to do about the rows that break it. A key found in the data is a fact about these rows, not a constraint.',

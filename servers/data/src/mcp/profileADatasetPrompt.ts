@@ -22,9 +22,9 @@ export const profileADatasetPrompt = definePrompt({
         text: [
           `Describe the data at ${JSON.stringify(source)}, with the groundwork-data tools.`,
           '',
-          `1. Call \`profile_columns\` with ${JSON.stringify(profile)}. Per column: \`type\`, \`nulls\`, \`distinct\` (an estimate when \`distinct_estimated\` is true — never proof of uniqueness), \`min\`/\`max\`, lengths and \`top_values\`.`,
+          `1. Call \`profile_columns\` with \`${JSON.stringify(profile)}\`. Per column: \`type\`, \`nulls\`, \`distinct\` (an estimate when \`distinct_estimated\` is true — never proof of uniqueness), \`min\`/\`max\`, lengths and \`top_values\`.`,
           '2. Point out identifier candidates (`distinct` equal to `rows`, no `nulls`), suspect values (placeholders such as N/A, 0 or 1970-01-01 among `top_values`, a `string` column whose values are mostly numbers or dates, empty columns) and impossible ranges.',
-          `3. For each identifier candidate that matters, call \`uniqueness_check\` with ${JSON.stringify({ ...source, columns: ['<the column>'] })}: \`unique\` is exact.`,
+          `3. For each identifier candidate that matters, call \`uniqueness_check\` with \`${JSON.stringify({ ...source, columns: ['<the column>'] })}\`: \`unique\` is exact.`,
           '',
           'Whenever `truncated` is true, `truncated_parts` says what was cut (profile fewer columns per call if profiles were dropped); repeat any `warnings`. Answer with a short table of the columns and a list of what looks wrong.',
         ].join('\n'),

@@ -3,11 +3,10 @@
 // openers, header or schema only; a source that cannot be read offers nothing.
 import {
   type Completer,
-  type Completion,
   type CompletionRequest,
+  completeFrom,
   completeListItem,
   completePath,
-  MAX_COMPLETION_VALUES,
   ToolError,
 } from '@groundwork/mcp-common';
 import { columnsOf, SQLITE_PREFIX, tablesOf } from './dataSource.js';
@@ -16,8 +15,7 @@ import { columnsOf, SQLITE_PREFIX, tablesOf } from './dataSource.js';
 const MAX_TABLES = 10_000;
 
 /** One column name of the source the other arguments name, in header order. */
-const completeColumn: Completer = async (request, ctx) =>
-  matching(await offered(() => columnsOf(sourceOf(request), ctx)), request.value);
+const completeColumn = completeFrom((request, ctx) => offered(() => columnsOf(sourceOf(request), ctx)));
 
 /**
  * The `columns` argument, a comma-separated list: completes its last name, offering the columns not yet
@@ -37,7 +35,7 @@ export const completeDataFile: Completer = async (request, ctx) => {
 /** The `table` argument: the tables and views of the database `file` (`sqlite:<path>`) or `connection_env` names. */
 export const completeTable: Completer = async (request, ctx) => {
   const tables = await offered(() => tablesOf(sourceOf(request), ctx, MAX_TABLES + 1));
-  const completion = matching(tables.slice(0, MAX_TABLES), request.value);
+  const completion = await completeFrom(tables.slice(0, MAX_TABLES))(request, ctx);
   return tables.length > MAX_TABLES ? { values: completion.values, hasMore: true } : completion;
 };
 
@@ -62,15 +60,4 @@ async function offered(read: () => Promise<readonly string[]>): Promise<readonly
     if (error instanceof ToolError) return [];
     throw error;
   }
-}
-
-/** The names starting with `typed` (case-insensitively), in the source's order, at most 100. */
-function matching(names: readonly string[], typed: string): Completion {
-  const prefix = typed.toLowerCase();
-  const found = names.filter((name) => name.toLowerCase().startsWith(prefix));
-  return {
-    values: found.slice(0, MAX_COMPLETION_VALUES),
-    total: found.length,
-    hasMore: found.length > MAX_COMPLETION_VALUES,
-  };
 }

@@ -3,6 +3,7 @@
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import type { SaxesTagPlain } from 'saxes';
 import { reportedLines } from './goTestOutput.js';
+import { JUnitMarkupScanner, type MarkupHandlers, UnsupportedMarkup } from './junitMarkupScanner.js';
 import { ReportParseError, throwIfAborted } from './reportErrors.js';
 import {
   type CaseSink,
@@ -46,16 +47,61 @@ type Capture =
   | { into: 'case-output' }
   | { into: 'suite-output' };
 
+/**
+ * How the markup is read: by the fast scanner (which gives up with UnsupportedMarkup on anything outside
+ * its subset), or by saxes.
+ */
+export type MarkupReader = 'fast' | 'saxes';
+
 /** Reads the JUnit report at `file`, handing each test case to `sink`; returns how many it read. */
 export async function parseJUnitFile(
   file: ConfinedFile,
   sink: CaseSink,
   options: ParseOptions,
 ): Promise<number> {
-  const { SaxesParser } = await import('saxes');
-  // The splitter feeds saxes only part of the text, so saxes' own positions would mislead; errors are
-  // located by the splitter's character count instead.
-  const parser = new SaxesParser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
+  let handed = 0;
+  let reported = 0;
+  const onBytes = (bytes: number) => {
+    // The second pass starts again from 0; progress must never go back.
+    if (bytes <= reported) return;
+    reported = bytes;
+    options.onBytes?.(bytes);
+  };
+  try {
+    return await readJUnitWith(
+      'fast',
+      file,
+      (testCase) => {
+        handed += 1;
+        sink(testCase);
+      },
+      { ...options, onBytes },
+    );
+  } catch (error) {
+    if (!(error instanceof UnsupportedMarkup)) throw error;
+  }
+  // Both readers see the same tests in the same order up to where the fast one gave up, so the cases it
+  // already handed on are not handed on again.
+  let seen = 0;
+  return readJUnitWith(
+    'saxes',
+    file,
+    (testCase) => {
+      seen += 1;
+      if (seen > handed) sink(testCase);
+    },
+    { ...options, onBytes },
+  );
+}
+
+/** One pass over the report with the given markup reader, without falling back (tests compare the two). */
+export async function readJUnitWith(
+  reader: MarkupReader,
+  file: ConfinedFile,
+  sink: CaseSink,
+  options: ParseOptions,
+): Promise<number> {
+  const parser = reader === 'fast' ? undefined : await saxesReader();
   let sawContent = false;
   const splitter = new XmlBodySplitter({
     markup: (text) => {
@@ -63,9 +109,11 @@ export async function parseJUnitFile(
         if (text.trim() === '') return;
         sawContent = true;
       }
-      parser.write(cleanXmlText(text));
+      markup.write(cleanXmlText(text));
     },
     ...(options.details ? { body: (text: string) => collect(text) } : {}),
+    // saxes keeps the pieces apart, so that its errors say where they are.
+    coalesceMarkup: reader === 'fast',
   });
   const suites: SuiteFrame[] = [];
   const elements: string[] = [];
@@ -90,16 +138,7 @@ export async function parseJUnitFile(
     sink(testCase);
   };
 
-  parser.on('error', (error) => {
-    throw new ReportParseError(`the XML is malformed near character ${splitter.consumed}: ${error.message}`);
-  });
-  parser.on('doctype', () => {
-    throw new ReportParseError(
-      'the report declares a DOCTYPE; DTDs and entity declarations are refused (they enable XXE and entity-expansion attacks), and no test runner writes one',
-    );
-  });
-  parser.on('opentag', (tag: SaxesTagPlain) => {
-    const name = tag.name;
+  const openTag = (name: string, attributes: Record<string, string>) => {
     const parent = elements[elements.length - 1];
     elements.push(name);
     if (!sawRoot) {
@@ -108,7 +147,6 @@ export async function parseJUnitFile(
         throw new ReportParseError(`the root element is <${name}>, not <testsuites> or <testsuite>`);
       }
     }
-    const attributes = tag.attributes;
     switch (name) {
       case 'testsuite': {
         const frame: SuiteFrame = { name: detach(attributes.name ?? ''), output: '', pending: [] };
@@ -152,7 +190,7 @@ export async function parseJUnitFile(
         captured = '';
         return;
     }
-  });
+  };
 
   const startFailure = (frame: CaseFrame, kind: 'failure' | 'error', attributes: Record<string, string>) => {
     const detail: FailureDetail = { kind };
@@ -176,14 +214,7 @@ export async function parseJUnitFile(
       captured = tail(captured + text, MAX_OUTPUT_CHARS);
     }
   };
-  // Without a text handler saxes does not even slice the text between elements.
-  if (options.details) {
-    parser.on('text', collect);
-    parser.on('cdata', collect);
-  }
-
-  parser.on('closetag', (tag) => {
-    const name = tag.name;
+  const closeTag = (name: string) => {
     elements.pop();
     switch (name) {
       case 'testsuite': {
@@ -226,7 +257,12 @@ export async function parseJUnitFile(
         return;
       }
     }
-  });
+  };
+
+  // Without a text handler the readers do not even slice the text between elements.
+  const handlers: MarkupHandlers = { openTag, closeTag, ...(options.details ? { text: collect } : {}) };
+  const markup: { write(text: string): void; close(): void } =
+    parser === undefined ? new JUnitMarkupScanner(handlers) : parser(handlers, () => splitter.consumed);
 
   // The splitter works in one buffer; what it could not yet decide moves to the buffer's front. The next
   // read is already in flight (into one of two landing buffers) while the current bytes are parsed.
@@ -236,10 +272,15 @@ export async function parseJUnitFile(
     start[0] === 0xff && start[1] === 0xfe ? 'le' : start[0] === 0xfe && start[1] === 0xff ? 'be' : undefined;
   const decoder = utf16 === undefined ? undefined : new TextDecoder(`utf-16${utf16}`);
   let position = 0;
+  // The read in flight lands in one while the other's bytes are copied out: fresh buffers per read cost
+  // page faults and garbage collection.
+  const landing = [Buffer.allocUnsafe(READ_CHUNK_BYTES), Buffer.allocUnsafe(READ_CHUNK_BYTES)] as const;
+  let reads = 0;
   const readNext = async (): Promise<Buffer> => {
     const at = position;
     position += READ_CHUNK_BYTES;
-    const bytes = await file.readAt(at, READ_CHUNK_BYTES);
+    reads += 1;
+    const bytes = await file.readAt(at, READ_CHUNK_BYTES, landing[reads % 2]);
     if (decoder === undefined) return bytes;
     return Buffer.from(decoder.decode(bytes, { stream: bytes.length > 0 }), 'utf8');
   };
@@ -265,8 +306,10 @@ export async function parseJUnitFile(
       options.onBytes?.(Math.min(bytesRead, file.size));
     }
     if (!sawContent) return 0; // An empty file is an empty report, not a broken one.
-    parser.close();
+    markup.close();
   } catch (error) {
+    // The cases held here are read again, with everything else, by saxes.
+    if (error instanceof UnsupportedMarkup) throw error;
     // A report cut off mid-write (a killed CI job) still tells what ran before the cut.
     for (const suite of suites) for (const pending of suite.pending) emit(pending);
     throw error;
@@ -274,6 +317,31 @@ export async function parseJUnitFile(
     await inFlight.catch(() => undefined);
   }
   return cases;
+}
+
+/** saxes behind the scanner's interface; loaded only for the reports that need it. */
+async function saxesReader() {
+  const { SaxesParser } = await import('saxes');
+  return (handlers: MarkupHandlers, consumed: () => number) => {
+    // The splitter feeds saxes only part of the text, so saxes' own positions would mislead; errors are
+    // located by the splitter's character count instead.
+    const parser = new SaxesParser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
+    parser.on('error', (error) => {
+      throw new ReportParseError(`the XML is malformed near character ${consumed()}: ${error.message}`);
+    });
+    parser.on('doctype', () => {
+      throw new ReportParseError(
+        'the report declares a DOCTYPE; DTDs and entity declarations are refused (they enable XXE and entity-expansion attacks), and no test runner writes one',
+      );
+    });
+    parser.on('opentag', (tag: SaxesTagPlain) => handlers.openTag(tag.name, tag.attributes));
+    parser.on('closetag', (tag) => handlers.closeTag(tag.name));
+    if (handlers.text !== undefined) {
+      parser.on('text', handlers.text);
+      parser.on('cdata', handlers.text);
+    }
+    return parser;
+  };
 }
 
 function finishFailure(detail: FailureDetail, body: string): void {
@@ -341,14 +409,18 @@ function detach(value: string): string {
 }
 
 const internedValues = new Map<string, string>();
+let lastInterned = '';
 
 function interned(value: string): string {
+  // Consecutive tests mostly share a classname and file: comparing with the last is cheaper than hashing.
+  if (value === lastInterned) return lastInterned;
   let known = internedValues.get(value);
   if (known === undefined) {
     if (internedValues.size > 100_000) internedValues.clear();
     known = detach(value);
     internedValues.set(known, known);
   }
+  lastInterned = known;
   return known;
 }
 

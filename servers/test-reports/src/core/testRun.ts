@@ -36,7 +36,118 @@ export interface FoldedTest extends TestCaseResult {
 
 export interface TestRun {
   reports: ReportRead[];
-  tests: Map<string, FoldedTest>;
+  tests: TestTable;
+}
+
+/**
+ * A run's tests by identity (testKey), in the order they were first read, with a Map's reading interface.
+ * They are stored by suite and classname first, so that folding a large report hashes only short names:
+ * building and hashing every test's full key was a fifth of test_summary's time. Full keys are built only
+ * when asked for (compare_runs and flaky_tests match tests across runs by them).
+ */
+export class TestTable implements Iterable<[string, FoldedTest]> {
+  /** suite NUL classname → name NUL file → where the test is in `order`. */
+  private readonly groups = new Map<string, Map<string, number>>();
+  /** Every test in the order first read; a deleted one leaves a hole. */
+  private readonly order: (FoldedTest | undefined)[] = [];
+  private count = 0;
+  private byKey: Map<string, number> | undefined;
+  private lastSuite: string | undefined;
+  private lastClassname: string | undefined;
+  private lastGroup: Map<string, number> | undefined;
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** The test with the identity of `test`, if there is one. */
+  find(test: Pick<TestCaseResult, 'suite' | 'classname' | 'name' | 'file'>): FoldedTest | undefined {
+    const at = this.group(test, false)?.get(memberKey(test));
+    return at === undefined ? undefined : this.order[at];
+  }
+
+  /** Adds a test whose identity is not in the table yet. */
+  add(test: FoldedTest): void {
+    const group = this.group(test, true) as Map<string, number>;
+    group.set(memberKey(test), this.order.length);
+    this.byKey?.set(testKey(test), this.order.length);
+    this.order.push(test);
+    this.count += 1;
+  }
+
+  get(key: string): FoldedTest | undefined {
+    const at = this.keyIndex().get(key);
+    return at === undefined ? undefined : this.order[at];
+  }
+
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  delete(key: string): boolean {
+    const at = this.keyIndex().get(key);
+    const test = at === undefined ? undefined : this.order[at];
+    if (at === undefined || test === undefined) return false;
+    this.group(test, false)?.delete(memberKey(test));
+    this.byKey?.delete(key);
+    this.order[at] = undefined;
+    this.count -= 1;
+    return true;
+  }
+
+  /** The tests, in the order first read (an array: iterating it allocates nothing per test). */
+  values(): readonly FoldedTest[] {
+    if (this.count === this.order.length) return this.order as FoldedTest[];
+    return this.order.filter((test) => test !== undefined);
+  }
+
+  *entries(): IterableIterator<[string, FoldedTest]> {
+    for (const test of this.order) if (test !== undefined) yield [testKey(test), test];
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, FoldedTest]> {
+    return this.entries();
+  }
+
+  private group(
+    test: Pick<TestCaseResult, 'suite' | 'classname'>,
+    create: boolean,
+  ): Map<string, number> | undefined {
+    // Consecutive tests mostly share suite and classname.
+    if (
+      test.suite === this.lastSuite &&
+      test.classname === this.lastClassname &&
+      this.lastGroup !== undefined
+    )
+      return this.lastGroup;
+    const name = `${test.suite}\u0000${test.classname}`;
+    let group = this.groups.get(name);
+    if (group === undefined) {
+      if (!create) return undefined;
+      group = new Map();
+      this.groups.set(name, group);
+    }
+    this.lastSuite = test.suite;
+    this.lastClassname = test.classname;
+    this.lastGroup = group;
+    return group;
+  }
+
+  private keyIndex(): Map<string, number> {
+    if (this.byKey === undefined) {
+      this.byKey = new Map();
+      this.order.forEach((test, at) => {
+        if (test !== undefined) this.byKey?.set(testKey(test), at);
+      });
+    }
+    return this.byKey;
+  }
+}
+
+/** The rest of testKey once suite and classname are known. */
+function memberKey(test: Pick<TestCaseResult, 'name' | 'file'>): string {
+  // As in testKey, no file and an empty one are the same.
+  return test.file === undefined || test.file === '' ? test.name : `${test.name}\u0000${test.file}`;
 }
 
 export interface ReadRunOptions {
@@ -63,7 +174,7 @@ export function testId(test: Pick<TestCaseResult, 'suite' | 'classname' | 'name'
 }
 
 export async function readRun(found: readonly FoundReport[], options: ReadRunOptions): Promise<TestRun> {
-  const tests = new Map<string, FoldedTest>();
+  const tests = new TestTable();
   const reports: ReportRead[] = [];
   const totalBytes = found.reduce((sum, report) => sum + report.size, 0);
   let doneBytes = 0;
@@ -121,7 +232,7 @@ export async function readRun(found: readonly FoundReport[], options: ReadRunOpt
  * gotestsum (like go test) reports `TestX` beside its subtests `TestX/case`; the parent only summarizes
  * them, so it is not a test of its own unless it failed while every subtest passed.
  */
-function dropGoSubtestParents(tests: Map<string, FoldedTest>): void {
+function dropGoSubtestParents(tests: TestTable): void {
   const parents = new Map<string, boolean>();
   for (const test of tests.values()) {
     const slash = test.name.indexOf('/');
@@ -149,18 +260,16 @@ function isFileError(error: unknown): boolean {
  * one that ran decides: a pass after failures is a flaky pass, but a failure is never undone by an earlier
  * pass (a retry never follows a pass, so a failure after a pass is a failure). A skip changes nothing.
  */
-function fold(tests: Map<string, FoldedTest>, attempt: TestCaseResult, options: ReadRunOptions): void {
-  const key = testKey(attempt);
-  const known = tests.get(key);
-  // The lookup flattened the key; the name is taken from it, which also lets go of the parser's text.
-  const nameStart = attempt.suite.length + attempt.classname.length + 2;
-  attempt.name = key.slice(nameStart, nameStart + attempt.name.length);
+function fold(tests: TestTable, attempt: TestCaseResult, options: ReadRunOptions): void {
+  // A copy of the name, so that what is kept lets go of the parser's text (the name may be a slice of it).
+  attempt.name = detached(attempt.name);
+  const known = tests.find(attempt);
   // Only failures carry details, so only they need an id to decide whether to keep them.
   const keep =
     options.details && attempt.failures.length > 0 && (options.keepDetails?.(testId(attempt)) ?? true);
   const incoming = compact(attempt, keep, keep && options.keepDetails !== undefined);
   if (known === undefined) {
-    tests.set(key, incoming);
+    tests.add(incoming);
     return;
   }
   known.attempts += incoming.attempts;
@@ -207,6 +316,12 @@ function compact(testCase: TestCaseResult, keepDetails: boolean, keepRawStacks: 
   // Raw stacks are dropped once trimmed unless one test was asked for (failure_context reads its frames).
   if (!keepRawStacks) folded.failures = testCase.failures.map(({ stack: _stack, ...rest }) => rest);
   return folded;
+}
+
+function detached(text: string): string {
+  // V8 copies substrings shorter than 13 characters anyway; a longer one is copied when the concatenation
+  // is flattened by slice.
+  return text.length < 13 ? text : ` ${text}`.slice(1);
 }
 
 /** The file to show and to read the source from: where it failed if known, else the test's own file. */

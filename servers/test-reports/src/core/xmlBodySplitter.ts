@@ -12,9 +12,13 @@ const BODY_ELEMENTS = ['failure', 'error', 'skipped', 'system-out', 'system-err'
     name,
     output: name === 'system-out' || name === 'system-err' || name === 'stackTrace',
     bytes: Buffer.from(name, 'latin1'),
+    /** The open tag as runners write it, kept without a copy when an output element is dropped. */
+    plainOpen: Buffer.from(`<${name}>`, 'latin1'),
     close: Buffer.from(`</${name}`, 'latin1'),
   }),
 );
+/** Markup runs shorter than this are copied byte by byte (Buffer#copy allocates a view per call). */
+const SHORT_COPY = 256;
 const LONGEST_NAME = 12;
 /** Text between elements longer than this is handed on even without a following `<`. */
 const MAX_MARKUP_CARRY = 1 << 16;
@@ -35,6 +39,12 @@ export interface SplitTarget {
   markup(text: string): void;
   /** Decoded text of the current body element, delivered between its open and close tags. */
   body?(text: string): void;
+  /**
+   * Without a body target: hand the markup of each `feed` on in one piece rather than one piece per run
+   * between bodies (far fewer strings, decoder and parser calls; error positions then only say which
+   * chunk).
+   */
+  coalesceMarkup?: boolean;
 }
 
 type State = 'markup' | 'body' | 'body-cdata' | 'body-comment';
@@ -46,6 +56,9 @@ export class XmlBodySplitter {
   private droppedOpenTag: Buffer | undefined;
   private readonly markupDecoder = new StringDecoder('utf8');
   private readonly bodyDecoder = new StringDecoder('utf8');
+  /** Markup gathered during one `feed` when coalescing. */
+  private gathered: Buffer | undefined;
+  private gatheredLength = 0;
   /** Bytes handed on so far, to say where a parse error happened. */
   consumed = 0;
 
@@ -58,8 +71,9 @@ export class XmlBodySplitter {
    */
   feed(buffer: Buffer, final: boolean): number {
     const stop = this.run(buffer, final);
+    if (final && stop < buffer.length) this.emitMarkup(buffer, stop, buffer.length);
+    this.flushGathered();
     if (!final) return stop;
-    if (stop < buffer.length) this.emitMarkup(buffer.subarray(stop));
     const rest = this.markupDecoder.end();
     if (rest !== '') this.target.markup(rest);
     return buffer.length;
@@ -72,7 +86,7 @@ export class XmlBodySplitter {
     // Markup is handed on in as few pieces as possible: from `from` up to where a body starts.
     let from = -1;
     const flushTo = (to: number) => {
-      if (from >= 0 && to > from) this.emitMarkup(buffer.subarray(from, to));
+      if (from >= 0 && to > from) this.emitMarkup(buffer, from, to);
       from = -1;
     };
     while (position < length) {
@@ -112,7 +126,11 @@ export class XmlBodySplitter {
         const drop = element.output && this.target.body === undefined;
         if (drop) flushTo(open);
         if (buffer[tagEnd - 1] !== SLASH) {
-          if (drop) this.droppedOpenTag = Buffer.from(buffer.subarray(open, tagEnd + 1));
+          if (drop)
+            this.droppedOpenTag =
+              tagEnd + 1 - open === element.plainOpen.length && startsWith(buffer, open, element.plainOpen)
+                ? element.plainOpen
+                : Buffer.from(buffer.subarray(open, tagEnd + 1));
           else flushTo(position);
           this.state = 'body';
           this.closeTag = element.close;
@@ -147,7 +165,8 @@ export class XmlBodySplitter {
           this.state = 'markup';
         } else {
           // An element inside a text-only element: not a dialect we know, so let the XML parser see it all.
-          if (this.droppedOpenTag !== undefined) this.emitMarkup(this.droppedOpenTag);
+          if (this.droppedOpenTag !== undefined)
+            this.emitMarkup(this.droppedOpenTag, 0, this.droppedOpenTag.length);
           this.droppedOpenTag = undefined;
           this.state = 'markup';
         }
@@ -172,10 +191,35 @@ export class XmlBodySplitter {
     return position;
   }
 
-  private emitMarkup(bytes: Buffer): void {
-    if (bytes.length === 0) return;
-    this.consumed += bytes.length;
-    const text = this.markupDecoder.write(bytes);
+  private emitMarkup(buffer: Buffer, start: number, end: number): void {
+    const length = end - start;
+    if (length <= 0) return;
+    this.consumed += length;
+    if (this.target.coalesceMarkup === true && this.target.body === undefined) {
+      const needed = this.gatheredLength + length;
+      if (this.gathered === undefined || this.gathered.length < needed) {
+        const larger = Buffer.allocUnsafe(Math.max(needed, 2 * (this.gathered?.length ?? 1 << 16)));
+        this.gathered?.copy(larger, 0, 0, this.gatheredLength);
+        this.gathered = larger;
+      }
+      const gathered = this.gathered;
+      if (length < SHORT_COPY) {
+        for (let from = start, to = this.gatheredLength; from < end; from += 1, to += 1)
+          gathered[to] = buffer[from] as number;
+      } else {
+        buffer.copy(gathered, this.gatheredLength, start, end);
+      }
+      this.gatheredLength = needed;
+      return;
+    }
+    const text = this.markupDecoder.write(buffer.subarray(start, end));
+    if (text !== '') this.target.markup(text);
+  }
+
+  private flushGathered(): void {
+    if (this.gathered === undefined || this.gatheredLength === 0) return;
+    const text = this.markupDecoder.write(this.gathered.subarray(0, this.gatheredLength));
+    this.gatheredLength = 0;
     if (text !== '') this.target.markup(text);
   }
 

@@ -37,7 +37,7 @@ export const explainFailurePrompt = definePrompt({
         text: [
           `Explain the test failure ${JSON.stringify(id)} of the reports at ${JSON.stringify(path)} and propose a fix, with the groundwork-test-reports tools.`,
           '',
-          `1. Call \`failure_context\` with ${JSON.stringify(args)}. If it answers FAILURE_NOT_FOUND, call \`list_failures\` with ${JSON.stringify({ path })} and take the id from there.`,
+          `1. Call \`failure_context\` with \`${JSON.stringify(args)}\`. If it answers FAILURE_NOT_FOUND, call \`list_failures\` with \`${JSON.stringify({ path })}\` and take the id from there.`,
           '2. Read `message`, `expected`/`actual`, the trimmed `stack` and the numbered `sources` snippets (the failing line is marked `>`): the test (`role: "test"`) and the code under test (`role: "code_under_test"`). If `sources` is empty, pass `root` or open the file the stack names. If `truncated` is true, call again with a larger `max_tokens`.',
           '3. Decide whether the test or the code under test is wrong, and say why from the lines you read.',
           '',

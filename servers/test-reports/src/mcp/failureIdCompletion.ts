@@ -14,13 +14,15 @@ import { isFailing, readRun, testId } from '../core/testRun.js';
 
 interface FailingTest {
   id: string;
-  /** suite, classname and name, lower-cased: what a person may type instead of an id. */
+  /** name, classname and suite (at most 256 characters), lower-cased: what a person may type instead of an id. */
   words: string;
 }
 
-// Runs remembered at once, and failing tests remembered per run: a few KB each, so the cache stays small.
-const MAX_RUNS = 16;
+// Runs remembered at once, failing tests per run and characters of each test's words: at worst about 6 MB
+// a run (UTF-16), usually a few KB.
+const MAX_RUNS = 4;
 const MAX_IDS_PER_RUN = 10_000;
+const MAX_WORDS = 256;
 
 /** Oldest first; a hit moves to the end. Holds the read in progress, so concurrent asks read once. */
 const runs = new Map<string, Promise<FailingTest[]>>();
@@ -65,7 +67,8 @@ async function failingTestsAt(given: string, ctx: CompletionContext): Promise<Fa
         if (!isFailing(test)) continue;
         failing.push({
           id: testId(test),
-          words: `${test.suite}\u0000${test.classname}\u0000${test.name}`.toLowerCase(),
+          // The name first: a long suite or class must not push it out.
+          words: `${test.name}\u0000${test.classname}\u0000${test.suite}`.slice(0, MAX_WORDS).toLowerCase(),
         });
         if (failing.length === MAX_IDS_PER_RUN) break;
       }

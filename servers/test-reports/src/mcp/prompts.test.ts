@@ -1,32 +1,18 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { AllowedPaths } from '@groundwork/mcp-common';
+import { toolMentionProblems, toolMentions } from '@groundwork/mcp-testkit';
 import { describe, expect, it } from 'vitest';
 import { fixturesDir } from '../core/testing/fixtureRun.js';
 import { testReportPrompts } from './prompts.js';
 import { testReportTools } from './tools.js';
 
-const ctx = { signal: new AbortController().signal, allowedPaths: await AllowedPaths.under(fixturesDir) };
-
-/** Every "`tool` with {json}" a rendered prompt asks for, its JSON parsed. */
-function toolCalls(text: string): Array<{ tool: string; args: Record<string, unknown> }> {
-  const calls = [];
-  for (const match of text.matchAll(/`([a-z_]+)` with \{/g)) {
-    const start = (match.index ?? 0) + match[0].length - 1;
-    let depth = 0;
-    let inString = false;
-    let end = start;
-    for (; end < text.length; end++) {
-      const char = text[end];
-      if (inString) {
-        if (char === '\\') end++;
-        else if (char === '"') inString = false;
-      } else if (char === '"') inString = true;
-      else if (char === '{') depth++;
-      else if (char === '}' && --depth === 0) break;
-    }
-    calls.push({ tool: match[1] as string, args: JSON.parse(text.slice(start, end + 1)) });
-  }
-  return calls;
+/** The tool calls a rendered prompt asks for, after checking each names a real tool and arguments it takes. */
+function toolCallsIn(text: string): Array<{ tool: string; args: Record<string, unknown> }> {
+  expect(toolMentionProblems(text, testReportTools)).toEqual([]);
+  return toolMentions(text).map(({ tool, argumentsText }) => ({ tool, args: JSON.parse(argumentsText) }));
 }
+
+const ctx = { signal: new AbortController().signal, allowedPaths: await AllowedPaths.under(fixturesDir) };
 
 const SAMPLES: Record<string, Array<Record<string, string>>> = {
   'triage-red-ci-run': [{ path: 'maven' }, { path: 'ci/head', base: 'ci/"main" run' }],
@@ -50,7 +36,7 @@ describe('the prompts', () => {
         const messages = await prompt.render(args, ctx);
         expect(messages).toHaveLength(1);
         const text = messages[0]?.text ?? '';
-        const calls = toolCalls(text);
+        const calls = toolCallsIn(text);
         expect(calls.length).toBeGreaterThan(0);
         for (const call of calls) {
           const tool = testReportTools.find((candidate) => candidate.definition.name === call.tool);
@@ -100,11 +86,32 @@ describe('the prompts', () => {
       testReportPrompts[0]?.render({ path: 'head', base: 'main' }, ctx),
       testReportPrompts[0]?.render({ path: 'head' }, ctx),
     ]);
-    expect(toolCalls(withBase?.[0]?.text ?? '').map((call) => call.tool)).toContain('compare_runs');
-    expect(toolCalls(without?.[0]?.text ?? '').map((call) => call.tool)).toEqual([
+    expect(toolCallsIn(withBase?.[0]?.text ?? '').map((call) => call.tool)).toContain('compare_runs');
+    expect(toolCallsIn(without?.[0]?.text ?? '').map((call) => call.tool)).toEqual([
       'test_summary',
       'list_failures',
       'failure_context',
     ]);
+  });
+});
+
+describe('the skills', () => {
+  const skills = readdirSync(new URL('../../skills/', import.meta.url));
+  const bodies = skills.map((skill) =>
+    readFileSync(new URL(`../../skills/${skill}/SKILL.md`, import.meta.url), 'utf8'),
+  );
+
+  it('call only real tools with arguments they take, and each tool somewhere', () => {
+    for (const [index, body] of bodies.entries()) {
+      expect(toolMentionProblems(body, testReportTools), skills[index]).toEqual([]);
+      expect(toolMentions(body).length, skills[index]).toBeGreaterThan(0);
+    }
+    const mentioned = new Set(bodies.flatMap((body) => toolMentions(body).map((mention) => mention.tool)));
+    expect([...mentioned].sort()).toEqual(testReportTools.map((tool) => tool.definition.name).sort());
+  });
+
+  it('each have a prompt of the same name', () => {
+    const names = testReportPrompts.map((prompt) => prompt.definition.name);
+    for (const skill of skills) expect(names, skill).toContain(skill);
   });
 });

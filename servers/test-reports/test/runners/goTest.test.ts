@@ -8,6 +8,7 @@ import { expectChanges } from './runChanges.js';
 import {
   available,
   type Counts,
+  expectJUnitReadAlike,
   expectSummary,
   failureNamed,
   failuresOf,
@@ -287,6 +288,10 @@ describe.skipIf(!present)('go test -json, against what go printed', () => {
 });
 
 describe.skipIf(!present || !gotestsum)('gotestsum --rerun-fails, against what gotestsum printed', () => {
+  it('reads the JUnit the runner wrote with the fast markup scanner, exactly as saxes reads it', async () => {
+    expect(await expectJUnitReadAlike(root)).toBeGreaterThan(0);
+  });
+
   it('folds reruns: a test that passed on rerun is a flaky pass, one that failed every attempt failed', async () => {
     // gotestsum counts attempts: 3 tests, then 2 reruns of the two failures, then 1 of the one still failing.
     expect(rerun.printed).toMatch(/DONE 3 runs, 6 tests, 4 failures/);

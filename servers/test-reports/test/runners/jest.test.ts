@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectChanges } from './runChanges.js';
 import {
+  expectJUnitReadAlike,
   expectSummary,
   failureNamed,
   failuresOf,
@@ -124,6 +125,10 @@ function printedCounts(printed: string) {
 }
 
 describe('jest --json and jest-junit, against what Jest printed', () => {
+  it('reads the JUnit the runner wrote with the fast markup scanner, exactly as saxes reads it', async () => {
+    expect(await expectJUnitReadAlike(root)).toBeGreaterThan(0);
+  });
+
   it('counts what Jest counted, in both runs and both formats', async () => {
     for (const version of [1, 2]) {
       const printed = (ran[version - 1] as Ran).printed;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectChanges } from './runChanges.js';
 import {
+  expectJUnitReadAlike,
   expectSummary,
   failureNamed,
   failuresOf,
@@ -120,6 +121,10 @@ function printedCounts(text: string) {
 }
 
 describe('mocha-junit-reporter, against what mocha printed', () => {
+  it('reads the JUnit the runner wrote with the fast markup scanner, exactly as saxes reads it', async () => {
+    expect(await expectJUnitReadAlike(root)).toBeGreaterThan(0);
+  });
+
   it('counts what mocha counted (a failing hook is one failure, its tests do not run)', async () => {
     for (const version of [1, 2]) {
       const counts = printedCounts((printed[version - 1] as Ran).printed);

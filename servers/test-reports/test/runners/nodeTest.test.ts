@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectChanges } from './runChanges.js';
 import {
+  expectJUnitReadAlike,
   expectSummary,
   failureNamed,
   failuresOf,
@@ -123,6 +124,10 @@ function printedCounts(printed: string) {
 }
 
 describe('node --test TAP and junit reporters, against what node printed', () => {
+  it('reads the JUnit the runner wrote with the fast markup scanner, exactly as saxes reads it', async () => {
+    expect(await expectJUnitReadAlike(root)).toBeGreaterThan(0);
+  });
+
   it('counts what node counted; the same name in two files is two tests', async () => {
     for (const version of [1, 2]) {
       const counts = printedCounts((ran[version - 1] as Ran).printed);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectChanges } from './runChanges.js';
 import {
   available,
+  expectJUnitReadAlike,
   failureNamed,
   failuresOf,
   printedNumber,
@@ -125,6 +126,10 @@ describe.skipIf(!present)("prove's TAP archive, against what prove printed", () 
 });
 
 describe.skipIf(!junitHarness)('TAP::Harness::JUnit, against what prove printed', () => {
+  it('reads the JUnit the runner wrote with the fast markup scanner, exactly as saxes reads it', async () => {
+    expect(await expectJUnitReadAlike(root)).toBeGreaterThan(0);
+  });
+
   it('counts the failures prove counted, the bad plan included', async () => {
     const counts = printedCounts((ran[0] as Ran).printed);
     const summary = await server.call('test_summary', { path: 'junit-v1.xml' });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectChanges } from './runChanges.js';
 import {
   available,
+  expectJUnitReadAlike,
   expectSummary,
   failureNamed,
   failuresOf,
@@ -149,6 +150,10 @@ function printedFailures(printed: string): { name: string; message: string }[] {
 }
 
 describe.skipIf(!present)('pytest --junitxml, against what pytest printed', () => {
+  it('reads the JUnit the runner wrote with the fast markup scanner, exactly as saxes reads it', async () => {
+    expect(await expectJUnitReadAlike(root)).toBeGreaterThan(0);
+  });
+
   it('counts what pytest counted, in both runs', async () => {
     for (const [index, version] of [1, 2].entries()) {
       const printed = ran[index] as Ran;

@@ -6,8 +6,12 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AllowedPaths } from '@groundwork/mcp-common';
 import { connectOverStdio, type StdioSession } from '@groundwork/mcp-testkit';
 import { expect } from 'vitest';
+import { readJUnitWith } from '../../src/core/junitParser.js';
+import { discoverReports } from '../../src/core/reportDiscovery.js';
+import type { TestCaseResult } from '../../src/core/testResult.js';
 
 const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 /** The server package's own bin folder: jest, vitest and mocha are its devDependencies. */
@@ -184,4 +188,35 @@ export function printedNumber(printed: string, pattern: RegExp): number {
 /** A path relative to the allowed directory, as the tools take it. */
 export function under(root: string, ...parts: string[]): string {
   return path.relative(root, path.join(root, ...parts)) || '.';
+}
+
+/**
+ * Every JUnit report the runner wrote under `root` is read by the fast markup scanner without falling back
+ * to saxes, and read exactly as saxes reads it (with and without details). Returns how many were checked.
+ */
+export async function expectJUnitReadAlike(root: string): Promise<number> {
+  const found = await discoverReports(await AllowedPaths.under(root), root);
+  let checked = 0;
+  try {
+    for (const report of found.reports) {
+      if (report.format !== 'junit') continue;
+      for (const details of [false, true]) {
+        const read = async (reader: 'fast' | 'saxes') => {
+          const cases: TestCaseResult[] = [];
+          const file = await report.open();
+          try {
+            await readJUnitWith(reader, file, (testCase) => cases.push(testCase), { details });
+          } finally {
+            await file.close();
+          }
+          return cases;
+        };
+        expect(await read('fast'), report.name).toEqual(await read('saxes'));
+      }
+      checked += 1;
+    }
+  } finally {
+    await found.close();
+  }
+  return checked;
 }

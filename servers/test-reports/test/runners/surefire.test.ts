@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectChanges } from './runChanges.js';
 import {
   available,
+  expectJUnitReadAlike,
   expectSummary,
   failureNamed,
   failuresOf,
@@ -128,6 +129,10 @@ function printedCounts(printed: string) {
 }
 
 describe.skipIf(!present)('Maven Surefire offline, against what Surefire printed', () => {
+  it('reads the JUnit the runner wrote with the fast markup scanner, exactly as saxes reads it', async () => {
+    expect(await expectJUnitReadAlike(root)).toBeGreaterThan(0);
+  });
+
   it('counts what Surefire counted, reruns folded and the flake recognised', async () => {
     for (const version of [1, 2]) {
       const printed = (ran[version - 1] as Ran).printed;

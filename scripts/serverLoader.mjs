@@ -1,40 +1,36 @@
-// Bundled into every server bin by buildServer.mjs: loads the libraries the bin shares with every other
-// groundwork server (mcp-common, the MCP SDK, zod, pino — `vendor.cjs` beside the bin) through V8's code
-// cache. Compiling them is most of a stdio cold start; Node 22 has module.enableCompileCache() for this,
-// Node 20 only vm.Script's cachedData. The cache lives beside the bundle (never in a shared temp
-// directory: whoever can write a code cache can run code), is keyed by the bundle's size and time (every
-// build writes a new one) and the Node version, and is written when a process that found none exits.
+// Bundled into every server bin by buildServer.mjs: starts the server. Most of a stdio cold start is
+// compiling JavaScript, and Node 20 caches compiled code only for a vm.Script given `cachedData` (Node 22
+// has module.enableCompileCache() for this; ESM code gets no cache on Node 20 at all). So the build makes
+// the whole server — its own code, mcp-common, the MCP SDK, zod, pino — one CommonJS file, `bundled.cjs`
+// beside the bin, and this loader runs it through V8's code cache. The cache lives beside the bundle (never
+// in a shared temp directory: whoever can write a code cache can run code), is keyed by the bundle's size
+// and time (every build writes a new one), the Node version and flags, and is written when a process that
+// found none exits.
 //
-// vendor.cjs is used only while the installed SDK, zod, pino… are the files it was built from (listed
-// in vendor.json with their SHA-256): after an override, an upgrade or a patch of one of them, the bin
-// loads common.cjs (mcp-common alone) and the installed packages, as any unbundled program would.
-// Checking costs a stat per bundled file; the first start after an install also hashes them, and leaves
-// a stamp beside the bundle so later starts need the stats only.
+// bundled.cjs is used only while the installed SDK, zod, pino… are the files it was built from (listed in
+// vendor.json with their SHA-256): after an override, an upgrade or a patch of one of them, the bin loads
+// `installed.js` — the same server code as ESM, with every dependency imported from node_modules — as any
+// unbundled program would. Checking costs a stat per bundled file; the first start after an install also
+// hashes them, and leaves a stamp beside the bundle so later starts need the stats only.
 import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 
-let vendor;
-
-/** The vendor bundle's modules, by the specifier the server imports them with. */
-export function loadVendor() {
-  if (vendor === undefined) {
-    const bundle = fileURLToPath(new URL('./vendor.cjs', import.meta.url));
-    const differs = installedDiffers(bundle);
-    if (differs !== undefined) {
-      process.stderr.write(
-        `${differs}: the installed copy differs from the one bundled into this server; loading the installed packages (a slower start).\n`,
-      );
-    }
-    vendor = load(differs === undefined ? bundle : path.join(path.dirname(bundle), 'common.cjs'));
-  }
-  return vendor;
+/** Runs the server: the code-cached bundle when the installed dependencies are the bundled ones. */
+export async function startServer() {
+  const bundle = fileURLToPath(new URL('./bundled.cjs', import.meta.url));
+  const differs = installedDiffers(bundle);
+  if (differs === undefined) return run(bundle);
+  process.stderr.write(
+    `${differs}: the installed copy differs from the one bundled into this server; loading the installed packages (a slower start).\n`,
+  );
+  await import(new URL('./installed.js', import.meta.url).href);
 }
 
 /**
- * Undefined when every bundled package found from this directory is the one vendor.cjs holds (a package
+ * Undefined when every bundled package found from this directory is the one bundled.cjs holds (a package
  * not installed at all, as in a workspace that only builds, leaves the bundle to serve); otherwise the
  * name of the first that differs.
  */
@@ -44,7 +40,7 @@ function installedDiffers(bundle) {
   try {
     packages = JSON.parse(readFileSync(path.join(dir, 'vendor.json'), 'utf8'));
   } catch {
-    return undefined; // built before vendor.json existed, or by a build that bundles nothing third-party
+    return undefined; // a build that bundles nothing third-party
   }
   const roots = new Map([[-1, realpathSync(dir)]]);
   for (let progress = true; progress; ) {
@@ -64,11 +60,12 @@ function installedDiffers(bundle) {
       progress = true;
     }
   }
+  // Each installed package's package.json (its version) and every file bundled from it.
   const files = [];
-  for (const [index, { name, version, files: bundled }] of packages.entries()) {
+  for (const [index, { name, files: bundled }] of packages.entries()) {
     const root = roots.get(index);
     if (root === undefined) continue;
-    if (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version !== version) return name;
+    files.push({ index, name, file: path.join(root, 'package.json') });
     for (const [file, sha256] of bundled) files.push({ name, file: path.join(root, file), sha256 });
   }
   let signature;
@@ -83,11 +80,14 @@ function installedDiffers(bundle) {
     return files.find(({ file }) => !existsSync(file))?.name;
   }
   const { size, mtimeMs } = statSync(bundle);
-  const stamp = path.join(dir, `vendor-${size}-${Math.round(mtimeMs)}.verified`);
+  const stamp = path.join(dir, `bundled-${size}-${Math.round(mtimeMs)}.verified`);
   if (readOptional(stamp)?.toString() === signature) return undefined;
+  // No stamp, or something changed since it was written: compare versions and contents.
   const { createHash } = createRequire(import.meta.url)('node:crypto');
-  const changed = files.find(
-    ({ file, sha256 }) => createHash('sha256').update(readFileSync(file)).digest('hex') !== sha256,
+  const changed = files.find(({ index, file, sha256 }) =>
+    sha256 === undefined
+      ? JSON.parse(readFileSync(file, 'utf8')).version !== packages[index].version
+      : createHash('sha256').update(readFileSync(file)).digest('hex') !== sha256,
   );
   if (changed !== undefined) return changed.name;
   writeAtomically(stamp, signature);
@@ -105,7 +105,13 @@ function lookUp(name, from) {
   }
 }
 
-function load(file) {
+/**
+ * Runs bundled.cjs as Node runs a CommonJS module, plus two things a vm.Script lacks: `import()` (Node 20
+ * gives a vm.Script none without an experimental flag; the build turns the bundle's dynamic imports of
+ * external packages into calls to `_gwImp`, this module's own import, which resolves from the same
+ * directory) and `import.meta.url` (`_gwUrl`, for the server's own code).
+ */
+function run(file) {
   const source = readFileSync(file, 'utf8');
   // Hashing the source would cost more than the rest of this function; a build never keeps size and time.
   const { size, mtimeMs } = statSync(file);
@@ -114,19 +120,26 @@ function load(file) {
   const key = `${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}-${flags}`;
   const cacheFile = path.join(path.dirname(file), `${path.basename(file, '.cjs')}-${key}.v8cache`);
   const cachedData = readOptional(cacheFile);
-  // The wrapper is CommonJS's own, on the source's first line, so stack traces keep their line numbers.
-  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+  // The wrapper is on the source's first line, so stack traces keep their line numbers.
+  const wrapped = `(function (exports, require, module, __filename, __dirname, _gwImp, _gwUrl) {${source}\n})`;
   const script = new vm.Script(wrapped, {
     filename: file,
     ...(cachedData === undefined ? {} : { cachedData }),
   });
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file));
+  script.runInThisContext()(
+    module.exports,
+    createRequire(file),
+    module,
+    file,
+    path.dirname(file),
+    (specifier) => import(specifier),
+    pathToFileURL(file).href,
+  );
   if (cachedData === undefined || script.cachedDataRejected) {
     // At exit the cache also holds every function this run compiled, not only the top level.
-    process.once('exit', () => writeCache(cacheFile, script));
+    process.once('exit', () => writeAtomically(cacheFile, script.createCachedData()));
   }
-  return module.exports;
 }
 
 /** A short, stable name for a string (FNV-1a), cheaper than node:crypto for a file name. */
@@ -143,10 +156,6 @@ function readOptional(file) {
   } catch {
     return undefined;
   }
-}
-
-function writeCache(cacheFile, script) {
-  writeAtomically(cacheFile, script.createCachedData());
 }
 
 function writeAtomically(file, data) {
