@@ -4,15 +4,25 @@ import { CancelledError, DataError, throwIfAborted } from '../dataError.js';
 import { quoteIdentifier, type SqlDatabase, type TableName } from './sqlDatabase.js';
 
 const FETCH_ROWS = 5000;
+/**
+ * pg waits for ever on a server that accepts the connection and never answers (and cancelling the call does
+ * not interrupt its connect), so connecting has a deadline of its own.
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
 
 type Client = import('pg').Client;
 
-export async function openPostgresDatabase(connectionString: string, variable: string): Promise<SqlDatabase> {
+export async function openPostgresDatabase(
+  connectionString: string,
+  variable: string,
+  connectTimeoutMs = CONNECT_TIMEOUT_MS,
+): Promise<SqlDatabase> {
   const { default: pg } = await import('pg');
   const asText = (value: string) => value;
   const client = new pg.Client({
     connectionString,
     application_name: 'groundwork-data',
+    connectionTimeoutMillis: connectTimeoutMs,
     types: { getTypeParser: () => asText },
   });
   try {
