@@ -13,12 +13,6 @@ describeTransportContract({
   clientName: 'context-contract-test',
   allowedDir: fixtures,
   sampleCall: { name: 'project_tree', arguments: { path: 'python-app' } },
-  // The task is compared with a plain call made after it: project_tree's answer says how many files that call
-  // parsed (all of them cold, none warm), so the task runs a tool whose answer does not depend on the cache.
-  taskCall: {
-    name: 'context_bundle',
-    arguments: { path: 'python-app', files: ['main.py'], budget_tokens: 4000 },
-  },
   // A cold index of a generated repository (not checked in) takes long enough to cancel; the server
   // caches what it parsed, so every use gets a repository of its own.
   slowCall: () => ({
