@@ -4,9 +4,11 @@
 // bundled dependencies and writes V8's code cache), then BENCH_RUNS interleaved rounds (default 15) of
 // spawn → initialize result, and on to the tools/list result (initialized, then tools/list, as a client
 // does before it can call anything), medians. The same harness and Node for every contender; BENCH_NODE
-// runs them all with another Node binary (e.g. 22). Run: `node packages/install-test/bench/installedColdStart.mjs`.
+// runs them all with another Node binary (e.g. 22). Beside wall time, the CPU time the process had used by
+// the initialize result (every thread, from /proc on Linux): a shared machine's load stretches wall time
+// with waiting, less so CPU time. Run: `node packages/install-test/bench/installedColdStart.mjs`.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,18 +39,33 @@ function install(name, spec) {
   return folder;
 }
 
-/** Milliseconds from spawn to the initialize result and to the tools/list result. */
+/** Milliseconds of CPU the process has run on so far, all threads (Linux schedstat), or NaN. */
+function cpuMs(pid) {
+  try {
+    return readdirSync(`/proc/${pid}/task`).reduce(
+      (sum, task) =>
+        sum + Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]) / 1e6,
+      0,
+    );
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Milliseconds from spawn to the initialize result and to the tools/list result, and CPU by the first. */
 function timeStart(args) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(node, args, { stdio: ['pipe', 'pipe', 'ignore'], cwd: work });
     let output = '';
     let initialized;
+    let cpu;
     let listed;
     child.stdout.on('data', (chunk) => {
       output += chunk;
       if (initialized === undefined && output.includes('"id":1')) {
         initialized = performance.now() - started;
+        cpu = cpuMs(child.pid);
         child.stdin.write(LIST_TOOLS);
       }
       if (listed === undefined && output.includes('"id":2')) {
@@ -57,7 +74,7 @@ function timeStart(args) {
       }
     });
     child.on('exit', () =>
-      listed === undefined ? reject(new Error(`no answer: ${args[0]}`)) : resolve([initialized, listed]),
+      listed === undefined ? reject(new Error(`no answer: ${args[0]}`)) : resolve([initialized, listed, cpu]),
     );
     child.stdin.write(INITIALIZE);
   });
@@ -83,15 +100,15 @@ for (const args of Object.values(contenders)) await timeStart(args);
 for (let round = 0; round < runs; round++) {
   for (const [name, args] of Object.entries(contenders)) times[name].push(await timeStart(args));
 }
-const baseline = [0, 1].map((at) => median(times['server-filesystem'].map((pair) => pair[at])));
+const baseline = [0, 1, 2].map((at) => median(times['server-filesystem'].map((triple) => triple[at])));
 process.stdout.write(
   `Node ${execFileSync(node, ['--version']).toString().trim()}, ${runs} rounds, medians\n`,
 );
-process.stdout.write('contender\tinitialize\tratio\ttools/list\tratio\n');
+process.stdout.write('contender\tinitialize\tratio\ttools/list\tratio\tCPU by initialize\tratio\n');
 for (const [name, values] of Object.entries(times)) {
-  const [initialize, list] = [0, 1].map((at) => median(values.map((pair) => pair[at])));
+  const figures = [0, 1, 2].map((at) => median(values.map((triple) => triple[at])));
   process.stdout.write(
-    `${name}\t${initialize.toFixed(1)} ms\t${(initialize / baseline[0]).toFixed(2)}×\t${list.toFixed(1)} ms\t${(list / baseline[1]).toFixed(2)}×\n`,
+    `${name}\t${figures.map((value, at) => `${value.toFixed(1)} ms\t${(value / baseline[at]).toFixed(2)}×`).join('\t')}\n`,
   );
 }
 rmSync(work, { recursive: true, force: true });

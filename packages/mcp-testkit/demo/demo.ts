@@ -15,8 +15,11 @@ interface DemoCall {
   arguments: Record<string, unknown>;
   /** Relative to the server's folder: the directory the server may read. */
   allowedDir: string;
-  /** The prompt to render (default: the first listed); arguments not given are filled by completion. */
-  prompt?: { name: string; arguments?: Record<string, string> };
+  /**
+   * The prompt to render (default: the first listed); arguments not given are completed (a required one takes
+   * the first value). `complete` names an argument to complete as well, given or not.
+   */
+  prompt?: { name: string; arguments?: Record<string, string>; complete?: string };
 }
 
 interface DemoServer {
@@ -98,21 +101,33 @@ async function showPrimitives(client: Client, server: DemoServer): Promise<void>
   const prompt = prompts.find((candidate) => candidate.name === chosen.name);
   if (prompt === undefined) throw new Error(`${server.name} has no prompt '${chosen.name}'`);
   const args: Record<string, string> = { ...chosen.arguments };
-  for (const argument of prompt.arguments ?? []) {
-    if (args[argument.name] !== undefined || capabilities?.completions === undefined) continue;
+  const shown = (prompt.arguments ?? []).filter(
+    (argument) => args[argument.name] === undefined || argument.name === server.call.prompt?.complete,
+  );
+  for (const argument of capabilities?.completions === undefined ? [] : shown) {
+    const { [argument.name]: _self, ...others } = args;
     const { completion } = await client.complete({
       ref: { type: 'ref/prompt', name: prompt.name },
       argument: { name: argument.name, value: '' },
-      context: { arguments: args },
+      context: { arguments: others },
     });
+    // An argument with nothing to offer here (a PostgreSQL variable, free text) is not shown.
+    if (completion.values.length === 0 && argument.name !== server.call.prompt?.complete) continue;
     console.log(
       `complete: ${prompt.name}.${argument.name} '' → ${JSON.stringify(completion.values.slice(0, 8))}${completion.hasMore ? ` … (${completion.total ?? 'more'} in all)` : ''}`,
     );
     const [first] = completion.values;
-    if (argument.required === true && first !== undefined) args[argument.name] = first;
+    if (args[argument.name] === undefined && argument.required === true && first !== undefined) {
+      args[argument.name] = first;
+    }
   }
-  const rendered = await client.getPrompt({ name: prompt.name, arguments: args });
   console.log(`prompt: ${prompt.name} ${JSON.stringify(args)}`);
+  const rendered = await client.getPrompt({ name: prompt.name, arguments: args }).catch((error: Error) => {
+    console.log(`  ERROR ${error.message}`);
+    process.exitCode = 1;
+    return undefined;
+  });
+  if (rendered === undefined) return;
   const text = rendered.messages
     .map((message) => ('text' in message.content ? message.content.text : `[${message.content.type}]`))
     .join('\n');

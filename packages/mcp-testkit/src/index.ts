@@ -22,5 +22,11 @@ export {
   type StdioSessionOptions,
   type ToolOutcome,
 } from './stdioSession.js';
-export { type ToolMention, toolMentionProblems, toolMentions } from './toolMentions.js';
+export {
+  type ShippedWorkflows,
+  shippedWorkflowProblems,
+  type ToolMention,
+  toolMentionProblems,
+  toolMentions,
+} from './toolMentions.js';
 export { describeTransportContract } from './transportContract.js';

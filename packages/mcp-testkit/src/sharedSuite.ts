@@ -62,9 +62,13 @@ export function describeSharedSuite(spec: TransportContractSpec, harness: Transp
     const { tools } = await connection.client.listTools();
     const problems = tools.flatMap((tool) => [
       ...portabilityProblems(tool.inputSchema, `${tool.name}.input`),
+      ...strictSchemaProblems(tool.inputSchema, `${tool.name}.input`),
       ...(tool.outputSchema === undefined
         ? []
-        : portabilityProblems(tool.outputSchema, `${tool.name}.output`)),
+        : [
+            ...portabilityProblems(tool.outputSchema, `${tool.name}.output`),
+            ...strictSchemaProblems(tool.outputSchema, `${tool.name}.output`),
+          ]),
     ]);
     expect(problems).toEqual([]);
   });

@@ -1,7 +1,8 @@
 // Checks the tool calls a skill or a rendered prompt tells a model to make ("call `find_context` with
 // `{"path": …}`") against the server's real tools, so a renamed tool or argument cannot leave the
 // workflows a server ships pointing at nothing.
-import type { McpTool } from '@groundwork/mcp-common';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { McpPrompt, McpTool } from '@groundwork/mcp-common';
 
 export interface ToolMention {
   tool: string;
@@ -46,4 +47,39 @@ export function toolMentionProblems(text: string, tools: readonly McpTool[]): st
     }
     return problems;
   });
+}
+
+export interface ShippedWorkflows {
+  /** The server's `skills/` folder (one `<skill>/SKILL.md` each). */
+  skillsDir: URL;
+  tools: readonly McpTool[];
+  prompts: readonly McpPrompt[];
+  /** Whether every tool must be called by some skill (a server whose skills cover all its tools). */
+  everyToolCalled?: boolean;
+}
+
+/**
+ * What is wrong with the skills a server ships, read from its package folder: each skill has a prompt of
+ * its name, calls at least one tool (a skill with none would pass the mention check vacuously), and names
+ * only real tools with arguments they take.
+ */
+export function shippedWorkflowProblems(workflows: ShippedWorkflows): string[] {
+  const skills = readdirSync(workflows.skillsDir).sort();
+  const promptNames = new Set(workflows.prompts.map((prompt) => prompt.definition.name));
+  const called = new Set<string>();
+  const problems = skills.flatMap((skill) => {
+    const body = readFileSync(new URL(`${skill}/SKILL.md`, workflows.skillsDir), 'utf8');
+    const mentions = toolMentions(body);
+    for (const mention of mentions) called.add(mention.tool);
+    return [
+      ...(promptNames.has(skill) ? [] : [`${skill}: no prompt of the same name`]),
+      ...(mentions.length > 0 ? [] : [`${skill}: calls no tool`]),
+      ...toolMentionProblems(body, workflows.tools).map((problem) => `${skill}: ${problem}`),
+    ];
+  });
+  if (workflows.everyToolCalled) {
+    for (const tool of workflows.tools)
+      if (!called.has(tool.definition.name)) problems.push(`no skill calls ${tool.definition.name}`);
+  }
+  return problems;
 }

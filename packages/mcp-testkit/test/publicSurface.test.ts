@@ -18,6 +18,7 @@ describe('@groundwork/mcp-testkit', () => {
       'runBin',
       'runConformance',
       'seededRandom',
+      'shippedWorkflowProblems',
       'snakeCaseKeys',
       'startHttpServer',
       'startedCallCount',

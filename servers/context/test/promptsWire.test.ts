@@ -14,6 +14,8 @@ beforeAll(async () => {
     clientName: 'context-prompts-test',
     args: ['--allowed-dir', fixtures],
   });
+  // A completion gives up indexing a project it has not seen after 5 s; a tool call indexes them in full.
+  for (const project of ['ts-app', 'go-app']) await session.call('project_tree', { path: project });
 });
 afterAll(() => session.close());
 

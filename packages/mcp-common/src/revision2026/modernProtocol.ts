@@ -9,7 +9,7 @@ import type { ServerApp } from '../serverApp.js';
 import { SKILLS_CAPABILITY, SKILLS_EXTENSION } from '../skills/skillCatalog.js';
 import { answerModernTaskMethod, MODERN_TASKS_CAPABILITY, startModernTask } from '../tasks/modernTasks.js';
 import type { LogLevel } from '../tool.js';
-import { invalidParams, isLogLevel, runToolCall, type Send, type ToolCallRequest } from '../toolCalls.js';
+import { isLogLevel, runToolCall, type Send, type ToolCallRequest } from '../toolCalls.js';
 import {
   META,
   METHOD_NOT_FOUND,

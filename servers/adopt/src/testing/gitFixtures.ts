@@ -93,7 +93,7 @@ if (args[0] === 'pr' && args[1] === 'list') {
 }
 if (args[0] === 'pr' && args[1] === 'create') {
   fs.writeFileSync(${JSON.stringify(state)}, ${JSON.stringify(pullRequestUrl)});
-  process.stdout.write(${JSON.stringify(pullRequestUrl + '\n')});
+  process.stdout.write(${JSON.stringify(`${pullRequestUrl}\n`)});
   process.exit(0);
 }
 console.error('gh stand-in: unexpected call');

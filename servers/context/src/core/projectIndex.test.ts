@@ -110,6 +110,23 @@ describe('ProjectIndex', () => {
     index.close();
   });
 
+  it('refuses to resolve past a FIFO at node_modules/<imported package>/package.json, and ignores one nobody imports', async () => {
+    writeFileSync(path.join(root, 'src/bare.ts'), "import { z } from 'zod';\nexport const schema = z;\n");
+    mkdirSync(path.join(root, 'node_modules/unused'), { recursive: true });
+    execFileSync('mkfifo', [path.join(root, 'node_modules/unused/package.json')]);
+    const index = new ProjectIndex(root);
+    expect((await index.build()).graph.files.get('src/bare.ts')?.externals).toEqual(['zod']);
+    mkdirSync(path.join(root, 'node_modules/zod'), { recursive: true });
+    execFileSync('mkfifo', [path.join(root, 'node_modules/zod/package.json')]);
+    // Resolution runs again (and the check before it) once a source changes: node_modules is not watched.
+    writeFileSync(path.join(root, 'src/bare.ts'), "import { z } from 'zod';\nexport const schema2 = z;\n");
+    await expect(index.build()).rejects.toMatchObject({
+      code: 'UNSAFE_CONFIG_FILE',
+      message: expect.stringContaining("'node_modules/zod/package.json' is a FIFO (named pipe)"),
+    });
+    index.close();
+  });
+
   it('keeps one index per root for the process', () => {
     expect(projectIndexFor(root)).toBe(projectIndexFor(root));
   });

@@ -1,7 +1,13 @@
 // The per-root index cache: parsed facts keyed by path + size + mtime, so an unchanged tree is not parsed
 // again and a changed file is parsed alone; the resolved graph is reused while nothing changed. Every byte it
 // reads (sources, .gitignore, package.json, tsconfig, go.mod) goes through the root's confined directory handle.
-import { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import { isBuiltin } from 'node:module';
+import {
+  ConfinedDirectory,
+  InvalidPathError,
+  PathNotFoundError,
+  WrongFileKindError,
+} from '@groundwork/mcp-common/files';
 import { UnsafeConfigFileError } from './contextError.js';
 import { DependencyGraph, type GraphFile, UnresolvedImports } from './dependencyGraph.js';
 import { parseFacts } from './factsParser.js';
@@ -18,10 +24,17 @@ import {
   scanProject,
 } from './projectScan.js';
 import { PythonResolver } from './pythonResolution.js';
-import { dirnameOf, type ResolvedImport } from './resolution.js';
+import { dirnameOf, joinRelative, type ResolvedImport } from './resolution.js';
 import type { FileFacts } from './sourceFacts.js';
 import type { Encoding } from './tokenCounter.js';
-import { createOxcResolver, loadOxcResolver, type OxcResolvers, TsResolver } from './tsResolution.js';
+import {
+  createOxcResolver,
+  isBareSpecifier,
+  loadOxcResolver,
+  type OxcResolvers,
+  packageNameOf,
+  TsResolver,
+} from './tsResolution.js';
 import { WorkBudget } from './workBudget.js';
 
 interface CachedFile {
@@ -150,7 +163,7 @@ export class ProjectIndex {
       const configChanged = [...changed, ...removed].some((file) => RESOLUTION_CONFIG.test(file));
       if (fileSetChanged || configChanged) this.oxcResolver?.clearCache();
       const configs = await this.readConfigs(scan, source, options.signal);
-      const graph = await this.resolveAll(scan, configs, options);
+      const graph = await this.resolveAll(directory, scan, configs, options);
       this.current = { graph, scan, stats, source };
       return this.current;
     } catch (error) {
@@ -213,6 +226,7 @@ export class ProjectIndex {
   }
 
   private async resolveAll(
+    directory: ConfinedDirectory,
     scan: ProjectScan,
     configs: ReadonlyMap<string, string>,
     options: ScanOptions,
@@ -225,6 +239,7 @@ export class ProjectIndex {
 
     let ts: TsResolver | undefined;
     if (languages.has('typescript') || languages.has('javascript')) {
+      await checkInstalledManifests(directory, scan, facts, options.signal);
       this.oxcResolver ??= createOxcResolver(await loadOxcResolver());
       ts = new TsResolver(this.oxcResolver, this.root, paths, workspacePackages(configs), configs);
     }
@@ -292,6 +307,54 @@ function mergeResults(results: readonly ResolvedImport[]): ResolvedImport {
     external: results.find((result) => result.external !== undefined)?.external,
     unresolved: results.length > 0 && results.every((result) => result.unresolved === true),
   };
+}
+
+/** The most installed package.json files checked before resolution (one per imported package and folder). */
+const MAX_MANIFEST_CHECKS = 10_000;
+
+/**
+ * oxc-resolver opens `node_modules/<name>/package.json` by path, without checking its kind, for every bare
+ * import: a FIFO there blocks the server for good, a link to a device feeds it without end. The scan skips
+ * node_modules, so each such file an import would reach (in a node_modules beside the importer or above it,
+ * inside the project) is checked here through the root's handle first; a missing one is fine.
+ */
+async function checkInstalledManifests(
+  directory: ConfinedDirectory,
+  scan: ProjectScan,
+  facts: ReadonlyMap<string, FileFacts>,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  if (scan.nodeModulesParents.length === 0) return;
+  const parents = new Set(scan.nodeModulesParents);
+  const manifests = new Set<string>();
+  for (const [file, fact] of facts) {
+    if (!isTsOrJs(fact.language)) continue;
+    const names = new Set(
+      fact.imports
+        .map((ref) => ref.specifier)
+        .filter((specifier) => isBareSpecifier(specifier) && !isBuiltin(specifier))
+        .map(packageNameOf),
+    );
+    for (let folder = dirnameOf(file); ; folder = dirnameOf(folder)) {
+      if (parents.has(folder))
+        for (const name of names) manifests.add(joinRelative(folder, `node_modules/${name}/package.json`));
+      if (folder === '' || manifests.size >= MAX_MANIFEST_CHECKS) break;
+    }
+    if (manifests.size >= MAX_MANIFEST_CHECKS) break;
+  }
+  for (const manifest of manifests) {
+    try {
+      await using _file = await directory.openFile(manifest, { signal });
+    } catch (error) {
+      if (signal?.aborted === true) throw error;
+      if (error instanceof PathNotFoundError || error instanceof InvalidPathError) continue;
+      const problem =
+        error instanceof WrongFileKindError
+          ? `is a ${error.found}, not a regular file`
+          : 'is a link that does not lead to a regular file inside the project';
+      throw new UnsafeConfigFileError(manifest, problem);
+    }
+  }
 }
 
 /** Package name → folder, for every package.json of the project that has a name. */

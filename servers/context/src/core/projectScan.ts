@@ -97,6 +97,8 @@ export interface ProjectScan {
    * that are not regular files inside the root: resolving TypeScript imports with them could block.
    */
   unsafeConfigs: UnsafeConfig[];
+  /** Folders (relative to the root) that hold a node_modules folder, which the scan itself skips. */
+  nodeModulesParents: string[];
   /** Every folder the walk went through (also empty ones): where a new file would be seen. */
   walkedFolders: string[];
   skippedLarge: number;
@@ -129,6 +131,7 @@ export async function scanProject(root: ConfinedDirectory, options: ScanOptions 
   const files: ScannedFile[] = [];
   const walkedFolders: string[] = [];
   const unsafeConfigs: UnsafeConfig[] = [];
+  const nodeModulesParents: string[] = [];
   let skippedLarge = 0;
   let truncated = false;
 
@@ -149,6 +152,7 @@ export async function scanProject(root: ConfinedDirectory, options: ScanOptions 
         if (problem !== undefined) unsafeConfigs.push({ path: childRelative, problem });
       }
       if (entry.kind === 'directory') {
+        if (entry.name === 'node_modules') nodeModulesParents.push(relative);
         if (SKIPPED_FOLDERS.has(entry.name) || isIgnored(scopes, `${childRelative}/`)) continue;
         subfolders.push(entry.name);
       } else if (entry.kind === 'regular file') {
@@ -195,7 +199,7 @@ export async function scanProject(root: ConfinedDirectory, options: ScanOptions 
   await budget.checkpoint();
   await visit(root, '', []);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, walkedFolders, unsafeConfigs, skippedLarge, truncated };
+  return { files, walkedFolders, unsafeConfigs, nodeModulesParents, skippedLarge, truncated };
 }
 
 /** Why a non-regular entry with a config file's name is unsafe to let a path-based reader open, if it is. */

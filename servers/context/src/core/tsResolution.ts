@@ -182,7 +182,7 @@ export class TsResolver {
   }
 
   private resolveUncached(fromFile: string, specifier: string, kind: ImporterKind): ResolvedImport {
-    const bare = isBare(specifier);
+    const bare = isBareSpecifier(specifier);
     if (bare && isBuiltin(specifier)) {
       return { local: [], external: specifier.startsWith('node:') ? specifier : `node:${specifier}` };
     }
@@ -331,7 +331,8 @@ export class TsResolver {
   }
 }
 
-function isBare(specifier: string): boolean {
+/** A package specifier (not relative, absolute or a `#` subpath import). */
+export function isBareSpecifier(specifier: string): boolean {
   return !(specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('#'));
 }
 

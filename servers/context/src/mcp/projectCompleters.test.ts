@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AllowedPaths, type CompletionContext } from '@groundwork/mcp-common';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { projectIndexFor } from '../core/projectIndex.js';
 import { fixtureRoot } from '../core/testFixtures.js';
 import { completeProjectFile, completeSymbol } from './projectCompleters.js';
 
@@ -10,6 +11,9 @@ let ctx: CompletionContext;
 beforeAll(async () => {
   // The fixtures folder is the one allowed directory: `ts-app` resolves inside it, `..` leads out.
   ctx = { signal: new AbortController().signal, allowedPaths: await AllowedPaths.under(fixtureRoot('.')) };
+  // A completion gives up indexing a project it has not seen after 5 s: the indexes it reads, built in full.
+  for (const project of ['ts-app', 'go-app'])
+    await projectIndexFor(realpathSync(fixtureRoot(project))).build();
 });
 
 const complete = (completer: typeof completeSymbol, value: string, args: Record<string, string>) =>
@@ -37,6 +41,7 @@ describe('completeProjectFile', () => {
         writeFileSync(path.join(root, file), file === '.gitignore' ? '*.log\n' : 'export const a = 1;\n');
       }
       const inTemp = { ...ctx, allowedPaths: await AllowedPaths.under(root) };
+      await projectIndexFor(realpathSync(root)).build();
       const top = await completeProjectFile({ value: '', arguments: { path: '.' } }, inTemp);
       expect(top.values).toContain('src/');
       for (const skipped of ['node_modules/', 'dist/', 'debug.log'])

@@ -383,7 +383,7 @@ function finishCase(frame: CaseFrame, suite: SuiteFrame | undefined): TestCaseRe
   const testCase: TestCaseResult = {
     suite: suite?.name ?? '',
     classname: interned(attributes.classname ?? attributes.class ?? ''),
-    // Detached from the markup text once the test's key is built (see testRun's fold).
+    // Detached from the markup text when the run keeps it (see testRun's fold).
     name: attributes.name ?? '',
     status,
     failures: status === 'failed' || status === 'errored' ? frame.failures : NO_FAILURES,
