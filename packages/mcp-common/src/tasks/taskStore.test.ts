@@ -164,12 +164,15 @@ describe('TaskStore', () => {
     expect(store.size).toBe(0);
   });
 
-  it('uses the ttl a client asks for, capped at the maximum', () => {
+  it('uses the ttl a client asks for, at least a minute and capped at the maximum', () => {
     const store = new TaskStore({ ...LIMITS, maxTasks: 10, maxTasksPerClient: 10 });
     const ask = (requestedTtlMs: number | undefined) =>
       store.create({ owner: 'a', quota: 'a', requestedTtlMs, run: async () => OUTCOME }).ttlMs;
     expect(ask(undefined)).toBe(10 * MINUTE);
-    expect(ask(30_000)).toBe(30_000);
+    expect(ask(30 * MINUTE)).toBe(30 * MINUTE);
+    // Seconds sent by mistake would cancel the work before the first poll.
+    expect(ask(600)).toBe(MINUTE);
+    expect(ask(1.5)).toBe(MINUTE);
     expect(ask(24 * 60 * MINUTE)).toBe(60 * MINUTE);
     expect(ask(-5)).toBe(10 * MINUTE);
     expect(ask(Number.NaN)).toBe(10 * MINUTE);

@@ -58,6 +58,9 @@ export interface NewTask {
 }
 
 /** Too many tasks: a JSON-RPC error the caller sends as it is. */
+/** The shortest lifetime a task is given, whatever the client asks for. */
+export const MIN_TASK_TTL_MS = 60_000;
+
 export class TaskLimitError extends Error {
   readonly code = -32000;
 }
@@ -198,7 +201,9 @@ export class TaskStore {
   private ttlFor(requested: number | undefined): number {
     if (requested === undefined || !Number.isFinite(requested) || requested <= 0)
       return this.limits.taskTtlMs;
-    return Math.min(Math.floor(requested), this.limits.maxTaskTtlMs);
+    // A ttl is milliseconds; one under a minute is most likely seconds sent by mistake (`ttl: 600`), and
+    // honouring it would cancel the work before the client's first poll. A minute is the floor.
+    return Math.min(Math.max(Math.floor(requested), MIN_TASK_TTL_MS), this.limits.maxTaskTtlMs);
   }
 
   private find(taskId: string, owner: string | undefined): Entry | undefined {
