@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 interface DemoCall {
@@ -20,6 +21,8 @@ interface DemoCall {
    * the first value). `complete` names an argument to complete as well, given or not.
    */
   prompt?: { name: string; arguments?: Record<string, string>; complete?: string };
+  /** The call to run as a task, when the demo call's tool cannot run as one (default: the demo call). */
+  task?: { tool: string; arguments: Record<string, unknown> };
 }
 
 interface DemoServer {
@@ -140,6 +143,29 @@ async function showPrimitives(client: Client, server: DemoServer): Promise<void>
   );
 }
 
+/** The demo call (or the server's `task` call) as a task: created, its result fetched, its status read. */
+async function showTask(client: Client, server: DemoServer): Promise<void> {
+  const call = server.call.task ?? { tool: server.call.tool, arguments: server.call.arguments };
+  const { tools } = await client.listTools();
+  const tool = tools.find((candidate) => candidate.name === call.tool);
+  if (tool?.execution?.taskSupport !== 'optional') {
+    console.log(`task:  (${call.tool} always answers at once; no task)`);
+    return;
+  }
+  const created = await client.request(
+    { method: 'tools/call', params: { name: call.tool, arguments: call.arguments, task: {} } },
+    CreateTaskResultSchema,
+  );
+  const { taskId } = created.task;
+  console.log(
+    `task:  ${call.tool} ${JSON.stringify(call.arguments)} → ${taskId.slice(0, 8)}… ${created.task.status}`,
+  );
+  const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+  const { status } = await client.experimental.tasks.getTask(taskId);
+  console.log(`  tasks/result: ${result.isError ? 'ERROR' : 'ok'}; tasks/get: ${status}`);
+  if (result.isError) process.exitCode = 1;
+}
+
 async function overStdio(server: DemoServer): Promise<void> {
   const client = new Client({ name: 'groundwork-demo', version: '1.0.0' });
   await client.connect(
@@ -170,6 +196,7 @@ async function overHttp(server: DemoServer): Promise<void> {
     await client.connect(transport);
     try {
       await exercise(client, server, `streamable HTTP (${url})`);
+      await showTask(client, server);
       await transport.terminateSession();
     } finally {
       await client.close();
@@ -204,4 +231,6 @@ for (const server of servers) {
   await overStdio(server);
   await overHttp(server);
 }
-console.log(`\nDemo done: ${servers.length} server(s), each over stdio and streamable HTTP.`);
+console.log(
+  `\nDemo done: ${servers.length} server(s), each over stdio (a skill, a prompt, a completion) and streamable HTTP (a task).`,
+);
