@@ -73,9 +73,13 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
     },
   );
   let clientLevel: LogLevel = 'info';
-  const tools = { tools: app.registry.listing };
+  const tools = () => ({ tools: app.registry.listing });
   // A client of a revision before tasks sees the tools exactly as before (no `execution`).
-  const toolsBeforeTasks = { tools: app.registry.listing.map(({ execution: _execution, ...tool }) => tool) };
+  let toolsBeforeTasks: { tools: unknown[] } | undefined;
+  const beforeTasks = () => {
+    toolsBeforeTasks ??= { tools: app.registry.listing.map(({ execution: _execution, ...tool }) => tool) };
+    return toolsBeforeTasks;
+  };
   const limiter = sessionLimiter(app);
   const negotiated = rememberProtocolVersion(server);
   const tasks = serveLegacyTasks(server, app, options.stateless);
@@ -90,7 +94,7 @@ export function createProtocolServer(app: ServerApp, options: ProtocolServerOpti
     const version = options.stateless
       ? headerOf(extra.requestInfo?.headers, 'mcp-protocol-version')
       : negotiated();
-    return version !== undefined && version < TASKS_VERSION ? toolsBeforeTasks : tools;
+    return version !== undefined && version < TASKS_VERSION ? beforeTasks() : tools();
   });
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: prompts.listing }));
   server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { AllowedPaths } from './allowedPaths.js';
 import { parseCommandLine, type StartupOptions, usage } from './commandLine.js';
-import { createLogger } from './logger.js';
+import { createLogger, preloadLogger } from './logger.js';
 import type { McpPrompt } from './prompt.js';
 import { PromptCatalog } from './promptCatalog.js';
 import type { ServerApp } from './protocolServer.js';
@@ -58,6 +58,7 @@ export async function runServer(spec: ServerSpec, argv = process.argv.slice(2)):
   const { limits: _limits, ...httpOptions } = options;
   const running = await serveHttp(app, { ...httpOptions, mode: options.transport });
   process.stderr.write(`${spec.name} ${spec.version} serving ${options.transport} at ${running.url}\n`);
+  preloadLogger(app.logger);
   const stop = () => {
     running.close().finally(() => process.exit(0));
   };
@@ -66,7 +67,14 @@ export async function runServer(spec: ServerSpec, argv = process.argv.slice(2)):
 }
 
 async function buildApp(spec: ServerSpec, options: StartupOptions): Promise<ServerApp> {
-  const logger = createLogger(spec.name);
+  const logger = (() => {
+    try {
+      return createLogger(spec.name);
+    } catch (error) {
+      process.stderr.write(`${spec.name}: ${(error as Error).message}\n`);
+      process.exit(2);
+    }
+  })();
   const [allowedPaths, usageText] = await Promise.all([
     AllowedPaths.under(...options.allowedDirs).catch((error: NodeJS.ErrnoException) => {
       process.stderr.write(

@@ -1,5 +1,6 @@
 // Serving on stdio: stdout is the JSON-RPC wire. The process lives as long as stdin, plus a short grace
 // in which requests already read are still answered (a client may write its requests, then close stdin).
+import { preloadLogger } from './logger.js';
 import { createProtocolServer, type ServerApp } from './protocolServer.js';
 import { answerModernRequestsOn } from './revision2026/stdioRevision.js';
 import { StdioTransport } from './stdioTransport.js';
@@ -30,6 +31,12 @@ export async function serveStdio(app: ServerApp): Promise<void> {
   process.on('SIGINT', () => void exit(0));
   process.on('SIGTERM', () => void exit(0));
   app.logger.debug('serving on stdio');
+  // The tool listing is built and the log loaded here, after the messages already waiting (a client's
+  // initialize) have been answered, rather than before the first answer (toolRegistry.ts, logger.ts).
+  setImmediate(() => {
+    void app.registry.listing;
+    preloadLogger(app.logger);
+  });
 }
 
 /** Resolves when every request read is answered, or after `ms`. */

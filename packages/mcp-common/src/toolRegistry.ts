@@ -39,8 +39,8 @@ export class UnknownToolError extends ToolError {
 const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 
 export class ToolRegistry {
-  readonly listing: readonly ToolListing[];
   private readonly tools: ReadonlyMap<string, McpTool>;
+  private built: readonly ToolListing[] | undefined;
 
   constructor(
     tools: readonly McpTool[],
@@ -54,7 +54,16 @@ export class ToolRegistry {
       byName.set(name, tool);
     }
     this.tools = byName;
-    this.listing = tools.map((tool) => listingOf(tool));
+  }
+
+  /**
+   * The tools as `tools/list` shows them. Turning zod schemas into JSON Schema is the costliest step of a
+   * start, and no answer to `initialize` needs it, so it is built on first use (the stdio server builds it
+   * once the messages waiting at start-up are answered, while the client reads its initialize result).
+   */
+  get listing(): readonly ToolListing[] {
+    this.built ??= [...this.tools.values()].map((tool) => listingOf(tool));
+    return this.built;
   }
 
   get names(): string[] {
