@@ -2,6 +2,7 @@
 // in which requests already read are still answered (a client may write its requests, then close stdin).
 import { preloadLogger } from './logger.js';
 import { createProtocolServer, type ServerApp } from './protocolServer.js';
+import { screenEitherRevision } from './revision2026/revision.js';
 import { answerModernRequestsOn } from './revision2026/stdioRevision.js';
 import { StdioTransport } from './stdioTransport.js';
 
@@ -13,6 +14,7 @@ export async function serveStdio(app: ServerApp): Promise<void> {
   const transport = new StdioTransport(process.stdin, process.stdout, {
     maxLineBytes: app.limits.maxRequestBytes,
     report: (message) => app.logger.warn(message),
+    screen: screenEitherRevision,
   });
   await server.connect(transport);
   answerModernRequestsOn(transport, app);

@@ -10,6 +10,7 @@ import {
   type RpcErrorReply,
   type RpcId,
   rpcError,
+  type Screened,
   screenMessage,
 } from './rpcScreening.js';
 
@@ -18,6 +19,8 @@ export interface StdioTransportOptions {
   maxLineBytes: number;
   /** Where skipped lines are reported (the process's stderr). */
   report(message: string): void;
+  /** How each message is checked before it is handed on (default: the 2025 screening). */
+  screen?: (raw: unknown) => Screened;
 }
 
 const NEWLINE = 0x0a;
@@ -101,7 +104,7 @@ export class StdioTransport implements Transport {
       this.refuseBatch(parsed);
       return;
     }
-    const screened = screenMessage(parsed);
+    const screened = (this.options.screen ?? screenMessage)(parsed);
     if (!screened.ok) {
       if (screened.reply !== undefined) void this.send(screened.reply);
       return;

@@ -6,8 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { ModernProtocol, type ModernReply } from '../revision2026/modernProtocol.js';
-import { HEADER_MISMATCH, META, METHOD_NOT_FOUND, REMOVED_METHODS } from '../revision2026/revision.js';
-import { INVALID_REQUEST, type RpcErrorReply, type Screened, screenMessage } from '../rpcScreening.js';
+import { HEADER_MISMATCH, META, METHOD_NOT_FOUND, screenModern } from '../revision2026/revision.js';
+import { INVALID_REQUEST, type RpcErrorReply } from '../rpcScreening.js';
 import type { ServerApp } from '../serverApp.js';
 import {
   acceptsEventStream,
@@ -140,20 +140,6 @@ export class ModernEndpoint implements McpEndpoint {
   }
 
   async close(): Promise<void> {}
-}
-
-/**
- * The 2025 screening, except that the params of methods 2026-07-28 removed are not checked: such a
- * request is answered -32601 (HTTP 404) whatever it carries, never -32602 for an initialize it cannot use.
- */
-function screenModern(raw: unknown): Screened {
-  const method = (raw as { method?: unknown } | null)?.method;
-  if (typeof method === 'string' && REMOVED_METHODS.has(method)) {
-    // Screened as a method without params of its own: the envelope is still checked.
-    const screened = screenMessage({ ...(raw as object), method: 'removed/method', params: {} });
-    return screened.ok ? { ok: true, message: raw as never } : screened;
-  }
-  return screenMessage(raw);
 }
 
 function statusOfError(answer: RpcErrorReply): number {

@@ -1,7 +1,7 @@
 // MCP 2026-07-28 (SEP-2575 and friends): no initialize handshake and no session. Every request carries its
 // protocol version, the client's capabilities and optionally its identity in `_meta`; the server answers
 // each on its own. These are the names, codes and checks of that revision, shared by stdio and HTTP.
-import { INVALID_PARAMS, type RpcId } from '../rpcScreening.js';
+import { INVALID_PARAMS, type RpcId, type Screened, screenMessage } from '../rpcScreening.js';
 
 export const MODERN_REVISION = '2026-07-28';
 /** The revisions that open with initialize; served by the SDK Server as before. */
@@ -24,7 +24,31 @@ export const REMOVED_METHODS: ReadonlySet<string> = new Set([
   'logging/setLevel',
   'resources/subscribe',
   'resources/unsubscribe',
+  // Tasks moved into the io.modelcontextprotocol/tasks extension, which has neither.
+  'tasks/result',
+  'tasks/list',
 ]);
+
+/**
+ * The 2025 screening, except that the params of methods 2026-07-28 removed are not checked: such a
+ * request is answered -32601 (HTTP 404) whatever it carries, never -32602 for an initialize it cannot use.
+ */
+export function screenModern(raw: unknown): Screened {
+  const method = (raw as { method?: unknown } | null)?.method;
+  if (typeof method === 'string' && REMOVED_METHODS.has(method)) {
+    // Screened as a method without params of its own: the envelope is still checked.
+    const screened = screenMessage({ ...(raw as object), method: 'removed/method', params: {} });
+    return screened.ok ? { ok: true, message: raw as never } : screened;
+  }
+  return screenMessage(raw);
+}
+
+/** Over stdio both revisions share one stream: a message carrying 2026-07-28 `_meta` is screened as one. */
+export function screenEitherRevision(raw: unknown): Screened {
+  return carriesRequestMeta((raw as { params?: unknown } | null)?.params)
+    ? screenModern(raw)
+    : screenMessage(raw);
+}
 
 export const METHOD_NOT_FOUND = -32601;
 /** An HTTP header disagrees with the body (or a required one is missing). */
