@@ -26,6 +26,7 @@ export {
   type ShippedWorkflows,
   shippedWorkflowProblems,
   type ToolMention,
+  toolCalls,
   toolMentionProblems,
   toolMentions,
 } from './toolMentions.js';

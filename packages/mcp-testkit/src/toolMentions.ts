@@ -21,6 +21,17 @@ export function toolMentions(text: string): ToolMention[] {
 }
 
 /**
+ * The calls a rendered prompt asks for, arguments parsed. A rendered prompt writes plain JSON (a skill may
+ * use placeholders, so this is for prompts): a mention whose arguments are not JSON throws.
+ */
+export function toolCalls(text: string): Array<{ tool: string; args: Record<string, unknown> }> {
+  return toolMentions(text).map(({ tool, argumentsText }) => ({
+    tool,
+    args: JSON.parse(argumentsText) as Record<string, unknown>,
+  }));
+}
+
+/**
  * What is wrong with the tool calls `text` mentions: a tool the server does not have, an argument the tool
  * does not take, and — where the arguments are plain JSON — a value its input schema refuses.
  */

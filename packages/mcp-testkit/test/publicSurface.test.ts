@@ -23,6 +23,7 @@ describe('@groundwork/mcp-testkit', () => {
       'startHttpServer',
       'startedCallCount',
       'tally',
+      'toolCalls',
       'toolMentionProblems',
       'toolMentions',
     ]);

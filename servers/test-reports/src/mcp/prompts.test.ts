@@ -1,14 +1,14 @@
 import { AllowedPaths } from '@groundwork/mcp-common';
-import { shippedWorkflowProblems, toolMentionProblems, toolMentions } from '@groundwork/mcp-testkit';
+import { shippedWorkflowProblems, toolCalls, toolMentionProblems } from '@groundwork/mcp-testkit';
 import { describe, expect, it } from 'vitest';
 import { fixturesDir } from '../core/testing/fixtureRun.js';
 import { testReportPrompts } from './prompts.js';
 import { testReportTools } from './tools.js';
 
-/** The tool calls a rendered prompt asks for, after checking each names a real tool and arguments it takes. */
+/** The tool calls a rendered prompt asks for, after checking each names a real tool with arguments it takes. */
 function toolCallsIn(text: string): Array<{ tool: string; args: Record<string, unknown> }> {
   expect(toolMentionProblems(text, testReportTools)).toEqual([]);
-  return toolMentions(text).map(({ tool, argumentsText }) => ({ tool, args: JSON.parse(argumentsText) }));
+  return toolCalls(text);
 }
 
 const ctx = { signal: new AbortController().signal, allowedPaths: await AllowedPaths.under(fixturesDir) };
@@ -37,11 +37,6 @@ describe('the prompts', () => {
         const text = messages[0]?.text ?? '';
         const calls = toolCallsIn(text);
         expect(calls.length).toBeGreaterThan(0);
-        for (const call of calls) {
-          const tool = testReportTools.find((candidate) => candidate.definition.name === call.tool);
-          expect(tool, `${call.tool} is one of the server's tools`).toBeDefined();
-          expect(() => tool?.definition.input.parse(call.args), JSON.stringify(call)).not.toThrow();
-        }
         // The arguments reach the calls as given (JSON-quoted, so quotes in a path stay a path).
         const sent = calls.flatMap((call) => Object.values(call.args).flat());
         for (const [argument, value] of Object.entries(args)) {
