@@ -93,27 +93,7 @@ export function describeExtTasks(spec: TransportContractSpec): void {
           const client = await connect();
           const session = createTaskSessionFromClient(client, { endpointId: `contract-cancel-${transport}` });
           try {
-            const startedBefore = startedCallCount(stderr(), slowCall.name);
-            const cancelledBefore = cancelledCallCount(stderr(), slowCall.name);
-            const execution = await session.callTool(slowCall.name, slowCall.arguments as never, {
-              task: { preference: 'require' },
-            });
-            expect(execution.kind).toBe('task');
-            await logged(
-              () => startedCallCount(stderr(), slowCall.name),
-              startedBefore,
-              'the task starting',
-              stderr,
-            );
-            await execution.cancel();
-            const { outcome } = await execution.settle();
-            expect(outcome.status).toBe('cancelled');
-            await logged(
-              () => cancelledCallCount(stderr(), slowCall.name),
-              cancelledBefore,
-              `"tool call cancelled" for the task of ${slowCall.name}`,
-              stderr,
-            );
+            await expectCancelStopsTool(session, slowCall, stderr, { task: { preference: 'require' } });
           } finally {
             await session.close();
             await client.close();
@@ -192,25 +172,7 @@ export function describeModernExtTasks(spec: TransportContractSpec): void {
           const slowCall = nextSlowCall(spec) as ToolCall;
           const { client, session } = await open(`contract-modern-cancel-${transport}`);
           try {
-            const startedBefore = startedCallCount(server.stderr(), slowCall.name);
-            const cancelledBefore = cancelledCallCount(server.stderr(), slowCall.name);
-            const execution = await session.callTool(slowCall.name, slowCall.arguments as never);
-            expect(execution.kind).toBe('task');
-            await logged(
-              () => startedCallCount(server.stderr(), slowCall.name),
-              startedBefore,
-              'the task starting',
-              server.stderr,
-            );
-            await execution.cancel();
-            const { outcome } = await execution.settle();
-            expect(outcome.status).toBe('cancelled');
-            await logged(
-              () => cancelledCallCount(server.stderr(), slowCall.name),
-              cancelledBefore,
-              `"tool call cancelled" for the task of ${slowCall.name}`,
-              server.stderr,
-            );
+            await expectCancelStopsTool(session, slowCall, server.stderr);
           } finally {
             await session.close();
             await client.close();
@@ -258,4 +220,30 @@ function lastJson(body: string): string {
   if (body.trimStart().startsWith('{')) return body;
   const data = body.split('\n').filter((line) => line.startsWith('data:'));
   return (data.at(-1) ?? 'data: {}').slice('data:'.length);
+}
+
+/**
+ * Starts `slowCall` as a task, waits until the server logs the call started, cancels the task, and expects
+ * it settled cancelled and the server to log the tool call cancelled (events, never a sleep).
+ */
+async function expectCancelStopsTool(
+  session: ReturnType<typeof createTaskSessionFromClient>,
+  slowCall: ToolCall,
+  stderr: () => string,
+  options?: Parameters<ReturnType<typeof createTaskSessionFromClient>['callTool']>[2],
+): Promise<void> {
+  const startedBefore = startedCallCount(stderr(), slowCall.name);
+  const cancelledBefore = cancelledCallCount(stderr(), slowCall.name);
+  const execution = await session.callTool(slowCall.name, slowCall.arguments as never, options);
+  expect(execution.kind).toBe('task');
+  await logged(() => startedCallCount(stderr(), slowCall.name), startedBefore, 'the task starting', stderr);
+  await execution.cancel();
+  const { outcome } = await execution.settle();
+  expect(outcome.status).toBe('cancelled');
+  await logged(
+    () => cancelledCallCount(stderr(), slowCall.name),
+    cancelledBefore,
+    `"tool call cancelled" for the task of ${slowCall.name}`,
+    stderr,
+  );
 }
