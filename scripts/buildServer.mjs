@@ -11,7 +11,6 @@
 // differ, it loads dist/installed.js instead: the same server code as ESM, importing every dependency from
 // node_modules. A server's own dependencies (parsers, drivers, native addons, wasm) stay external in both
 // and load when a tool first needs them.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -19,6 +18,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { listToolsOverStdio } from './listToolsOverStdio.mjs';
 
 const root = process.cwd();
 const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
@@ -342,36 +342,8 @@ async function moveIntoPlace() {
 }
 
 /** Starts the bin over stdio, initializes it and lists its tools, so the code cache holds those paths. */
-function warmCodeCache(bin) {
-  const requests = [
-    {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'build', version: '0' },
-      },
-    },
-    { jsonrpc: '2.0', method: 'notifications/initialized' },
-    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-  ];
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      if (output.includes('"id":2')) child.stdin.end();
-    });
-    child.on('error', () => resolve());
-    child.on('exit', () => {
-      clearTimeout(timer);
-      if (!output.includes('"id":2'))
-        process.stderr.write(`buildServer: ${bin} did not answer over stdio; no code cache was written.\n`);
-      resolve();
-    });
-    child.stdin.write(requests.map((request) => `${JSON.stringify(request)}\n`).join(''));
-  });
+async function warmCodeCache(bin) {
+  const tools = await listToolsOverStdio(process.execPath, [bin], { clientName: 'build', cwd: root });
+  if (tools === undefined)
+    process.stderr.write(`buildServer: ${bin} did not answer over stdio; no code cache was written.\n`);
 }

@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { listToolsOverStdio } from '../listToolsOverStdio.mjs';
 import { repoRoot } from './servers.mjs';
 
 export const releaseDir = path.join(repoRoot, 'release');
@@ -35,40 +36,10 @@ export async function packServer(server, pkg) {
 }
 
 /** Starts a server over stdio, initializes it and returns its tools/list result. */
-export function toolsOf(command, args) {
-  const requests = [
-    {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'release', version: '0' },
-      },
-    },
-    { jsonrpc: '2.0', method: 'notifications/initialized' },
-    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-  ];
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-    let output = '';
-    let tools;
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      for (const line of output.split('\n').slice(0, -1)) {
-        const message = JSON.parse(line);
-        if (message.id === 2) tools = message.result?.tools;
-      }
-      output = output.slice(output.lastIndexOf('\n') + 1);
-      if (tools !== undefined) child.stdin.end();
-    });
-    child.on('error', reject);
-    child.on('exit', () =>
-      tools === undefined ? reject(new Error(`${args.join(' ')} listed no tools`)) : resolve(tools),
-    );
-    child.stdin.write(requests.map((request) => `${JSON.stringify(request)}\n`).join(''));
-  });
+export async function toolsOf(command, args) {
+  const tools = await listToolsOverStdio(command, args, { clientName: 'release', stderr: 'inherit' });
+  if (tools === undefined) throw new Error(`${args.join(' ')} listed no tools`);
+  return tools;
 }
 
 /** The environment for npm, without the settings pnpm hands its scripts that npm does not know. */
