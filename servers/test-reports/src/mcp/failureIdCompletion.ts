@@ -11,6 +11,7 @@ import {
 import { discoverReports } from '../core/reportDiscovery.js';
 import { ReportError } from '../core/reportErrors.js';
 import { isFailing, readRun, testId } from '../core/testRun.js';
+import { SharedReads } from './sharedReads.js';
 
 interface FailingTest {
   id: string;
@@ -24,8 +25,8 @@ const MAX_RUNS = 4;
 const MAX_IDS_PER_RUN = 10_000;
 const MAX_WORDS = 256;
 
-/** Oldest first; a hit moves to the end. Holds the read in progress, so concurrent asks read once. */
-const runs = new Map<string, Promise<FailingTest[]>>();
+/** Concurrent asks for one run read it once; a caller cancelled mid-read leaves it to the others. */
+const runs = new SharedReads<FailingTest[]>(MAX_RUNS);
 
 export const completeFailureId: Completer = async (request, ctx) => {
   const given = request.arguments.path;
@@ -35,7 +36,7 @@ export const completeFailureId: Completer = async (request, ctx) => {
     failing = await failingTestsAt(given, ctx);
   } catch (error) {
     // No reports there, outside the allowed directories, unreadable, cancelled: nothing to offer.
-    if (error instanceof ReportError || error instanceof ToolError)
+    if (error instanceof ReportError || error instanceof ToolError || ctx.signal?.aborted)
       return { values: [], total: 0, hasMore: false };
     throw error;
   }
@@ -50,40 +51,34 @@ export const completeFailureId: Completer = async (request, ctx) => {
 
 async function failingTestsAt(given: string, ctx: CompletionContext): Promise<FailingTest[]> {
   const found = await discoverReports(ctx.allowedPaths, given, ctx.signal);
+  // The reports stay open while a read of them runs, which may outlive this call (others may be waiting).
+  let reading = false;
   try {
     const key = [
       found.target,
       ...found.reports.map((r) => `${r.file}\u0000${r.size}\u0000${r.modifiedMs}`),
     ].join('\u0001');
-    const cached = runs.get(key);
-    if (cached !== undefined) {
-      runs.delete(key);
-      runs.set(key, cached);
-      return await cached;
-    }
-    const reading = readRun(found.reports, { details: false, signal: ctx.signal }).then((run) => {
-      const failing: FailingTest[] = [];
-      for (const test of run.tests.values()) {
-        if (!isFailing(test)) continue;
-        failing.push({
-          id: testId(test),
-          // The name first: a long suite or class must not push it out.
-          words: `${test.name}\u0000${test.classname}\u0000${test.suite}`.slice(0, MAX_WORDS).toLowerCase(),
-        });
-        if (failing.length === MAX_IDS_PER_RUN) break;
-      }
-      return failing;
+    return await runs.get(key, ctx.signal, (signal) => {
+      reading = true;
+      return readRun(found.reports, { details: false, signal })
+        .then((run) => {
+          const failing: FailingTest[] = [];
+          for (const test of run.tests.values()) {
+            if (!isFailing(test)) continue;
+            failing.push({
+              id: testId(test),
+              // The name first: a long suite or class must not push it out.
+              words: `${test.name}\u0000${test.classname}\u0000${test.suite}`
+                .slice(0, MAX_WORDS)
+                .toLowerCase(),
+            });
+            if (failing.length === MAX_IDS_PER_RUN) break;
+          }
+          return failing;
+        })
+        .finally(() => found.close());
     });
-    runs.set(key, reading);
-    if (runs.size > MAX_RUNS) runs.delete(runs.keys().next().value as string);
-    try {
-      return await reading;
-    } catch (error) {
-      // A cancelled or failed read is not remembered: the next keystroke reads again.
-      if (runs.get(key) === reading) runs.delete(key);
-      throw error;
-    }
   } finally {
-    await found.close();
+    if (!reading) await found.close();
   }
 }
