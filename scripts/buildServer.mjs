@@ -1,17 +1,17 @@
 // Builds a server's bin, so a stdio start compiles as little as possible. Node 20 caches compiled code only
 // for a vm.Script given `cachedData`, and ESM gets no cache at all, so the whole server — its own code,
 // mcp-common, the SDK, zod, pino — is one CommonJS file, dist/bundled.cjs, which the bin (dist/bin.js, a
-// small ESM file: serverLoader.mjs) runs through V8's code cache. The build ends by starting the bin once
-// over stdio, which writes that cache. Run from a server's folder:
+// small CommonJS file: serverLoader.mjs) runs through V8's code cache. The build ends by starting the bin
+// once over stdio, which writes that cache and the tool listing (tools.json). Run from a server's folder:
 // `node ../../scripts/buildServer.mjs [entry] [outdir]`.
 //
 // The SDK, zod and pino stay real dependencies of the published package (npm audit, overrides and
 // patches reach them): dist/vendor.json lists every installed file bundled.cjs was built from, with its
 // SHA-256, and serverLoader.mjs uses bundled.cjs only while the installed files are those files. When they
-// differ, it loads dist/installed.js instead: the same server code as ESM, importing every dependency from
+// differ, it loads dist/installed.mjs instead: the same server code as ESM, importing every dependency from
 // node_modules. A server's own dependencies (parsers, drivers, native addons, wasm) stay external in both
 // and load when a tool first needs them.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -31,7 +31,7 @@ const commonPkg = JSON.parse(
 );
 const commonDependencies = Object.keys(commonPkg.dependencies ?? {});
 // mcp-common is ours and always bundled; what it needs (the SDK, zod, pino) is bundled into bundled.cjs and
-// imported from node_modules by installed.js. The server's own dependencies stay external in both.
+// imported from node_modules by installed.mjs. The server's own dependencies stay external in both.
 const external = Object.keys(installed).filter(
   (name) => name !== '@groundwork/mcp-common' && !commonDependencies.includes(name),
 );
@@ -54,9 +54,10 @@ if (!pkg.private) {
 // another package, say) never sees a half-built directory.
 const staging = `${outdir}.building-${process.pid}`;
 const binName = path.basename(entry).replace(/\.ts$/, '.js');
-if (['bundled.js', 'installed.js'].includes(binName)) throw new Error(`${entry}: choose another entry name.`);
+if (['bundled.js', 'installed.js', 'package.js'].includes(binName))
+  throw new Error(`${entry}: choose another entry name.`);
 // Further entry points a server starts itself, e.g. worker threads (package.json "groundwork.entries"); each
-// is built as dist/<name>.js beside installed.js, sharing its chunks, and imports its dependencies.
+// is built as dist/<name>.mjs beside installed.mjs, sharing its chunks, and imports its dependencies.
 const entries = pkg.groundwork?.entries ?? [];
 
 /**
@@ -95,6 +96,68 @@ const leanBundle = {
     );
   },
 };
+
+/**
+ * The SDK's types.js builds some 300 zod schemas when it is evaluated — every request, result and content
+ * type of the protocol, for client and server alike — which takes about 9 ms, code-cached, on its own. A
+ * server uses a few dozen of them; building only those saves about 3 ms of a stdio start. In bundled.cjs each
+ * top-level schema of that file is built on first use instead: its initializer runs inside a Proxy the first
+ * time anything touches it, and every use goes through the Proxy to the schema it built. The installed
+ * module (installed.mjs) is untouched. Which declarations become lazy is read with TypeScript's parser, not
+ * guessed: every top-level `const` whose initializer is a call (`z.object(…)`, `X.extend(…)`).
+ */
+const lazySdkSchemas = {
+  name: 'lazy-sdk-schemas',
+  setup(builder) {
+    builder.onLoad(
+      { filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]types\.js$/ },
+      async (args) => {
+        const { default: ts } = await import('typescript');
+        const text = await readFile(args.path, 'utf8');
+        const file = ts.createSourceFile(args.path, text, ts.ScriptTarget.Latest, true);
+        const calls = file.statements
+          .filter(ts.isVariableStatement)
+          .flatMap((statement) => statement.declarationList.declarations)
+          .map((declaration) => declaration.initializer)
+          .filter((init) => init !== undefined && ts.isCallExpression(init));
+        if (calls.length < 100)
+          throw new Error(`${args.path}: expected the SDK's schemas, found ${calls.length}.`);
+        let contents = text;
+        for (const call of calls.reverse()) {
+          const [start, end] = [call.getStart(file), call.getEnd()];
+          contents = `${contents.slice(0, start)}__gwLazy(() => (${contents.slice(start, end)}))${contents.slice(end)}`;
+        }
+        return { contents: `${contents}\n${LAZY_SCHEMA}`, loader: 'js' };
+      },
+    );
+  },
+};
+
+/**
+ * A stand-in for a value built on first use. The target is a plain object that never holds anything, so
+ * each trap answers for the built value; a property the built value has is reported configurable (a Proxy
+ * may not call a property of its target non-configurable when the target lacks it). Identity differs —
+ * `schema !== built` — which nothing in the SDK or zod compares.
+ */
+const LAZY_SCHEMA = `function __gwLazy(build) {
+  let value;
+  const built = () => (value ??= build());
+  return new Proxy({}, {
+    get: (_, key) => Reflect.get(built(), key),
+    set: (_, key, property) => Reflect.set(built(), key, property),
+    has: (_, key) => Reflect.has(built(), key),
+    ownKeys: () => Reflect.ownKeys(built()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(built(), key);
+      if (descriptor !== undefined) descriptor.configurable = true;
+      return descriptor;
+    },
+    getPrototypeOf: () => Reflect.getPrototypeOf(built()),
+    defineProperty: (_, key, descriptor) => Reflect.defineProperty(built(), key, descriptor),
+    deleteProperty: (_, key) => Reflect.deleteProperty(built(), key),
+  });
+}
+`;
 
 /**
  * CommonJS has no top-level await, which a bin uses to await runServer(): in the CommonJS bundle, the
@@ -148,8 +211,12 @@ const noThirdPartyImportMeta = {
 await rm(staging, { recursive: true, force: true });
 // A failed build leaves nothing behind (after a good one, the staging directory is the output).
 process.on('exit', () => rmSync(staging, { recursive: true, force: true }));
+// Stamps the code and the tool listing this build writes (builtListing.ts in mcp-common), so a listing from
+// another build is never served.
+const buildId = randomUUID();
 const common = {
   bundle: true,
+  define: { __GROUNDWORK_BUILD__: JSON.stringify(buildId) },
   platform: 'node',
   target: 'node20',
   // Whitespace and syntax only for the server's own code: names stay readable in logged stack traces.
@@ -171,10 +238,10 @@ const cjsBuild = (externals) =>
     external: externals,
     // A third less to read and to load from the code cache, measurably faster once the cache compiles.
     minifyIdentifiers: true,
-    define: { 'import.meta.url': '_gwUrl' },
+    define: { ...common.define, 'import.meta.url': '_gwUrl' },
     // Any other use of import.meta must fail the build, not run with {}.
     logOverride: { 'empty-import-meta': 'error' },
-    plugins: [entryAsScript, leanBundle, noThirdPartyImportMeta],
+    plugins: [entryAsScript, leanBundle, lazySdkSchemas, noThirdPartyImportMeta],
     metafile: true,
     write: false,
   });
@@ -199,12 +266,14 @@ await writeOutputs(outputFiles, (file, text) =>
 );
 await writeFile(path.join(staging, 'vendor.json'), `${JSON.stringify(await bundledPackages(metafile))}\n`);
 
-// 2. installed.js (and the extra entries): the same code as ESM, every dependency from node_modules.
+// 2. installed.mjs (and the extra entries): the same code as ESM, every dependency from node_modules.
 await build({
   ...common,
   entryPoints: [{ in: entry, out: 'installed' }, ...entries],
   entryNames: '[name]',
   outdir: staging,
+  // .mjs: dist/package.json makes the bin and bundled.cjs's directory CommonJS.
+  outExtension: { '.js': '.mjs' },
   splitting: true,
   format: 'esm',
   external: [...new Set([...external, ...commonDependencies])],
@@ -214,20 +283,23 @@ await build({
   },
 });
 
-// 3. The bin: serverLoader.mjs, which picks one of the two.
+// 3. The bin: serverLoader.mjs, which picks one of the two. CommonJS, as Node starts a CommonJS entry a few
+// milliseconds sooner than an ES module: dist/package.json says so for the directory, whatever the
+// server package's "type" (a failed start is an unhandled rejection, which ends the process with its error).
 await build({
   ...common,
   stdin: {
-    contents: `import { startServer } from ${JSON.stringify(fileURLToPath(new URL('./serverLoader.mjs', import.meta.url)))};\nawait startServer();\n`,
+    contents: `import { startServer } from ${JSON.stringify(fileURLToPath(new URL('./serverLoader.mjs', import.meta.url)))};\nstartServer();\n`,
     resolveDir: root,
     sourcefile: binName,
   },
   outfile: path.join(staging, binName),
-  format: 'esm',
+  format: 'cjs',
   banner: { js: '#!/usr/bin/env node' },
 });
+await writeFile(path.join(staging, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
 await chmod(path.join(staging, binName), 0o755);
-await warmCodeCache(path.join(staging, binName));
+await writeToolListing(path.join(staging, binName));
 await moveIntoPlace();
 
 /** Whether Node 20's require() can load package `name` as installed for this server (not ESM-only). */
@@ -341,9 +413,18 @@ async function moveIntoPlace() {
   }
 }
 
-/** Starts the bin over stdio, initializes it and lists its tools, so the code cache holds those paths. */
-async function warmCodeCache(bin) {
-  const tools = await listToolsOverStdio(process.execPath, [bin], { clientName: 'build', cwd: root });
-  if (tools === undefined)
-    process.stderr.write(`buildServer: ${bin} did not answer over stdio; no code cache was written.\n`);
+/**
+ * Starts the bin over stdio, initializes it and lists its tools, at the protocol revision whose listing is
+ * the whole one (with `execution`), and writes that listing as tools.json for the servers to serve. The
+ * same start fills V8's code cache for bundled.cjs. A server that cannot list its tools fails the build.
+ */
+async function writeToolListing(bin) {
+  const tools = await listToolsOverStdio(process.execPath, [bin], {
+    clientName: 'build',
+    cwd: root,
+    protocolVersion: '2025-11-25',
+    stderr: 'inherit',
+  });
+  if (tools === undefined) throw new Error(`buildServer: ${bin} did not list its tools over stdio.`);
+  await writeFile(path.join(staging, 'tools.json'), `${JSON.stringify({ build: buildId, tools })}\n`);
 }

@@ -2,13 +2,13 @@
 // cache, the release to write each bundle manifest's tool list. One handshake for both.
 import { spawn } from 'node:child_process';
 
-const HANDSHAKE = (clientName) => [
+const HANDSHAKE = (clientName, protocolVersion) => [
   {
     jsonrpc: '2.0',
     id: 1,
     method: 'initialize',
     params: {
-      protocolVersion: '2025-06-18',
+      protocolVersion,
       capabilities: {},
       clientInfo: { name: clientName, version: '0' },
     },
@@ -24,7 +24,7 @@ const HANDSHAKE = (clientName) => [
 export function listToolsOverStdio(
   command,
   args,
-  { clientName, cwd, timeoutMs = 15_000, stderr = 'ignore' },
+  { clientName, cwd, protocolVersion = '2025-06-18', timeoutMs = 15_000, stderr = 'ignore' },
 ) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', stderr] });
@@ -50,7 +50,7 @@ export function listToolsOverStdio(
       resolve(tools);
     });
     child.stdin.write(
-      HANDSHAKE(clientName)
+      HANDSHAKE(clientName, protocolVersion)
         .map((request) => `${JSON.stringify(request)}\n`)
         .join(''),
     );

@@ -5,28 +5,29 @@
 // beside the bin, and this loader runs it through V8's code cache. The cache lives beside the bundle (never
 // in a shared temp directory: whoever can write a code cache can run code), is keyed by the bundle's size
 // and time (every build writes a new one), the Node version and flags, and is written when a process that
-// found none exits.
+// found none exits. The bin itself is CommonJS too (dist/package.json says so): Node starts a CommonJS
+// entry a few milliseconds sooner than an ES module.
 //
 // bundled.cjs is used only while the installed SDK, zod, pino… are the files it was built from (listed in
 // vendor.json with their SHA-256): after an override, an upgrade or a patch of one of them, the bin loads
-// `installed.js` — the same server code as ESM, with every dependency imported from node_modules — as any
-// unbundled program would. Checking costs a stat per bundled file; the first start after an install also
-// hashes them, and leaves a stamp beside the bundle so later starts need the stats only.
-import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// `installed.mjs` — the same server code as ESM, with every dependency imported from node_modules — as any
+// unbundled program would. The first start after an install finds each package as Node's resolution would
+// and hashes its files; it leaves a stamp beside the bundle listing what it looked at (each file's size,
+// time and inode, where each package was found, where it was not), so later starts only `stat` those paths.
+import { readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 
 /** Runs the server: the code-cached bundle when the installed dependencies are the bundled ones. */
 export async function startServer() {
-  const bundle = fileURLToPath(new URL('./bundled.cjs', import.meta.url));
+  const bundle = path.join(__dirname, 'bundled.cjs');
   const differs = installedDiffers(bundle);
   if (differs === undefined) return run(bundle);
   process.stderr.write(
     `${differs}: the installed copy differs from the one bundled into this server; loading the installed packages (a slower start).\n`,
   );
-  await import(new URL('./installed.js', import.meta.url).href);
+  await import(pathToFileURL(path.join(__dirname, 'installed.mjs')).href);
 }
 
 /**
@@ -36,13 +37,17 @@ export async function startServer() {
  */
 function installedDiffers(bundle) {
   const dir = path.dirname(bundle);
+  const { size, mtimeMs } = statSync(bundle);
+  const stampFile = path.join(dir, `bundled-${size}-${Math.round(mtimeMs)}.verified`);
+  if (stampHolds(readOptional(stampFile)?.toString())) return undefined;
   let packages;
   try {
     packages = JSON.parse(readFileSync(path.join(dir, 'vendor.json'), 'utf8'));
   } catch {
     return undefined; // a build that bundles nothing third-party
   }
-  const roots = new Map([[-1, realpathSync(dir)]]);
+  const stamp = { dir: realpathSync.native(dir), found: [], absent: [], files: [] };
+  const roots = new Map([[-1, stamp.dir]]);
   for (let progress = true; progress; ) {
     progress = false;
     for (const [index, { name, parents }] of packages.entries()) {
@@ -52,7 +57,7 @@ function installedDiffers(bundle) {
         parents
           .map((parent) => roots.get(parent))
           .filter((root) => root !== undefined)
-          .map((root) => lookUp(name, root))
+          .map((root) => lookUp(name, root, stamp))
           .filter((root) => root !== undefined),
       );
       if (found.size > 1) return name; // the bundle has one copy where the install has several
@@ -68,38 +73,63 @@ function installedDiffers(bundle) {
     files.push({ index, name, file: path.join(root, 'package.json') });
     for (const [file, sha256] of bundled) files.push({ name, file: path.join(root, file), sha256 });
   }
-  let signature;
-  try {
-    signature = files
-      .map(({ file }) => {
-        const { size, mtimeMs, ino } = statSync(file);
-        return `${file}:${size}:${mtimeMs}:${ino}`;
-      })
-      .join('\n');
-  } catch {
-    return files.find(({ file }) => !existsSync(file))?.name;
+  const { createHash } = require('node:crypto');
+  for (const { index, name, file, sha256 } of files) {
+    let content;
+    try {
+      content = readFileSync(file);
+    } catch {
+      return name;
+    }
+    const same =
+      sha256 === undefined
+        ? JSON.parse(content.toString('utf8')).version === packages[index].version
+        : createHash('sha256').update(content).digest('hex') === sha256;
+    if (!same) return name;
+    stamp.files.push([file, signatureOf(file)]);
   }
-  const { size, mtimeMs } = statSync(bundle);
-  const stamp = path.join(dir, `bundled-${size}-${Math.round(mtimeMs)}.verified`);
-  if (readOptional(stamp)?.toString() === signature) return undefined;
-  // No stamp, or something changed since it was written: compare versions and contents.
-  const { createHash } = createRequire(import.meta.url)('node:crypto');
-  const changed = files.find(({ index, file, sha256 }) =>
-    sha256 === undefined
-      ? JSON.parse(readFileSync(file, 'utf8')).version !== packages[index].version
-      : createHash('sha256').update(readFileSync(file)).digest('hex') !== sha256,
-  );
-  if (changed !== undefined) return changed.name;
-  writeAtomically(stamp, signature);
+  writeAtomically(stampFile, JSON.stringify(stamp));
   return undefined;
 }
 
-/** Where Node's require finds package `name` from directory `from` (its real path), if anywhere. */
-function lookUp(name, from) {
+/**
+ * Whether what a first start verified is still so: this directory is where it was, each package is found
+ * where it was (and nowhere nearer), and each file has the size, time and inode it had.
+ */
+function stampHolds(text) {
+  if (text === undefined) return false;
+  try {
+    const { dir, found, absent, files } = JSON.parse(text);
+    if (realpathSync.native(__dirname) !== dir) return false;
+    for (const file of absent) if (statSync(file, { throwIfNoEntry: false }) !== undefined) return false;
+    for (const [candidate, root] of found) if (realpathSync.native(candidate) !== root) return false;
+    for (const [file, signature] of files) if (signatureOf(file) !== signature) return false;
+    return true;
+  } catch {
+    return false; // a path gone, or a stamp from an older loader
+  }
+}
+
+function signatureOf(file) {
+  const { size, mtimeMs, ino } = statSync(file);
+  return `${size}:${mtimeMs}:${ino}`;
+}
+
+/**
+ * Where Node's require finds package `name` from directory `from` (its real path), if anywhere; every
+ * place looked at goes into the stamp.
+ */
+function lookUp(name, from, stamp) {
   for (let dir = from; ; dir = path.dirname(dir)) {
     if (path.basename(dir) !== 'node_modules') {
       const candidate = path.join(dir, 'node_modules', name);
-      if (existsSync(path.join(candidate, 'package.json'))) return realpathSync(candidate);
+      const manifest = path.join(candidate, 'package.json');
+      if (statSync(manifest, { throwIfNoEntry: false }) !== undefined) {
+        const root = realpathSync.native(candidate);
+        stamp.found.push([candidate, root]);
+        return root;
+      }
+      stamp.absent.push(manifest);
     }
     if (path.dirname(dir) === dir) return undefined;
   }
@@ -129,7 +159,7 @@ function run(file) {
   const module = { exports: {} };
   script.runInThisContext()(
     module.exports,
-    createRequire(file),
+    require('node:module').createRequire(file),
     module,
     file,
     path.dirname(file),

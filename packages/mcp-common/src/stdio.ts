@@ -15,6 +15,13 @@ export async function serveStdio(app: ServerApp): Promise<void> {
     maxLineBytes: app.limits.maxRequestBytes,
     report: (message) => app.logger.warn(message),
     screen: screenEitherRevision,
+    // The log is loaded (and the tool listing read) once the first answer — a client's initialize — is on
+    // its way, not before it (logger.ts, toolRegistry.ts).
+    afterFirstSend: () =>
+      setImmediate(() => {
+        void app.registry.listing;
+        preloadLogger(app.logger);
+      }),
   });
   await server.connect(transport);
   answerModernRequestsOn(transport, app);
@@ -33,12 +40,6 @@ export async function serveStdio(app: ServerApp): Promise<void> {
   process.on('SIGINT', () => void exit(0));
   process.on('SIGTERM', () => void exit(0));
   app.logger.debug('serving on stdio');
-  // The tool listing is built and the log loaded here, after the messages already waiting (a client's
-  // initialize) have been answered, rather than before the first answer (toolRegistry.ts, logger.ts).
-  setImmediate(() => {
-    void app.registry.listing;
-    preloadLogger(app.logger);
-  });
 }
 
 /** Resolves when every request read is answered, or after `ms`. */

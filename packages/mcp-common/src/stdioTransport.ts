@@ -21,6 +21,8 @@ export interface StdioTransportOptions {
   report(message: string): void;
   /** How each message is checked before it is handed on (default: the 2025 screening). */
   screen?: (raw: unknown) => Screened;
+  /** Called once, when the first message has been handed to stdout. */
+  afterFirstSend?: () => void;
 }
 
 const NEWLINE = 0x0a;
@@ -50,7 +52,13 @@ export class StdioTransport implements Transport {
     if ('id' in message && !('method' in message) && message.id !== null && message.id !== undefined) {
       this.open.delete(message.id);
     }
-    await this.write(`${JSON.stringify(message)}\n`);
+    const written = this.write(`${JSON.stringify(message)}\n`);
+    const first = this.options.afterFirstSend;
+    if (first !== undefined) {
+      this.options.afterFirstSend = undefined;
+      first();
+    }
+    await written;
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 // Turns McpTools into the protocol's tools/list entries (built once) and runs calls: argument parsing,
 // output validation and failure masking happen here, once, for every tool.
 import { z } from 'zod';
+import { builtListing } from './builtListing.js';
 import type { Logger } from './logger.js';
 import { maskForClient, maskSecrets, maskValue } from './masking.js';
 import type { McpTool, ToolContext } from './tool.js';
@@ -58,11 +59,12 @@ export class ToolRegistry {
 
   /**
    * The tools as `tools/list` shows them. Turning zod schemas into JSON Schema is the costliest step of a
-   * start, and no answer to `initialize` needs it, so it is built on first use (the stdio server builds it
-   * once the messages waiting at start-up are answered, while the client reads its initialize result).
+   * start, and no answer to `initialize` needs it, so it happens on first use, and in a built server not
+   * at all: its build wrote the result (builtListing.ts).
    */
   get listing(): readonly ToolListing[] {
-    this.built ??= [...this.tools.values()].map((tool) => listingOf(tool));
+    this.built ??=
+      builtListing<ToolListing>(this.names) ?? [...this.tools.values()].map((tool) => listingOf(tool));
     return this.built;
   }
 

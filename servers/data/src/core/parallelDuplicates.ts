@@ -396,7 +396,7 @@ function parsesCleanly(bytes: Buffer, settings: CsvSettings, width: number): boo
 
 function startWorker(task: WorkerTask): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(`./duplicateRangeWorker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+  const url = new URL(`./duplicateRangeWorker.${fromSource ? 'ts' : 'mjs'}`, import.meta.url);
   if (!fromSource) return new Worker(url, { workerData: task });
   // From the sources (tests, benchmarks) the worker is TypeScript: tsx's loader goes in first.
   const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); })`;
