@@ -212,11 +212,11 @@ await rm(staging, { recursive: true, force: true });
 // A failed build leaves nothing behind (after a good one, the staging directory is the output).
 process.on('exit', () => rmSync(staging, { recursive: true, force: true }));
 // Stamps the code and the tool listing this build writes (builtListing.ts in mcp-common), so a listing from
-// another build is never served.
+// another build is never served. Only bundled.cjs carries it: the listing is what its bundled zod computed,
+// and installed.mjs runs whatever zod is installed (it loads only when that differs), so it computes its own.
 const buildId = randomUUID();
 const common = {
   bundle: true,
-  define: { __GROUNDWORK_BUILD__: JSON.stringify(buildId) },
   platform: 'node',
   target: 'node20',
   // Whitespace and syntax only for the server's own code: names stay readable in logged stack traces.
@@ -238,7 +238,7 @@ const cjsBuild = (externals) =>
     external: externals,
     // A third less to read and to load from the code cache, measurably faster once the cache compiles.
     minifyIdentifiers: true,
-    define: { ...common.define, 'import.meta.url': '_gwUrl' },
+    define: { __GROUNDWORK_BUILD__: JSON.stringify(buildId), 'import.meta.url': '_gwUrl' },
     // Any other use of import.meta must fail the build, not run with {}.
     logOverride: { 'empty-import-meta': 'error' },
     plugins: [entryAsScript, leanBundle, lazySdkSchemas, noThirdPartyImportMeta],

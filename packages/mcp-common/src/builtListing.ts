@@ -1,9 +1,10 @@
 // The tool listing as the build wrote it. Turning every tool's zod schemas into JSON Schema is a pure
 // function of the code, and the costliest part of answering a first tools/list, so scripts/buildServer.mjs
 // computes it once — by starting the built server and asking for it — and writes it beside the bin as
-// `tools.json`, stamped with the build's id, which the build also compiles into the code as
-// __GROUNDWORK_BUILD__. A server whose code has no id (run from source: tests, tsx) or whose tools.json is
-// missing, from another build, or names other tools computes the listing itself.
+// `tools.json`, stamped with the build's id, which the build also compiles into bundled.cjs as
+// __GROUNDWORK_BUILD__. A server whose code has no id (run from source: tests, tsx; installed.mjs, which runs
+// the installed zod rather than the bundled one) or whose tools.json is missing, from another build, or names
+// other tools computes the listing itself.
 import { readFileSync } from 'node:fs';
 
 declare const __GROUNDWORK_BUILD__: string | undefined;

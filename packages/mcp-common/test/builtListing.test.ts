@@ -1,6 +1,6 @@
 // The tool listing a built server serves comes from the tools.json its build wrote (builtListing.ts), and
 // only while that file is from the same build: the built fixture server over stdio, through the SDK client.
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,5 +52,19 @@ describe("a built server's tool listing", () => {
     // …another build's: not served; the listing is computed, and is what the build wrote.
     await writeFile(path.join(copy, 'tools.json'), JSON.stringify({ build: 'another', tools: altered }));
     expect(await listedBy(path.join(copy, 'bin.js'))).toEqual(written.tools);
+  });
+
+  it('is computed by installed.mjs, which runs the installed zod, not the bundled one', async () => {
+    // Beside a node_modules holding the SDK, zod and pino, as an installed package is.
+    const copy = path.join(work, 'installed', 'dist');
+    await cp(dist, copy, { recursive: true });
+    await symlink(
+      fileURLToPath(new URL('../node_modules', import.meta.url)),
+      path.join(work, 'installed', 'node_modules'),
+    );
+    const written = JSON.parse(await readFile(path.join(copy, 'tools.json'), 'utf8'));
+    const altered = written.tools.map((tool: { description: string }) => ({ ...tool, description: 'stale' }));
+    await writeFile(path.join(copy, 'tools.json'), JSON.stringify({ build: written.build, tools: altered }));
+    expect(await listedBy(path.join(copy, 'installed.mjs'))).toEqual(written.tools);
   });
 });
