@@ -13,7 +13,7 @@
 // `installed.mjs` — the same server code as ESM, with every dependency imported from node_modules — as any
 // unbundled program would. The first start after an install finds each package as Node's resolution would
 // and hashes its files; it leaves a stamp beside the bundle listing what it looked at (each file's size,
-// time and inode, where each package was found, where it was not), so later starts only `stat` those paths.
+// times and inode, where each package was found, where it was not), so later starts only `stat` those paths.
 import { readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -94,7 +94,7 @@ function installedDiffers(bundle) {
 
 /**
  * Whether what a first start verified is still so: this directory is where it was, each package is found
- * where it was (and nowhere nearer), and each file has the size, time and inode it had.
+ * where it was (and nowhere nearer), and each file has the size, times and inode it had.
  */
 function stampHolds(text) {
   if (text === undefined) return false;
@@ -110,9 +110,14 @@ function stampHolds(text) {
   }
 }
 
+/**
+ * A file's size, inode and times. npm gives every file it installs one fixed modification time, and a
+ * freed inode may be handed to the next file written, so the change time — which only the kernel sets, on
+ * every write, rename or link — is what tells a file rewritten in place, or a new file on an old inode.
+ */
 function signatureOf(file) {
-  const { size, mtimeMs, ino } = statSync(file);
-  return `${size}:${mtimeMs}:${ino}`;
+  const { size, mtimeMs, ctimeMs, ino } = statSync(file);
+  return `${size}:${mtimeMs}:${ctimeMs}:${ino}`;
 }
 
 /**

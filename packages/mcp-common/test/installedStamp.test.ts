@@ -200,6 +200,27 @@ describe('the stamp of an installed bundle', () => {
     await rename(path.join(store, 'zod'), zod);
   });
 
+  it('sees a file rewritten in place with the same size and its time put back', async () => {
+    await start();
+    const zod = vendored.find(({ name }) => name === 'zod') as Vendored;
+    const target = path.join(app, 'node_modules', 'zod', (zod.files[0] as [string, string])[0]);
+    const original = await readFile(target);
+    const { atime, mtime, ino } = await stat(target);
+    const bytes = Buffer.from(original);
+    bytes[bytes.length - 1] = 0x20;
+    // Same file (inode), same size, same time: only its change time says it was written.
+    await writeFile(target, bytes);
+    await utimes(target, atime, mtime);
+    expect((await stat(target)).ino).toBe(ino);
+    try {
+      expect(await start()).toContain(`zod: ${DIFFERS}`);
+    } finally {
+      await writeFile(target, original);
+      await utimes(target, atime, mtime);
+    }
+    expect(await start()).not.toContain(DIFFERS);
+  });
+
   it('checks afresh when the installed package is moved or copied, stamp and all', async () => {
     await start();
     const stamp = await stampOf();
