@@ -93,4 +93,38 @@ describe('SharedReads', () => {
     started.at(-1)?.resolve('a');
     await evicted;
   });
+
+  it('keeps reading for a caller without a signal when every caller with one is cancelled', async () => {
+    const reads = new SharedReads<string>(4);
+    const { read, started } = manualRead();
+    const patient = reads.get('k', undefined, read);
+    const cancelled = new AbortController();
+    const impatient = reads.get('k', cancelled.signal, read);
+    cancelled.abort(new Error('client cancelled'));
+    await expect(impatient).rejects.toThrow('client cancelled');
+    expect(started[0]?.signal.aborted).toBe(false);
+    started[0]?.resolve('ids');
+    await expect(patient).resolves.toBe('ids');
+  });
+
+  it('starts a read of its own for a caller that comes while a cancelled read winds down', async () => {
+    const reads = new SharedReads<string>(4);
+    // A read that, once cancelled, takes its time to stop (a file read in flight): the test ends it.
+    const started: Array<{ signal: AbortSignal; resolve: (v: string) => void; reject: (e: Error) => void }> =
+      [];
+    const read = (signal: AbortSignal) =>
+      new Promise<string>((resolve, reject) => {
+        started.push({ signal, resolve, reject });
+      });
+    const cancelled = new AbortController();
+    const first = reads.get('k', cancelled.signal, read);
+    cancelled.abort(new Error('old keystroke'));
+    await expect(first).rejects.toThrow('old keystroke');
+    expect(started[0]?.signal.aborted).toBe(true);
+    const next = reads.get('k', new AbortController().signal, read);
+    started[0]?.reject(new Error('read cancelled'));
+    expect(started).toHaveLength(2);
+    started[1]?.resolve('ids');
+    await expect(next).resolves.toBe('ids');
+  });
 });

@@ -6,7 +6,7 @@
 interface Entry<V> {
   readonly value: Promise<V>;
   readonly controller: AbortController;
-  /** Callers waiting with a signal that has not fired; the read is cancelled when the last one's does. */
+  /** Callers waiting whose signal has not fired (or who have none); the read is cancelled when none is left. */
   waiting: number;
   settled: boolean;
 }
@@ -21,7 +21,8 @@ export class SharedReads<V> {
   get(key: string, signal: AbortSignal | undefined, read: (signal: AbortSignal) => Promise<V>): Promise<V> {
     signal?.throwIfAborted();
     let entry = this.entries.get(key);
-    if (entry === undefined) {
+    // A read cancelled but not yet stopped would only fail this caller: it gets a read of its own.
+    if (entry === undefined || entry.controller.signal.aborted) {
       entry = this.start(key, read);
     } else {
       this.entries.delete(key);
@@ -48,8 +49,10 @@ export class SharedReads<V> {
   }
 
   private wait(entry: Entry<V>, signal: AbortSignal | undefined): Promise<V> {
-    if (signal === undefined || entry.settled) return entry.value;
+    if (entry.settled) return entry.value;
     entry.waiting++;
+    // A caller without a signal is never cancelled: it waits till the end, and so does the read.
+    if (signal === undefined) return entry.value;
     return new Promise<V>((resolve, reject) => {
       const done = () => {
         signal.removeEventListener('abort', onAbort);
