@@ -15,7 +15,8 @@ const dist = fileURLToPath(new URL('./filesServer/dist/', import.meta.url));
 
 /** One message to send: a raw line, and whether the server owes it an answer. */
 interface Step {
-  line: string;
+  /** The line, or how to write it from the id of the last task the server created. */
+  line: string | ((taskId: string) => string);
   answered: boolean;
 }
 
@@ -71,6 +72,12 @@ const BAD_PARAMS: Array<[string, unknown]> = [
   ['tasks/list', { cursor: 5 }],
 ];
 
+/** A request naming the last task created. */
+const taskRequest = (id: number, method: string): Step => ({
+  line: (taskId) => JSON.stringify({ jsonrpc: '2.0', id, method, params: { taskId } }),
+  answered: true,
+});
+
 /** What a 2025 session asks, good and bad, after its initialize. */
 function legacyConversation(): Step[] {
   let id = 1;
@@ -106,6 +113,12 @@ function legacyConversation(): Step[] {
     request(next(), 'tools/call', { name: 'no_such_tool', arguments: {} }),
     request(next(), 'tools/call', { name: 'read_text', arguments: { path: 'a.txt' }, task: { ttl: 1000 } }),
     request(next(), 'tasks/list'),
+    // A task run to its end: its result waited for, then its state, the list, a cancel too late.
+    request(next(), 'tools/call', { name: 'list_entries', arguments: { path: '.' }, task: { ttl: 60_000 } }),
+    taskRequest(next(), 'tasks/result'),
+    taskRequest(next(), 'tasks/get'),
+    request(next(), 'tasks/list'),
+    taskRequest(next(), 'tasks/cancel'),
     request(next(), 'tasks/get', { taskId: 'nowhere' }),
     request(next(), 'tasks/result', { taskId: 'nowhere' }),
     request(next(), 'tasks/cancel', { taskId: 'nowhere' }),
@@ -142,6 +155,7 @@ function modernConversation(): Step[] {
   let id = 1;
   for (const step of legacyConversation()) {
     if (!step.answered) continue;
+    if (typeof step.line !== 'string') continue; // 2026-07-28 tasks are the extension's, not these
     let message: { id?: unknown; method?: string; params?: unknown };
     try {
       message = JSON.parse(step.line);
@@ -167,6 +181,10 @@ class Session {
   private readonly lines: string[] = [];
   private waiting: (() => void) | undefined;
   private exited = false;
+  private taskId = 'no task yet';
+  private readonly taskIds: string[] = [];
+  /** Notifications the server sent of itself (a task's status…), whose place among the answers is not fixed. */
+  private readonly notifications: string[] = [];
   stderr = '';
 
   constructor(args: string[]) {
@@ -184,17 +202,25 @@ class Session {
     });
   }
 
-  /** Sends each step and waits for its answer (or, for one owed none, a ping's); every line that came. */
+  /**
+   * Sends each step and waits for its answer (or, for one owed none, a ping's): every answer in order, then
+   * the notifications the server sent of itself, sorted.
+   */
   async converse(steps: readonly Step[]): Promise<string[]> {
     const transcript: string[] = [];
     for (const [index, step] of steps.entries()) {
-      transcript.push(`> ${step.line}`);
-      this.child.stdin?.write(`${step.line}\n`);
+      const line = typeof step.line === 'string' ? step.line : step.line(this.taskId);
+      transcript.push(`> ${line}`);
+      this.child.stdin?.write(`${line}\n`);
       if (!step.answered) this.child.stdin?.write(`${request(`sync-${index}`, 'ping').line}\n`);
       const received = await this.until(step.answered ? undefined : `sync-${index}`);
       transcript.push(...received.map((line) => `< ${line}`));
     }
-    return transcript;
+    const lines = [...transcript, ...this.notifications.sort().map((line) => `<< ${line}`)];
+    // Task ids are random: each is named by the order it was created in.
+    return lines.map((line) =>
+      this.taskIds.reduce((named, taskId, index) => named.replaceAll(taskId, `<task ${index}>`), line),
+    );
   }
 
   close(): Promise<void> {
@@ -220,6 +246,15 @@ class Session {
       }
       const message = JSON.parse(line);
       const answer = 'result' in message || 'error' in message;
+      if (!answer && !('id' in message)) {
+        this.notifications.push(line);
+        continue;
+      }
+      const created = message.result?.task?.taskId;
+      if (typeof created === 'string') {
+        this.taskId = created;
+        this.taskIds.push(created);
+      }
       if (answer && id !== undefined && message.id === id) return received;
       received.push(line);
       if (answer && id === undefined) return received;

@@ -37,6 +37,8 @@ const listEntries = defineTool({
     description: 'Returns the names and kinds in a folder, sorted by name.',
     input: z.object({ path: pathArg('The folder.') }),
     annotations: { readOnlyHint: true },
+    // One tool a client may run as a task, so the fixture's tasks/* answers are more than refusals.
+    taskSupport: 'optional',
   },
   async apply({ path }, ctx) {
     await using directory = await ctx.allowedPaths.openDirectory(path, { signal: ctx.signal });
