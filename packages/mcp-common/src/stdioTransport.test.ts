@@ -73,4 +73,17 @@ describe('StdioTransport', () => {
     await transport.send({ jsonrpc: '2.0', id: 1, result: {} });
     expect(transport.open.size).toBe(0);
   });
+
+  it('calls afterFirstSend once, when the first message has been handed to stdout', async () => {
+    const output = new PassThrough();
+    const seen: string[] = [];
+    const transport = new StdioTransport(new PassThrough(), output, {
+      maxLineBytes: 1024,
+      report: () => undefined,
+      afterFirstSend: () => seen.push(String(output.read() ?? '')),
+    });
+    await transport.send({ jsonrpc: '2.0', id: 1, result: {} });
+    await transport.send({ jsonrpc: '2.0', id: 2, result: {} });
+    expect(seen).toEqual(['{"jsonrpc":"2.0","id":1,"result":{}}\n']);
+  });
 });
