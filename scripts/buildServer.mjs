@@ -104,7 +104,9 @@ const leanBundle = {
  * top-level schema of that file is built on first use instead: its initializer runs inside a Proxy the first
  * time anything touches it, and every use goes through the Proxy to the schema it built. The installed
  * module (installed.mjs) is untouched. Which declarations become lazy is read with TypeScript's parser, not
- * guessed: every top-level `const` whose initializer is a call (`z.object(…)`, `X.extend(…)`).
+ * guessed: every top-level `const` whose initializer is a call on zod's import or on a schema declared before
+ * it (`z.object(…)`, `X.extend(…)`). Any other call (a frozen array, a helper's result) stays as it is: a
+ * Proxy of `{}` would pass for an object, never for an array or a function.
  */
 const lazySdkSchemas = {
   name: 'lazy-sdk-schemas',
@@ -115,11 +117,7 @@ const lazySdkSchemas = {
         const { default: ts } = await import('typescript');
         const text = await readFile(args.path, 'utf8');
         const file = ts.createSourceFile(args.path, text, ts.ScriptTarget.Latest, true);
-        const calls = file.statements
-          .filter(ts.isVariableStatement)
-          .flatMap((statement) => statement.declarationList.declarations)
-          .map((declaration) => declaration.initializer)
-          .filter((init) => init !== undefined && ts.isCallExpression(init));
+        const calls = schemaCalls(ts, file);
         if (calls.length < 100)
           throw new Error(`${args.path}: expected the SDK's schemas, found ${calls.length}.`);
         let contents = text;
@@ -132,6 +130,39 @@ const lazySdkSchemas = {
     );
   },
 };
+
+/** The initializers of the top-level declarations of `file` that build a zod schema. */
+function schemaCalls(ts, file) {
+  const schemas = new Set(
+    file.statements
+      .filter(
+        (statement) => ts.isImportDeclaration(statement) && /^zod($|\/)/.test(statement.moduleSpecifier.text),
+      )
+      .flatMap(({ importClause }) => {
+        const bindings = importClause?.namedBindings;
+        const named =
+          bindings === undefined
+            ? []
+            : ts.isNamespaceImport(bindings)
+              ? [bindings.name.text]
+              : bindings.elements.map((element) => element.name.text);
+        return importClause?.name === undefined ? named : [importClause.name.text, ...named];
+      }),
+  );
+  const calls = [];
+  const declarations = file.statements
+    .filter(ts.isVariableStatement)
+    .flatMap((statement) => statement.declarationList.declarations);
+  for (const { name, initializer } of declarations) {
+    if (initializer === undefined || !ts.isIdentifier(name)) continue;
+    let root = initializer;
+    while (ts.isCallExpression(root) || ts.isPropertyAccessExpression(root)) root = root.expression;
+    if (!ts.isIdentifier(root) || !schemas.has(root.text)) continue;
+    schemas.add(name.text); // a schema, or another name for one
+    if (ts.isCallExpression(initializer)) calls.push(initializer);
+  }
+  return calls;
+}
 
 /**
  * A stand-in for a value built on first use. The target is a plain object that never holds anything, so
