@@ -2,6 +2,8 @@
 // `@groundwork/mcp-common/masking` and `@groundwork/mcp-common/childProcess` subpaths, which domain cores may use).
 // The stdout guard comes first: it must be in place before any other module is evaluated.
 import './stdoutGuard.js';
+// Then zod's settings, before any schema is built.
+import './zodSettings.js';
 
 export { AllowedPaths } from './allowedPaths.js';
 export { completeFrom, completePath, type PathCompletionOptions } from './completers.js';

@@ -1,6 +1,5 @@
 // The whole bootstrap of a groundwork server: command line, allowed paths, transport.
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
 import { AllowedPaths } from './allowedPaths.js';
 import { parseCommandLine, type StartupOptions, usage } from './commandLine.js';
 import { createLogger, preloadLogger } from './logger.js';
@@ -49,10 +48,6 @@ export async function runServer(spec: ServerSpec, argv = process.argv.slice(2)):
       return;
   }
   const options = commandLine.options;
-  // zod compiles a parser for each object schema on its first use (new Function); a server parses the same
-  // few small messages and arguments, so compiling costs more than it saves — a millisecond or two of a
-  // cold start (packages/install-test/bench).
-  z.config({ jitless: true });
   const app = await buildApp(spec, options);
   if (options.transport === 'stdio') {
     const { serveStdio } = await import('./stdio.js');
