@@ -4,9 +4,11 @@
 // the whole server — its own code, mcp-common, the MCP SDK, zod, pino — one CommonJS file, `bundled.cjs`
 // beside the bin, and this loader runs it through V8's code cache. The cache lives beside the bundle (never
 // in a shared temp directory: whoever can write a code cache can run code), is keyed by the bundle's size
-// and time (every build writes a new one), the Node version and flags, and is written when a process that
-// found none exits. The bin itself is CommonJS too (dist/package.json says so): Node starts a CommonJS
-// entry a few milliseconds sooner than an ES module.
+// and time (every build writes a new one; npm gives every file one fixed time, but replaces a package's
+// folder whole, caches included, when it installs another version), the Node version and flags, and is
+// written when a process that found none exits. The bin itself is CommonJS too (dist/package.json says so):
+// Node starts a CommonJS entry a few milliseconds sooner than an ES module. This file is written as an ES
+// module but only ever runs bundled as that CommonJS bin, hence `__dirname` and `require`.
 //
 // bundled.cjs is used only while the installed SDK, zod, pino… are the files it was built from (listed in
 // vendor.json with their SHA-256): after an override, an upgrade or a patch of one of them, the bin loads
