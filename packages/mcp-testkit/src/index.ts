@@ -18,6 +18,7 @@ export { cancelledCallCount, logged, startedCallCount } from './serverLog.js';
 export { type HttpServerProcess, runBin, startHttpServer } from './serverProcess.js';
 export {
   connectOverStdio,
+  type PromptCompletion,
   type StdioSession,
   type StdioSessionOptions,
   type ToolOutcome,

@@ -25,7 +25,21 @@ export interface StdioSession {
   /** Everything the server process has written to stderr so far. */
   stderr(): string;
   call(name: string, args: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<ToolOutcome>;
+  /** What the server offers for a prompt's argument, given its value so far and the other arguments. */
+  complete(
+    prompt: string,
+    argument: string,
+    value: string,
+    otherArguments?: Record<string, string>,
+  ): Promise<PromptCompletion>;
   close(): Promise<void>;
+}
+
+/** A `completion/complete` result's completion. */
+export interface PromptCompletion {
+  values: string[];
+  total?: number;
+  hasMore?: boolean;
 }
 
 export async function connectOverStdio(options: StdioSessionOptions): Promise<StdioSession> {
@@ -45,6 +59,14 @@ export async function connectOverStdio(options: StdioSessionOptions): Promise<St
     client,
     stderr: () => stderr,
     close: () => client.close(),
+    async complete(prompt, argument, value, otherArguments = {}) {
+      const { completion } = await client.complete({
+        ref: { type: 'ref/prompt', name: prompt },
+        argument: { name: argument, value },
+        context: { arguments: otherArguments },
+      });
+      return completion;
+    },
     async call(name, args, { timeoutMs } = {}) {
       const result = await client.callTool(
         { name, arguments: args },

@@ -16,13 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => session.close());
 
-const complete = async (prompt: string, argument: string, value: string) =>
-  (
-    await session.client.complete({
-      ref: { type: 'ref/prompt', name: prompt },
-      argument: { name: argument, value },
-    })
-  ).completion;
+const complete: StdioSession['complete'] = (...args) => session.complete(...args);
 
 describe('groundwork-adopt prompts over stdio', () => {
   it('lists one prompt per skill', async () => {

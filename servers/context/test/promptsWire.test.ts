@@ -19,19 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => session.close());
 
-const complete = async (
-  prompt: string,
-  argument: string,
-  value: string,
-  context: Record<string, string> = {},
-) =>
-  (
-    await session.client.complete({
-      ref: { type: 'ref/prompt', name: prompt },
-      argument: { name: argument, value },
-      context: { arguments: context },
-    })
-  ).completion;
+const complete: StdioSession['complete'] = (...args) => session.complete(...args);
 
 describe('groundwork-context prompts over stdio', () => {
   it('lists one prompt per skill, with their arguments', async () => {

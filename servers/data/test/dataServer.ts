@@ -12,6 +12,7 @@ export interface DataServer {
   call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Calls a tool that must fail and returns its error text. */
   fail(name: string, args: Record<string, unknown>): Promise<string>;
+  complete: StdioSession['complete'];
   close(): Promise<void>;
 }
 
@@ -38,6 +39,7 @@ export async function startDataServer(
       if (!result.isError) throw new Error(`${name} succeeded but should have failed`);
       return result.text;
     },
+    complete: session.complete,
     close: () => session.close(),
   };
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { cancelledCallCount, logged, startedCallCount } from '@groundwork/mcp-testkit';
+import { cancelledCallCount, logged, type StdioSession, startedCallCount } from '@groundwork/mcp-testkit';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DataServer, startDataServer } from './dataServer.js';
@@ -358,19 +358,7 @@ describe('cancellation', () => {
 });
 
 describe('prompts and completions on the wire', () => {
-  const complete = async (
-    prompt: string,
-    argument: string,
-    value: string,
-    args: Record<string, string> = {},
-  ) =>
-    (
-      await server.client.complete({
-        ref: { type: 'ref/prompt', name: prompt },
-        argument: { name: argument, value },
-        context: { arguments: args },
-      })
-    ).completion;
+  const complete: StdioSession['complete'] = (...args) => server.complete(...args);
 
   it('lists the three workflows', async () => {
     const { prompts } = await server.client.listPrompts();

@@ -200,19 +200,7 @@ describe('flaky_tests and compare_runs', () => {
 });
 
 describe('prompts and completions on the wire', () => {
-  const complete = async (
-    prompt: string,
-    argument: string,
-    value: string,
-    args: Record<string, string> = {},
-  ) =>
-    (
-      await server.client.complete({
-        ref: { type: 'ref/prompt', name: prompt },
-        argument: { name: argument, value },
-        context: { arguments: args },
-      })
-    ).completion;
+  const complete: StdioSession['complete'] = (...args) => server.complete(...args);
 
   it('lists the three workflows', async () => {
     const { prompts } = await server.client.listPrompts();
