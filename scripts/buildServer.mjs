@@ -54,8 +54,7 @@ if (!pkg.private) {
 // another package, say) never sees a half-built directory.
 const staging = `${outdir}.building-${process.pid}`;
 const binName = path.basename(entry).replace(/\.ts$/, '.js');
-if (['bundled.js', 'installed.js', 'package.js'].includes(binName))
-  throw new Error(`${entry}: choose another entry name.`);
+if (['bundled.js', 'installed.js'].includes(binName)) throw new Error(`${entry}: choose another entry name.`);
 // Further entry points a server starts itself, e.g. worker threads (package.json "groundwork.entries"); each
 // is built as dist/<name>.mjs beside installed.mjs, sharing its chunks, and imports its dependencies.
 const entries = pkg.groundwork?.entries ?? [];

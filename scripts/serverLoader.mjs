@@ -41,7 +41,7 @@ function installedDiffers(bundle) {
   const dir = path.dirname(bundle);
   const { size, mtimeMs } = statSync(bundle);
   const stampFile = path.join(dir, `bundled-${size}-${Math.round(mtimeMs)}.verified`);
-  if (stampHolds(readOptional(stampFile)?.toString())) return undefined;
+  if (stampHolds(dir, readOptional(stampFile)?.toString())) return undefined;
   let packages;
   try {
     packages = JSON.parse(readFileSync(path.join(dir, 'vendor.json'), 'utf8'));
@@ -77,8 +77,11 @@ function installedDiffers(bundle) {
   }
   const { createHash } = require('node:crypto');
   for (const { index, name, file, sha256 } of files) {
+    // Stated before it is read: a file changed while it is hashed then fails the next start's comparison.
+    let signature;
     let content;
     try {
+      signature = signatureOf(file);
       content = readFileSync(file);
     } catch {
       return name;
@@ -88,7 +91,7 @@ function installedDiffers(bundle) {
         ? JSON.parse(content.toString('utf8')).version === packages[index].version
         : createHash('sha256').update(content).digest('hex') === sha256;
     if (!same) return name;
-    stamp.files.push([file, signatureOf(file)]);
+    stamp.files.push([file, signature]);
   }
   writeAtomically(stampFile, JSON.stringify(stamp));
   return undefined;
@@ -98,11 +101,11 @@ function installedDiffers(bundle) {
  * Whether what a first start verified is still so: this directory is where it was, each package is found
  * where it was (and nowhere nearer), and each file has the size, times and inode it had.
  */
-function stampHolds(text) {
+function stampHolds(dir, text) {
   if (text === undefined) return false;
   try {
-    const { dir, found, absent, files } = JSON.parse(text);
-    if (realpathSync.native(__dirname) !== dir) return false;
+    const { dir: stamped, found, absent, files } = JSON.parse(text);
+    if (realpathSync.native(dir) !== stamped) return false;
     for (const file of absent) if (statSync(file, { throwIfNoEntry: false }) !== undefined) return false;
     for (const [candidate, root] of found) if (realpathSync.native(candidate) !== root) return false;
     for (const [file, signature] of files) if (signatureOf(file) !== signature) return false;
