@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServerProcess, startHttpServer } from '../src/index.js';
 import { postRpc, type RawResponse } from '../src/rawHttp.js';
-import { startedCallCount } from '../src/serverLog.js';
+import { logged, startedCallCount } from '../src/serverLog.js';
 import { fixtureBin, fixtureDir } from './fixtureServer.js';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((candidate) => {
@@ -101,10 +101,15 @@ function expectAnswered(responses: RawResponse[]): void {
 }
 
 /** Every call reached exactly one instance, and every instance served some. */
-function expectSpread(pool: Pool, calls: number): void {
-  const served = pool.instances.map((instance) => startedCallCount(instance.stderr(), 'echo'));
-  expect(served.reduce((sum, count) => sum + count, 0)).toBe(calls);
-  for (const count of served) expect(count).toBeGreaterThan(0);
+async function expectSpread(pool: Pool, calls: number): Promise<void> {
+  const served = () => pool.instances.map((instance) => startedCallCount(instance.stderr(), 'echo'));
+  const total = () => served().reduce((sum, count) => sum + count, 0);
+  // An answer can come back before its instance's log line reaches us (stderr is another pipe).
+  await logged(total, calls - 1, `${calls} echo calls`, () =>
+    pool.instances.map((instance) => instance.stderr()).join('\n'),
+  );
+  expect(total()).toBe(calls);
+  for (const count of served()) expect(count).toBeGreaterThan(0);
 }
 
 describe.skipIf(NGINX === undefined)('three instances behind nginx', { timeout: 60_000 }, () => {
@@ -124,7 +129,7 @@ describe.skipIf(NGINX === undefined)('three instances behind nginx', { timeout: 
         ),
       );
       expectAnswered(await Promise.all([...modernCalls(pool.url), ...legacy]));
-      expectSpread(pool, 2 * REQUESTS);
+      await expectSpread(pool, 2 * REQUESTS);
     });
   });
 
@@ -153,7 +158,7 @@ describe.skipIf(NGINX === undefined)('three instances behind nginx', { timeout: 
       } finally {
         await Promise.all(clients.map((client) => client.close()));
       }
-      expectSpread(pool, REQUESTS + 4 * INSTANCES);
+      await expectSpread(pool, REQUESTS + 4 * INSTANCES);
     });
   });
 });
