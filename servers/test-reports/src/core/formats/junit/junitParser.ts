@@ -2,9 +2,7 @@
 // vitest, gotestsum) through saxes in chunks, so memory stays bounded however large the file is.
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import type { SaxesTagPlain } from 'saxes';
-import { reportedLines } from './goTestOutput.js';
-import { JUnitMarkupScanner, type MarkupHandlers, UnsupportedMarkup } from './junitMarkupScanner.js';
-import { ReportParseError, throwIfAborted } from './reportErrors.js';
+import { ReportParseError, throwIfAborted } from '../../reportErrors.js';
 import {
   type CaseSink,
   type FailureDetail,
@@ -16,7 +14,9 @@ import {
   type TestCaseResult,
   type TestStatus,
   tail,
-} from './testResult.js';
+} from '../../testResult.js';
+import { reportedLines } from '../go/goTestOutput.js';
+import { JUnitMarkupScanner, type MarkupHandlers, UnsupportedMarkup } from './junitMarkupScanner.js';
 import { XmlBodySplitter } from './xmlBodySplitter.js';
 import { cleanXmlText, stripAnsi } from './xmlTextCleaner.js';
 
