@@ -16,7 +16,7 @@ import {
   type TestStatus,
   tail,
 } from '../../testResult.js';
-import { stripAnsi } from '../junit/xmlTextCleaner.js';
+import { stripAnsi } from '../ansiText.js';
 import { reportedLines } from './goTestOutput.js';
 
 interface GoEvent {

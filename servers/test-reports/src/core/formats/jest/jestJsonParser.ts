@@ -11,7 +11,7 @@ import {
   type TestCaseResult,
   type TestStatus,
 } from '../../testResult.js';
-import { stripAnsi } from '../junit/xmlTextCleaner.js';
+import { stripAnsi } from '../ansiText.js';
 
 /** JSON has to be read whole; reports beyond this are refused rather than exhausting memory. */
 const MAX_JSON_BYTES = 256 * 1024 * 1024;

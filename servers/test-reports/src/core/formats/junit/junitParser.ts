@@ -15,10 +15,11 @@ import {
   type TestStatus,
   tail,
 } from '../../testResult.js';
+import { stripAnsi } from '../ansiText.js';
 import { reportedLines } from '../go/goTestOutput.js';
 import { JUnitMarkupScanner, type MarkupHandlers, UnsupportedMarkup } from './junitMarkupScanner.js';
 import { XmlBodySplitter } from './xmlBodySplitter.js';
-import { cleanXmlText, stripAnsi } from './xmlTextCleaner.js';
+import { cleanXmlText } from './xmlTextCleaner.js';
 
 /** Shared by every test without failures (most of them); frozen so that no one can add to it. */
 const NO_FAILURES = Object.freeze([]) as unknown as FailureDetail[];

@@ -16,7 +16,7 @@ import {
   type ParseOptions,
   type TestCaseResult,
 } from '../../testResult.js';
-import { stripAnsi } from '../junit/xmlTextCleaner.js';
+import { stripAnsi } from '../ansiText.js';
 
 const TEST_POINT = /^(not ok|ok)\b\s*(\d+)?\s*(?:-\s*)?(.*)$/i;
 /** `# SKIP reason` / `# TODO reason`; other comments after the name (`# time=12ms`) are not directives. */
