@@ -1,6 +1,6 @@
 // Reads the JSON report of Jest (`--json`) and Vitest (`--reporter=json`), which share Jest's shape.
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
-import { ReportParseError, throwIfAborted } from './reportErrors.js';
+import { ReportParseError, throwIfAborted } from '../../reportErrors.js';
 import {
   type CaseSink,
   type FailureDetail,
@@ -10,8 +10,8 @@ import {
   type ParseOptions,
   type TestCaseResult,
   type TestStatus,
-} from './testResult.js';
-import { stripAnsi } from './xmlTextCleaner.js';
+} from '../../testResult.js';
+import { stripAnsi } from '../ansiText.js';
 
 /** JSON has to be read whole; reports beyond this are refused rather than exhausting memory. */
 const MAX_JSON_BYTES = 256 * 1024 * 1024;
