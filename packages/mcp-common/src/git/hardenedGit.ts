@@ -5,6 +5,7 @@
 // Pure (no MCP, no SDK): domain cores may import `@groundwork/mcp-common/git`.
 import path from 'node:path';
 import { type ChildResult, runChild } from '../childProcess.js';
+import { DomainError } from '../domainError.js';
 
 /** Settings for every call: no hooks, fsmonitor, signature programs, `ext::`, submodules or auto-gc. */
 export const GIT_HARDENING: readonly string[] = [
@@ -63,26 +64,28 @@ export interface OpenGitOptions extends Omit<GitCallOptions, 'maxOutputChars'> {
 }
 
 /** Why a folder is not a repository git may be run in. */
-export class GitUnavailableError extends Error {
+export class GitUnavailableError extends DomainError {
   override readonly name = 'GitUnavailableError';
   constructor(
-    readonly code: 'NOT_A_GIT_REPOSITORY' | 'GIT_OUTSIDE_ALLOWED' | 'GIT_UNSAFE_CONFIG' | 'GIT_MISSING',
+    code: 'NOT_A_GIT_REPOSITORY' | 'GIT_OUTSIDE_ALLOWED' | 'GIT_UNSAFE_CONFIG' | 'GIT_MISSING',
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 
 /** A git command that exited non-zero. */
-export class GitCommandError extends Error {
+export class GitCommandError extends DomainError {
   override readonly name = 'GitCommandError';
-  readonly code = 'GIT_FAILED';
   constructor(
     readonly subcommand: string,
     readonly exitCode: number,
     readonly stderr: string,
   ) {
-    super(`git ${subcommand} failed: ${stderr.trim().split('\n')[0] ?? `exit code ${exitCode}`}`);
+    super(
+      'GIT_FAILED',
+      `git ${subcommand} failed: ${stderr.trim().split('\n')[0] || `exit code ${exitCode}`}`,
+    );
   }
 }
 
