@@ -47,6 +47,7 @@ describe('@groundwork/mcp-common public API', () => {
       'ChildCancelledError',
       'ChildMissingError',
       'ChildTimeoutError',
+      'MAX_LINE_CHARS',
       'SAFE_ENV_NAMES',
       'isAvailable',
       'removeIfServerDies',
