@@ -22,6 +22,7 @@ export {
   type PromptDefinition,
   type PromptMessage,
 } from './prompt.js';
+export { type ServerSwitch } from './commandLine.js';
 export { runServer, type ServerSpec } from './runServer.js';
 export {
   defineTool,
