@@ -6,6 +6,7 @@ import './stdoutGuard.js';
 import './zodSettings.js';
 
 export { AllowedPaths } from './allowedPaths.js';
+export type { ServerSwitch } from './commandLine.js';
 export { completeFrom, completePath, type PathCompletionOptions } from './completers.js';
 export { completeListItem } from './listCompletion.js';
 export { type CallMemory, MemoryBudget, type MemoryReservation } from './memoryBudget.js';
@@ -22,7 +23,6 @@ export {
   type PromptDefinition,
   type PromptMessage,
 } from './prompt.js';
-export { type ServerSwitch } from './commandLine.js';
 export { runServer, type ServerSpec } from './runServer.js';
 export {
   defineTool,
