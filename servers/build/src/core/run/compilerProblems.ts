@@ -23,6 +23,7 @@ const RUSTC_AT = /^\s*--> ([^\s:]+):(\d+):(\d+)$/;
 export class CompilerProblems {
   private readonly found: BuildProblem[] = [];
   private pending: Pending | undefined;
+  private readonly seen = new Set<string>();
   /** Problems seen beyond MAX_PROBLEMS. */
   dropped = 0;
 
@@ -126,6 +127,10 @@ export class CompilerProblems {
   }
 
   private add(problem: BuildProblem): void {
+    // Maven prints each compiler error twice: under its mojo, and again in the failure summary.
+    const key = `${problem.file}:${problem.line}:${problem.column}:${problem.message}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
     if (this.found.length < MAX_PROBLEMS) this.found.push(problem);
     else this.dropped += 1;
   }
