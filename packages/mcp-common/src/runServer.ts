@@ -45,7 +45,9 @@ export async function runServer(spec: ServerSpec, argv = process.argv.slice(2)):
       process.stdout.write(`${spec.version}\n`);
       return;
     case 'invalid':
-      process.stderr.write(`${spec.name}: ${commandLine.message}\n\n${usage(spec.name, spec.defaultPort, spec.switches)}`);
+      process.stderr.write(
+        `${spec.name}: ${commandLine.message}\n\n${usage(spec.name, spec.defaultPort, spec.switches)}`,
+      );
       process.exitCode = 2;
       return;
   }
