@@ -39,6 +39,7 @@ describe('tools/list', () => {
     expect(tools.map((tool) => tool.name)).toEqual([
       'test_summary',
       'list_failures',
+      'failure_clusters',
       'failure_context',
       'flaky_tests',
       'compare_runs',

@@ -1,6 +1,7 @@
-import { defineTool, optionalBoundedInt, pathArg, ToolResult } from '@groundwork/mcp-common';
+import { defineTool, optionalBoolean, optionalBoundedInt, pathArg, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
-import { isFailing, shownFile, testId } from '../core/testRun.js';
+import { clusterFailures } from '../core/failureClusters.js';
+import { type FoldedTest, isFailing, shownFile, testId } from '../core/testRun.js';
 import {
   describeReports,
   readReportsAt,
@@ -20,6 +21,10 @@ export const listFailuresTool = defineTool({
       path: pathArg('A report file or a directory searched for reports.'),
       limit: optionalBoundedInt(1, 200, 20, 'Failures per page.'),
       offset: optionalBoundedInt(0, 1_000_000, 0, 'Failures to skip (from next_offset).'),
+      group: optionalBoolean(
+        false,
+        'Group by cause: failures ordered cluster by cluster (largest first), each with its cluster_id, and the clusters listed (see failure_clusters for the signature).',
+      ),
     }),
     output: z.object({
       verdict: verdictOutput,
@@ -40,8 +45,22 @@ export const listFailuresTool = defineTool({
           output: z.string().optional().describe('The end of the test (or its suite) output, bounded.'),
           attempts: z.number().int(),
           failure_count: z.number().int().describe('How many <failure>/<error> elements the test had.'),
+          cluster_id: z.string().optional().describe('With group: the cluster (cause) of this failure.'),
         }),
       ),
+      clusters: z
+        .array(
+          z.object({
+            id: z.string(),
+            count: z.number().int(),
+            type: z.string(),
+            message: z.string(),
+            frame: z.string(),
+          }),
+        )
+        .optional()
+        .describe('With group: the first 20 clusters, largest first; cluster_count says how many there are.'),
+      cluster_count: z.number().int().optional(),
       total: z.number().int(),
       offset: z.number().int(),
       truncated: z.boolean(),
@@ -54,7 +73,13 @@ export const listFailuresTool = defineTool({
   },
   async apply(args, ctx) {
     const { run } = await readReportsAt(args.path, ctx, { details: true });
-    const failing = [...run.tests.values()].filter(isFailing);
+    let failing: FoldedTest[] = run.tests.values().filter(isFailing);
+    const clusterOf = new Map<FoldedTest, string>();
+    const clusters = args.group ? clusterFailures(failing) : undefined;
+    if (clusters !== undefined) {
+      failing = clusters.flatMap((cluster) => cluster.members);
+      for (const cluster of clusters) for (const member of cluster.members) clusterOf.set(member, cluster.id);
+    }
     const page = failing.slice(args.offset, args.offset + args.limit);
     const next = args.offset + page.length;
     return ToolResult.success({
@@ -77,8 +102,19 @@ export const listFailuresTool = defineTool({
           ...(test.output === undefined ? {} : { output: test.output }),
           attempts: test.attempts,
           failure_count: test.failures.length,
+          ...(clusterOf.has(test) ? { cluster_id: clusterOf.get(test) as string } : {}),
         };
       }),
+      ...(clusters === undefined
+        ? {}
+        : {
+            clusters: clusters.slice(0, 20).map((cluster) => ({
+              id: cluster.id,
+              count: cluster.count,
+              ...cluster.signature,
+            })),
+            cluster_count: clusters.length,
+          }),
       total: failing.length,
       offset: args.offset,
       truncated: next < failing.length,

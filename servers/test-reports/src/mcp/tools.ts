@@ -1,6 +1,7 @@
 import type { McpTool } from '@groundwork/mcp-common';
 import { compareRunsTool } from './compareRunsTool.js';
 import { exportCtrfTool } from './exportCtrfTool.js';
+import { failureClustersTool } from './failureClustersTool.js';
 import { failureContextTool } from './failureContextTool.js';
 import { flakyTestsTool } from './flakyTestsTool.js';
 import { listFailuresTool } from './listFailuresTool.js';
@@ -9,6 +10,7 @@ import { testSummaryTool } from './testSummaryTool.js';
 export const testReportTools: readonly McpTool[] = [
   testSummaryTool,
   listFailuresTool,
+  failureClustersTool,
   failureContextTool,
   flakyTestsTool,
   compareRunsTool,

@@ -1,0 +1,140 @@
+// Groups failures by cause, so 300 tests broken by one fixture read as one problem. The signature of a
+// failure is three parts, each normalised so that the same cause reads alike in every test and format:
+//
+// - type: the exception type (the report's `type`, else a `SomeError:` / `pkg.SomeException:` opening the
+//   message), its package dropped (`java.lang.IllegalStateException` → `IllegalStateException`);
+// - message: the first line of the message without the type, with what varies between instances of one
+//   cause masked: UUIDs, hex (0x1f, hashes of 8+ digits), timestamps and dates, paths, quoted numbers and
+//   numbers (`<uuid>`, `<hex>`, `<time>`, `<path>`, `<n>`);
+// - frame: the first project frame outside the tests (innermost: the top of a JS, Java or Go stack, the bottom
+//   of a Python traceback) as `file:line`, the file by its base name: runners print the same frame with an
+//   absolute path in one format and a relative one in another (Vitest's JSON and its JUnit), and a CI checkout
+//   differs from a local one. With no frame outside the tests (an assertion in the test itself), the test's own frame
+//   stands in: a failed assertion is evidence about its own test only, so tests cluster when they fail on the
+//   same line (parameterised tests), not because their assertions read alike.
+import { createHash } from 'node:crypto';
+import { framesIn, isTestPath, type SourceFrame } from './stackFrames.js';
+import { type FoldedTest, testId } from './testRun.js';
+
+export interface FailureSignature {
+  type: string;
+  message: string;
+  frame: string;
+}
+
+export interface FailureCluster {
+  id: string;
+  signature: FailureSignature;
+  count: number;
+  /** The first member read: the one to explain (failure_context) for the whole cluster. */
+  representative: FoldedTest;
+  members: FoldedTest[];
+  suites: string[];
+}
+
+const MAX_MESSAGE_CHARS = 240;
+
+/** The failures of `failing` grouped by signature, the largest cluster first (then in reading order). */
+export function clusterFailures(failing: readonly FoldedTest[]): FailureCluster[] {
+  const byKey = new Map<string, FailureCluster>();
+  for (const test of failing) {
+    const signature = signatureOf(test);
+    const key = `${signature.type}\u0000${signature.message}\u0000${signature.frame}`;
+    let cluster = byKey.get(key);
+    if (cluster === undefined) {
+      cluster = { id: clusterId(key), signature, count: 0, representative: test, members: [], suites: [] };
+      byKey.set(key, cluster);
+    }
+    cluster.count += 1;
+    cluster.members.push(test);
+    if (cluster.suites[cluster.suites.length - 1] !== test.suite && !cluster.suites.includes(test.suite))
+      cluster.suites.push(test.suite);
+  }
+  // A stable sort keeps reading order among clusters of one size.
+  return [...byKey.values()].sort((a, b) => b.count - a.count);
+}
+
+/** A short id that stays the same for a cause across calls and runs (and formats, see the signature). */
+export function clusterId(key: string): string {
+  return `c${createHash('sha1').update(key).digest('hex').slice(0, 11)}`;
+}
+
+export function signatureOf(test: FoldedTest): FailureSignature {
+  const failure = test.failures[0];
+  const rawMessage = (failure?.message ?? '').trim();
+  const opening = /^([\w$.]*(?:Error|Exception|Failure|Panic|panic))(?::\s*|\s*$)/.exec(rawMessage);
+  // Only a type that names an exception: jest-junit writes type="failure", Go type="panic" on every panic.
+  const declared =
+    failure?.type !== undefined && /^[\w$.]*(?:Error|Exception|Throwable|Failure)$/.test(failure.type)
+      ? failure.type
+      : undefined;
+  const type = shortType(declared ?? opening?.[1] ?? '');
+  let message = opening !== null ? rawMessage.slice(opening[0].length) : rawMessage;
+  // A message that repeats the declared type (`AssertionError: …` beside type="AssertionError") drops it too.
+  if (declared !== undefined && message.startsWith(`${declared}:`))
+    message = message.slice(declared.length + 1);
+  const firstLine = message.trim().split('\n', 1)[0] ?? '';
+  return { type, message: maskVarying(firstLine).slice(0, MAX_MESSAGE_CHARS), frame: signatureFrame(test) };
+}
+
+function shortType(type: string): string {
+  const dot = type.lastIndexOf('.');
+  return dot < 0 ? type : type.slice(dot + 1);
+}
+
+const MASKS: readonly [RegExp, string][] = [
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
+  [/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g, '<time>'],
+  [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, '<time>'],
+  [/\b0x[0-9a-f]+\b/gi, '<hex>'],
+  [/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b/gi, '<hex>'],
+  [/(?:[A-Za-z]:)?(?:[\\/][\w.@+-]+){2,}[\\/]?/g, '<path>'],
+  [/-?\b\d+(?:[.,]\d+)*(?:e[+-]?\d+)?\b/gi, '<n>'],
+];
+
+/** The message with what differs between instances of one cause (ids, numbers, paths, times) masked. */
+export function maskVarying(text: string): string {
+  let masked = text;
+  for (const [pattern, mask] of MASKS) masked = masked.replace(pattern, mask);
+  return masked.replace(/\s+/g, ' ').trim();
+}
+
+/** The frame part of the signature (see the module comment). */
+function signatureFrame(test: FoldedTest): string {
+  const stack = test.trimmedStack ?? test.failures[0]?.stack ?? '';
+  const frames = stack === '' ? [] : framesIn(stack);
+  // Python prints the innermost frame last; every other runtime first.
+  const innermostFirst =
+    frames.length > 0 && frames.every((frame) => frame.path.endsWith('.py')) ? [...frames].reverse() : frames;
+  const code = innermostFirst.find((frame) => !isTestPath(frame.path));
+  const chosen: Pick<SourceFrame, 'path' | 'line'> | undefined =
+    code ??
+    innermostFirst[0] ??
+    (shownPath(test) === undefined ? undefined : { path: shownPath(test) as string, line: test.line ?? 0 });
+  if (chosen === undefined) return '';
+  return `${baseName(chosen.path)}:${chosen.line}`;
+}
+
+function shownPath(test: FoldedTest): string | undefined {
+  return test.sourceFile ?? test.file;
+}
+
+function baseName(file: string): string {
+  const normalized = file.replace(/\\/g, '/');
+  return normalized.slice(normalized.lastIndexOf('/') + 1);
+}
+
+/** How the members of a cluster differ: the distinct first lines of their messages, and how many there are. */
+export function memberVariants(cluster: FailureCluster, max: number): { count: number; examples: string[] } {
+  const seen = new Set<string>();
+  for (const member of cluster.members) {
+    seen.add((member.failures[0]?.message ?? '').trim().split('\n', 1)[0] ?? '');
+    if (seen.size > 1000) break;
+  }
+  return { count: seen.size, examples: [...seen].slice(0, max) };
+}
+
+/** The ids of the first `max` members. */
+export function memberIds(cluster: FailureCluster, max: number): string[] {
+  return cluster.members.slice(0, max).map(testId);
+}
