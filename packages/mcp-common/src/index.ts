@@ -1,5 +1,5 @@
 // Everything exported here is public API of @groundwork/mcp-common; nothing else is (besides the pure
-// `@groundwork/mcp-common/masking` and `@groundwork/mcp-common/childProcess` subpaths, which domain cores may use).
+// `@groundwork/mcp-common/masking`, `@groundwork/mcp-common/childProcess` and `@groundwork/mcp-common/sarif` subpaths, which domain cores and CLIs may use).
 // The stdout guard comes first: it must be in place before any other module is evaluated.
 import './stdoutGuard.js';
 // Then zod's settings, before any schema is built.
