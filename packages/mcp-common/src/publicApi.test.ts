@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as childProcess from './childProcess.js';
 import * as domainError from './domainError.js';
 import * as files from './files/index.js';
+import * as git from './git/index.js';
 import * as publicApi from './index.js';
 import * as masking from './masking.js';
 import * as sarif from './sarif.js';
@@ -72,6 +73,7 @@ describe('@groundwork/mcp-common public API', () => {
       'ChildCancelledError',
       'ChildMissingError',
       'ChildTimeoutError',
+      'MAX_LINE_CHARS',
       'SAFE_ENV_NAMES',
       'isAvailable',
       'removeIfServerDies',
@@ -95,6 +97,17 @@ describe('@groundwork/mcp-common public API', () => {
       'PathNotFoundError',
       'PathOutsideAllowedError',
       'WrongFileKindError',
+    ]);
+  });
+
+  it('keeps the git subpath to the hardened runner and its errors', () => {
+    expect(Object.keys(git).sort()).toEqual([
+      'GIT_HARDENING',
+      'GitCommandError',
+      'GitRepository',
+      'GitUnavailableError',
+      'isSafeRevision',
+      'openGitRepository',
     ]);
   });
 });
