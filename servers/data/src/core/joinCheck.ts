@@ -319,7 +319,9 @@ async function collectSamples(
   side: number,
 ): Promise<KeySample[]> {
   const lookup = new HashCounts();
-  wanted.forEach((key, index) => lookup.add(key.h1, key.h2, 1, index));
+  wanted.forEach((key, index) => {
+    lookup.add(key.h1, key.h2, 1, index);
+  });
   const samples: KeySample[] = wanted.map((key) => ({ values: [], count: key.count, rows: [], lines: [] }));
   const { hash, hashKey } = keyHasher(columns.length, query.comparison);
   await source.scan(

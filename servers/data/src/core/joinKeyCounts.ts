@@ -150,7 +150,9 @@ export class JoinKeyCounts {
 
   private startSpill(): void {
     const spill = new Spill();
-    this.table.forEach((h1, h2, l, r, fl, fr) => spill.write(h1, h2, l, r, fl, fr));
+    this.table.forEach((h1, h2, l, r, fl, fr) => {
+      spill.write(h1, h2, l, r, fl, fr);
+    });
     this.table = new KeyTable(1);
     this.spill = spill;
   }
