@@ -22,6 +22,7 @@ export {
 export { cursorKey, decodeCursor, encodeCursor, InvalidCursorError } from './answers/cursor.js';
 export { answerFits, type FitOptions, type Fitted, fitList, type Paging } from './answers/fitList.js';
 export { countTokens } from './answers/tokenCount.js';
+export type { ServerSwitch } from './commandLine.js';
 export { completeFrom, completePath, type PathCompletionOptions } from './completers.js';
 export { CancelledError, DomainError, throwIfAborted } from './domainError.js';
 export { completeListItem } from './listCompletion.js';

@@ -72,6 +72,7 @@ describe('@groundwork/mcp-common public API', () => {
       'ChildCancelledError',
       'ChildMissingError',
       'ChildTimeoutError',
+      'MAX_LINE_CHARS',
       'SAFE_ENV_NAMES',
       'isAvailable',
       'removeIfServerDies',

@@ -25,6 +25,12 @@ describeTransportContract({
   clientName: 'data-contract-test',
   allowedDir: fixtures,
   sampleCall: { name: 'uniqueness_check', arguments: { file: 'people.csv', columns: ['id'] } },
+  everyToolCall: [
+    { name: 'uniqueness_check', arguments: { file: 'people.csv', columns: ['email'] } },
+    { name: 'find_duplicates', arguments: { file: 'people.csv', columns: ['email'] } },
+    { name: 'find_keys', arguments: { file: 'people.csv' } },
+    { name: 'profile_columns', arguments: { ...database } },
+  ],
   slowCall: { name: 'find_keys', arguments: { file: ensureSlowFixture(), max_columns: 3 } },
   promptArguments: {
     'find-table-key': { file: 'people.csv' },

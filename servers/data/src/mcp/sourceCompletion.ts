@@ -7,7 +7,7 @@ import {
   completeFrom,
   completeListItem,
   completePath,
-  ToolError,
+  DomainError,
 } from '@groundwork/mcp-common';
 import { columnsOf, SQLITE_PREFIX, tablesOf } from './dataSource.js';
 
@@ -78,7 +78,7 @@ async function offered(read: () => Promise<readonly string[]>): Promise<readonly
   try {
     return await read();
   } catch (error) {
-    if (error instanceof ToolError) return [];
+    if (error instanceof DomainError) return [];
     throw error;
   }
 }

@@ -1,8 +1,8 @@
 // Delimited text (CSV, TSV, PSV; plain or gzip): sniffs the dialect, reads the header, and scans records
 // with the byte-level parser, decoding or hashing only the fields an analysis asks for.
 
+import { CancelledError, DomainError } from '@groundwork/mcp-common/domainError';
 import { Checkpoint } from '../checkpoint.js';
-import { CancelledError, DataError } from '../dataError.js';
 import type { FieldHash } from '../fieldHash.js';
 import { type Comparison, isAsciiSpace, normalizeText, type ScanControl, trimAscii } from '../scanOptions.js';
 import { describeStreamError, isGzip, openByteReader, openByteStream } from './byteStream.js';
@@ -76,7 +76,7 @@ export async function openCsvSource(file: DataFile, options: CsvOptions): Promis
     header = headerOf(head.bytes, head.complete, dialect, headerRow, decode);
   }
   if (header === undefined) {
-    throw new DataError(
+    throw new DomainError(
       'NO_HEADER',
       `The file has no record at header_row ${headerRow}; it has fewer records (or is empty).`,
     );
@@ -87,7 +87,7 @@ export async function openCsvSource(file: DataFile, options: CsvOptions): Promis
 /** Delimited text never holds NUL bytes; binary files (and UTF-16 text) do, in their first bytes already. */
 function refuseBinary(head: Buffer): void {
   if (head.subarray(0, 64 * 1024).includes(0)) {
-    throw new DataError(
+    throw new DomainError(
       'NOT_DELIMITED_TEXT',
       "The file is not delimited text: it holds NUL bytes, as binary files (and UTF-16 text) do. Pass a CSV/TSV file in UTF-8, Latin-1 or Windows-1252, or give 'format' if it is JSON Lines or Parquet.",
     );
@@ -233,7 +233,7 @@ export class CsvSource implements TabularSource {
       }
       return ended(-1, parser.nextLine);
     } catch (error) {
-      if (error instanceof DataError) throw error;
+      if (error instanceof DomainError) throw error;
       if (control.signal?.aborted) throw new CancelledError();
       describeStreamError(error);
     } finally {
@@ -281,7 +281,7 @@ export class CsvSource implements TabularSource {
   }
 }
 
-class RaggedRecordError extends DataError {
+class RaggedRecordError extends DomainError {
   constructor(row: number, line: number, fields: number, width: number) {
     super(
       'RAGGED_RECORD',
@@ -371,7 +371,7 @@ function withoutBom(bytes: Buffer): Buffer {
 function singleByte(value: string, argument: string): number {
   const bytes = Buffer.from(value === '\\t' ? '\t' : value, 'utf8');
   if (bytes.length !== 1 || bytes[0] === 10 || bytes[0] === 13) {
-    throw new DataError(
+    throw new DomainError(
       'INVALID_DIALECT',
       `'${argument}' must be one ASCII character other than a line break, e.g. ',' or '\\t'.`,
     );
