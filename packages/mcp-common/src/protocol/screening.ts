@@ -1,6 +1,6 @@
-// The one gate every transport passes incoming JSON-RPC through before the SDK sees it. The SDK drops what
-// it cannot classify (the client would wait forever) and answers bad params with -32603 and a raw zod dump;
-// here every malformed message gets its JSON-RPC error: -32600 for an invalid request, -32602 naming the
+// The one gate every transport passes incoming JSON-RPC through before the dispatcher sees it. Nothing is
+// dropped (the client would wait forever) and no raw schema dump goes back: every malformed message gets
+// its JSON-RPC error: -32600 for an invalid request, -32602 naming the
 // parameter for bad params of a method this server serves. Each carries the request's own id whenever it
 // can be read (a client waits for that id); `id: null` only when it cannot.
 import {
@@ -37,7 +37,8 @@ interface ParamsSchema {
   };
 }
 
-// The methods mcp-common serves; others go to the SDK, which answers -32601 Method not found.
+// The methods mcp-common serves, with the SDK's schemas of their params; the dispatcher answers any other
+// method -32601 Method not found.
 const SCHEMAS: Record<string, ParamsSchema> = {
   initialize: InitializeRequestSchema,
   ping: PingRequestSchema,
