@@ -9,7 +9,7 @@ import { MemoryBudget } from './memoryBudget.js';
 import { RpcError, RpcErrorCode } from './protocol/rpcError.js';
 import type { ServerApp } from './serverApp.js';
 import type { LogLevel, ToolContext, ToolLog } from './tool.js';
-import { type CallOutcome, UnknownToolError } from './toolRegistry.js';
+import { type CallContext, type CallOutcome, UnknownToolError } from './toolRegistry.js';
 
 /** A notification sent to the caller while its call runs (progress, log messages). */
 export type Send = (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
@@ -70,7 +70,7 @@ export function sessionLimiter(app: ServerApp): CallLimiter {
 export async function runToolCall(app: ServerApp, request: ToolCallRequest): Promise<CallOutcome> {
   const { tool, signal } = request;
   const memory = memoryBudget(app).forCall(signal);
-  const ctx: ToolContext = {
+  const ctx: CallContext = {
     signal,
     progress: progressReporter(request.progressToken, request.send),
     log: toolLog(tool, app.logger, request.clientLevel, request.send),

@@ -393,7 +393,10 @@ function finishCase(frame: CaseFrame, suite: SuiteFrame | undefined): TestCaseRe
   };
   const file = attributes.file ?? attributes.filepath ?? suite?.file;
   if (file !== undefined && file !== '') testCase.file = interned(file);
-  const line = attributes.line === undefined ? Number.NaN : Number.parseInt(attributes.line, 10);
+  let line = attributes.line === undefined ? Number.NaN : Number.parseInt(attributes.line, 10);
+  // pytest (its suite is named `pytest` unless junit_suite_name says otherwise) writes the 0-based line of
+  // the `def`, its item location; every other producer counts from 1.
+  if (testCase.suite === 'pytest' && testCase.file?.endsWith('.py')) line += 1;
   if (Number.isInteger(line) && line > 0) testCase.line = line;
   const duration = parseSeconds(attributes.time);
   if (duration !== undefined) testCase.durationMs = duration;
