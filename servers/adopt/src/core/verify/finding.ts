@@ -42,12 +42,21 @@ export class FindingSink {
   }
 }
 
-/** 1-based line of a character offset. */
-export function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let index = text.indexOf('\n'); index !== -1 && index < offset; index = text.indexOf('\n', index + 1))
-    line++;
-  return line;
+/** Finds 1-based lines of many offsets in one text: the line starts are indexed once, then searched. */
+export function lineLocator(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1))
+    starts.push(index + 1);
+  return (offset) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((starts[middle] ?? 0) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low + 1;
+  };
 }
 
 /** Text without a leading UTF-8 byte order mark (editors on Windows add one; Claude Code ignores it). */
