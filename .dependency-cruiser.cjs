@@ -22,16 +22,18 @@ module.exports = {
       severity: 'error',
       comment:
         'servers/*/src/core stays free of the MCP scaffolding and SDK. Why: the core must run and be tested ' +
-        'without a protocol. Instead: throw a domain error (a class with a stable `code`) and translate it ' +
-        'into a ToolError in src/mcp/. Only the pure subpaths are allowed: `@groundwork/mcp-common/masking`, ' +
-        '`/files` (a core may take the ConfinedFile/ConfinedDirectory handles its adapter opened) and ' +
-        "`/childProcess` (the one way to start a child process). A core's tests (and their helpers in " +
-        'core/testing/) may build those handles with AllowedPaths, as the adapter does.',
+        'without a protocol. Instead: throw a DomainError (or CancelledError, via throwIfAborted) from ' +
+        '`@groundwork/mcp-common/domainError`, which the tool runner sends as it is (masked), so no adapter ' +
+        'translates it. Only the pure subpaths are allowed: `/domainError` (the one domain error: a core ' +
+        'needs it, and it imports nothing), `/masking`, `/files` (a core may take the ' +
+        'ConfinedFile/ConfinedDirectory handles its adapter opened) and `/childProcess` (the one way to ' +
+        "start a child process). A core's tests (and their helpers in core/testing/) may build those " +
+        'handles with AllowedPaths, as the adapter does.',
       from: { path: '^servers/[^/]+/src/core/', pathNot: '(\\.test\\.ts$|/src/core/testing/)' },
       to: {
         path: [`^(packages/mcp-common/|@groundwork/mcp-common)`, SDK],
         pathNot:
-          '^(packages/mcp-common/(dist|src)/(masking|files/index|childProcess)(\\.d)?\\.[jt]s|@groundwork/mcp-common/(masking|files|childProcess))$',
+          '^(packages/mcp-common/(dist|src)/(domainError|masking|files/index|childProcess)(\\.d)?\\.[jt]s|@groundwork/mcp-common/(domainError|masking|files|childProcess))$',
       },
     },
     {

@@ -36,8 +36,9 @@ const external = Object.keys(installed).filter(
   (name) => name !== '@groundwork/mcp-common' && !commonDependencies.includes(name),
 );
 // mcp-common dependencies that only a rare request needs (yaml: the skills folder, read when first asked
-// for) stay out of bundled.cjs too, so a start never reads them: imported when first needed.
-const LAZY_COMMON = ['yaml'];
+// for; gpt-tokenizer: counting an answer that could exceed its budget) stay out of bundled.cjs too, so a
+// start never reads them: imported when first needed.
+const LAZY_COMMON = ['yaml', 'gpt-tokenizer'];
 // What mcp-common needs at run time must be installed with the server (mcp-common is ours and bundled;
 // its dependencies are not). A private package (the testkit's fixture, a benchmark) is never installed.
 if (!pkg.private) {

@@ -2,6 +2,7 @@
 // and a message that says what to write instead.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { TEXT_BLOCKS, type TextBlock } from './answers/answerBudget.js';
 import { LIMIT_SPECS, type Limits, limitsFrom, limitsUsage } from './limits.js';
 
 export const TRANSPORT_MODES = ['stdio', 'streamable-http', 'stateless-http'] as const;
@@ -17,6 +18,8 @@ export interface StartupOptions {
   corsOrigins: string[];
   authToken?: string;
   limits: Limits;
+  /** What a structured answer's text block carries (answers/answerBudget.ts). */
+  textBlock: TextBlock;
 }
 
 export type CommandLine =
@@ -39,6 +42,9 @@ Options:
   --allowed-host <host>     an extra Host header to accept, e.g. mcp.example.com:443; repeatable
   --allowed-origin <origin> an extra Origin to accept; repeatable
   --cors-origin <origin>    enable CORS for this browser origin (e.g. the MCP Inspector); repeatable
+  --text-block <json|summary>  what a structured answer's text block carries: the whole answer as
+                            compact JSON (default), or a short summary for clients known to read
+                            structuredContent (also GROUNDWORK_TEXT_BLOCK)
   --allow-unauthenticated   serve HTTP on a non-loopback --host without GROUNDWORK_AUTH_TOKEN
                             (also GROUNDWORK_ALLOW_UNAUTHENTICATED=1)
   --help                    print this and exit
@@ -73,6 +79,7 @@ export function parseCommandLine(
         'allowed-origin': { type: 'string', multiple: true },
         'cors-origin': { type: 'string', multiple: true },
         ...Object.fromEntries(LIMIT_SPECS.map((limit) => [limit.flag, { type: 'string' as const }])),
+        'text-block': { type: 'string' },
         'allow-unauthenticated': { type: 'boolean' },
         help: { type: 'boolean' },
         version: { type: 'boolean' },
@@ -112,6 +119,7 @@ export function parseCommandLine(
         corsOrigins: values['cors-origin'] ?? [],
         ...(authToken === undefined ? {} : { authToken }),
         limits: limitsFrom(limitFlags, env),
+        textBlock: textBlockOf(values['text-block'] ?? env.GROUNDWORK_TEXT_BLOCK ?? 'json'),
       },
     };
   } catch (error) {
@@ -128,6 +136,11 @@ export function isLoopback(host: string): boolean {
 function transportOf(value: string): TransportMode {
   if ((TRANSPORT_MODES as readonly string[]).includes(value)) return value as TransportMode;
   throw new UsageError(`Unknown transport '${value}': use one of ${TRANSPORT_MODES.join(', ')}.`);
+}
+
+function textBlockOf(value: string): TextBlock {
+  if ((TEXT_BLOCKS as readonly string[]).includes(value)) return value as TextBlock;
+  throw new UsageError(`Unknown --text-block '${value}': use one of ${TEXT_BLOCKS.join(', ')}.`);
 }
 
 function integerOption(

@@ -1,14 +1,32 @@
 // Everything exported here is public API of @groundwork/mcp-common; nothing else is (besides the pure
-// `@groundwork/mcp-common/masking` and `@groundwork/mcp-common/childProcess` subpaths, which domain cores may use).
+// `@groundwork/mcp-common/masking`, `/childProcess`, `/files` and `/domainError` subpaths, which domain cores
+// may use).
 // The stdout guard comes first: it must be in place before any other module is evaluated.
 import './stdoutGuard.js';
 // Then zod's settings, before any schema is built.
 import './zodSettings.js';
 
 export { AllowedPaths } from './allowedPaths.js';
+export {
+  type AnswerBudget,
+  answerBudget,
+  cursorArgument,
+  DEFAULT_ANSWER_TOKENS,
+  MAX_ANSWER_TOKENS,
+  MAX_ERROR_CHARS,
+  maxTokensArgument,
+  pagingArguments,
+  pagingOutput,
+  type TextBlock,
+} from './answers/answerBudget.js';
+export { cursorKey, decodeCursor, encodeCursor, InvalidCursorError } from './answers/cursor.js';
+export { answerFits, type FitOptions, type Fitted, fitList, type Paging } from './answers/fitList.js';
+export { countTokens } from './answers/tokenCount.js';
 export { completeFrom, completePath, type PathCompletionOptions } from './completers.js';
+export { CancelledError, DomainError, throwIfAborted } from './domainError.js';
 export { completeListItem } from './listCompletion.js';
 export { type CallMemory, MemoryBudget, type MemoryReservation } from './memoryBudget.js';
+export { type PhaseProgress, phasedProgress } from './phasedProgress.js';
 export {
   type Completer,
   type Completion,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as childProcess from './childProcess.js';
+import * as domainError from './domainError.js';
 import * as files from './files/index.js';
 import * as publicApi from './index.js';
 import * as masking from './masking.js';
@@ -9,25 +10,44 @@ describe('@groundwork/mcp-common public API', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(publicApi).sort()).toEqual([
       'AllowedPaths',
+      'CancelledError',
+      'DEFAULT_ANSWER_TOKENS',
+      'DomainError',
       'InvalidArgumentError',
+      'InvalidCursorError',
+      'MAX_ANSWER_TOKENS',
       'MAX_COMPLETION_VALUES',
+      'MAX_ERROR_CHARS',
       'MemoryBudget',
       'ToolError',
       'ToolResult',
+      'answerBudget',
+      'answerFits',
       'completeFrom',
       'completeListItem',
       'completePath',
+      'countTokens',
+      'cursorArgument',
+      'cursorKey',
+      'decodeCursor',
       'definePrompt',
       'defineTool',
+      'encodeCursor',
+      'fitList',
+      'maxTokensArgument',
       'optionalBoolean',
       'optionalBoundedInt',
       'optionalInt',
       'optionalString',
+      'pagingArguments',
+      'pagingOutput',
       'pathArg',
+      'phasedProgress',
       'requiredInt',
       'requiredString',
       'runServer',
       'stringList',
+      'throwIfAborted',
     ]);
   });
 
@@ -40,6 +60,10 @@ describe('@groundwork/mcp-common public API', () => {
       'maskSecrets',
       'maskValue',
     ]);
+  });
+
+  it('keeps the domainError subpath to the domain error, cancellation and its check', () => {
+    expect(Object.keys(domainError).sort()).toEqual(['CancelledError', 'DomainError', 'throwIfAborted']);
   });
 
   it('keeps the childProcess subpath to the runner and its errors', () => {

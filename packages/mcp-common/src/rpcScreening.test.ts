@@ -7,17 +7,30 @@ describe('screenMessage', () => {
     ['a null id', { jsonrpc: '2.0', id: null, method: 'ping' }],
     ['a fractional id', { jsonrpc: '2.0', id: 1.5, method: 'ping' }],
     ['an object id', { jsonrpc: '2.0', id: { a: 1 }, method: 'ping' }],
-    ['a non-string method', { jsonrpc: '2.0', id: 1, method: 7 }],
-    ['array params', { jsonrpc: '2.0', id: 1, method: 'ping', params: [1] }],
-    ['string params', { jsonrpc: '2.0', id: 1, method: 'ping', params: 'x' }],
-    ['no jsonrpc', { id: 1, method: 'ping' }],
     ['neither method nor result', { jsonrpc: '2.0', id: 1 }],
-  ])('refuses %s with -32600 and id null', (_name, message) => {
+  ])('refuses %s with -32600 and id null (no id can be read)', (_name, message) => {
     expect(screenMessage(message)).toEqual({
       ok: false,
       reply: {
         jsonrpc: '2.0',
         id: null,
+        error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) },
+      },
+    });
+  });
+
+  it.each([
+    ['a non-string method', { jsonrpc: '2.0', id: 1, method: 7 }],
+    ['an empty method', { jsonrpc: '2.0', id: 'one', method: '' }],
+    ['array params', { jsonrpc: '2.0', id: 2, method: 'tools/list', params: [1, 2] }],
+    ['string params', { jsonrpc: '2.0', id: 'x', method: 'ping', params: 'x' }],
+    ['no jsonrpc', { id: 0, method: 'ping' }],
+  ])('refuses a request with %s with -32600 and its own id', (_name, message) => {
+    expect(screenMessage(message)).toEqual({
+      ok: false,
+      reply: {
+        jsonrpc: '2.0',
+        id: message.id,
         error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) },
       },
     });

@@ -1,7 +1,8 @@
 // The one gate every transport passes incoming JSON-RPC through before the SDK sees it. The SDK drops what
 // it cannot classify (the client would wait forever) and answers bad params with -32603 and a raw zod dump;
-// here every malformed message gets its JSON-RPC error: -32600 with `id: null` for an invalid request,
-// -32602 naming the parameter for bad params of a method this server serves.
+// here every malformed message gets its JSON-RPC error: -32600 for an invalid request, -32602 naming the
+// parameter for bad params of a method this server serves. Each carries the request's own id whenever it
+// can be read (a client waits for that id); `id: null` only when it cannot.
 import {
   CallToolRequestSchema,
   CancelledNotificationSchema,
@@ -84,26 +85,29 @@ export function screenMessage(raw: unknown): Screened {
     return invalid('a JSON-RPC message must be an object');
   }
   const message = raw as Record<string, unknown>;
-  if (message.jsonrpc !== '2.0') return invalid('\'jsonrpc\' must be "2.0"');
   const hasId = 'id' in message;
   if (hasId && !validId(message.id)) {
     return invalid("'id' must be a string or an integer (null, fractions and objects are not ids)");
   }
-  if (!('method' in message)) return screenResponse(message);
+  if (!('method' in message)) {
+    return message.jsonrpc === '2.0' ? screenResponse(message) : invalid('\'jsonrpc\' must be "2.0"');
+  }
+  // A request (not a response): from here on its id, when it has one, is known to be readable.
+  const id = hasId ? (message.id as RpcId) : undefined;
+  if (message.jsonrpc !== '2.0') return invalid('\'jsonrpc\' must be "2.0"', id);
   if (typeof message.method !== 'string' || message.method === '') {
-    return invalid("'method' must be a non-empty string");
+    return invalid("'method' must be a non-empty string", id);
   }
   if (
     'params' in message &&
     (typeof message.params !== 'object' || message.params === null || Array.isArray(message.params))
   ) {
-    return hasId ? invalid("'params' must be an object") : { ok: false, reply: undefined };
+    return id === undefined ? { ok: false, reply: undefined } : invalid("'params' must be an object", id);
   }
   const schema = SCHEMAS[message.method];
   if (schema !== undefined) {
     const checked = schema.safeParse({ method: message.method, params: message.params ?? {} });
     if (!checked.success) {
-      const id = hasId ? (message.id as RpcId) : undefined;
       if (id === undefined) return { ok: false, reply: undefined };
       return { ok: false, reply: rpcError(id, INVALID_PARAMS, describeParamsProblem(checked.error?.issues)) };
     }
@@ -121,8 +125,9 @@ function screenResponse(message: Record<string, unknown>): Screened {
   return { ok: true, message: message as JSONRPCMessage };
 }
 
-function invalid(problem: string): Screened {
-  return { ok: false, reply: rpcError(null, INVALID_REQUEST, `Invalid Request: ${problem}.`) };
+/** `id`: the request's, when it could be read; otherwise the answer carries `id: null`. */
+function invalid(problem: string, id: RpcId | null = null): Screened {
+  return { ok: false, reply: rpcError(id, INVALID_REQUEST, `Invalid Request: ${problem}.`) };
 }
 
 function validId(id: unknown): id is RpcId {

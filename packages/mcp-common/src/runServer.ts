@@ -55,7 +55,7 @@ export async function runServer(spec: ServerSpec, argv = process.argv.slice(2)):
   }
   // Loaded only here, so a stdio start never pays for the HTTP stack.
   const { serveHttp } = await import('./http/httpHost.js');
-  const { limits: _limits, ...httpOptions } = options;
+  const { limits: _limits, textBlock: _textBlock, ...httpOptions } = options;
   const running = await serveHttp(app, { ...httpOptions, mode: options.transport });
   process.stderr.write(`${spec.name} ${spec.version} serving ${options.transport} at ${running.url}\n`);
   // As on stdio (stdio.ts): built once serving, not before, and a tool whose schema cannot be listed fails here.
@@ -90,7 +90,7 @@ async function buildApp(spec: ServerSpec, options: StartupOptions): Promise<Serv
     name: spec.name,
     version: spec.version,
     ...(spec.instructions === undefined ? {} : { instructions: spec.instructions }),
-    registry: new ToolRegistry(spec.tools, logger),
+    registry: new ToolRegistry(spec.tools, logger, options.textBlock),
     allowedPaths,
     logger,
     ...(usageText === undefined ? {} : { usage: usageText }),

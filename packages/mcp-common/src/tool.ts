@@ -2,6 +2,7 @@
 // translates these types to the protocol.
 import type { z } from 'zod';
 import type { AllowedPaths } from './allowedPaths.js';
+import type { AnswerBudget } from './answers/answerBudget.js';
 import type { CallMemory } from './memoryBudget.js';
 import type { ToolResult } from './toolResult.js';
 
@@ -21,8 +22,9 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   description: string;
   input: Input;
   /**
-   * When given, results carry `structuredContent` validated against it, plus a short text summary (the
-   * full JSON as text only for clients older than protocol 2025-06-18, which cannot read structured output).
+   * When given, results carry `structuredContent` validated against it, and the same JSON (compact) as their
+   * text block, so a client that reads only `content` sees the whole answer (the operator may trade that for
+   * a short summary: `--text-block summary`).
    */
   output?: z.ZodObject;
   annotations: ToolAnnotations;
@@ -53,9 +55,12 @@ export interface ToolContext {
   /** The only directories this tool may touch. */
   allowedPaths: AllowedPaths;
   /**
-   * The largest result (bytes of its JSON) the client will be sent. A bigger one is replaced by an error
-   * saying `truncated: true`, so a tool that can page should bound its own answer below this.
+   * What this call's answer may cost (tokens and characters of its text block): the default, or what the
+   * caller asked with `max_tokens` when the tool declares it. Fit lists into it with fitList; an answer over
+   * it is replaced by an error saying `truncated: true`.
    */
+  answer: AnswerBudget;
+  /** The hard ceiling on a result (bytes of its JSON, `--max-result-bytes`), whatever the budget. */
   maxResultBytes: number;
   /**
    * The server's memory budget (`--memory-mb`), shared by all calls: a tool that sizes its own tables

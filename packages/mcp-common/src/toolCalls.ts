@@ -9,7 +9,7 @@ import { MemoryBudget } from './memoryBudget.js';
 import { invalidParams } from './rpcErrors.js';
 import type { ServerApp } from './serverApp.js';
 import type { LogLevel, ToolContext, ToolLog } from './tool.js';
-import { type CallOutcome, UnknownToolError } from './toolRegistry.js';
+import { type CallContext, type CallOutcome, UnknownToolError } from './toolRegistry.js';
 
 // Still importable from here, where request handlers have always found it.
 export { invalidParams };
@@ -73,7 +73,7 @@ export function sessionLimiter(app: ServerApp): CallLimiter {
 export async function runToolCall(app: ServerApp, request: ToolCallRequest): Promise<CallOutcome> {
   const { tool, signal } = request;
   const memory = memoryBudget(app).forCall(signal);
-  const ctx: ToolContext = {
+  const ctx: CallContext = {
     signal,
     progress: progressReporter(request.progressToken, request.send),
     log: toolLog(tool, app.logger, request.clientLevel, request.send),

@@ -1,17 +1,13 @@
+import { DomainError } from './domainError.js';
+
 /**
- * An expected failure a tool reports to its caller: the message is kept (after masking) and should say
- * what was wrong and how to fix it. Anything else thrown by a tool is treated as unexpected.
+ * A DomainError thrown by an adapter (src/mcp/): the same contract, kept (after masking) by the tool runner.
+ * Anything else a tool throws is treated as unexpected.
  *
  * @example throw new ToolError('COLUMN_NOT_FOUND', "column 'emial' does not exist; columns are: id, email");
  */
-export class ToolError extends Error {
-  override readonly name = 'ToolError';
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
+export class ToolError extends DomainError {
+  override readonly name: string = 'ToolError';
 }
 
 /** The argument a client sent is missing or wrong; the message names it. */

@@ -4,17 +4,19 @@ import { pino } from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AllowedPaths } from './allowedPaths.js';
+import { maxTokensArgument } from './answers/answerBudget.js';
+import { CancelledError, DomainError } from './domainError.js';
 import { MemoryBudget } from './memoryBudget.js';
 import { defineTool, type McpTool, type ToolContext } from './tool.js';
 import { requiredString, stringList } from './toolArguments.js';
 import { ToolError } from './toolError.js';
-import { ToolRegistry, UnknownToolError } from './toolRegistry.js';
+import { type CallContext, ToolRegistry, UnknownToolError } from './toolRegistry.js';
 import { ToolResult } from './toolResult.js';
 
 const GITHUB_TOKEN = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
 
 /** A registry whose log lines are kept for reading. */
-function registryOf(tools: McpTool[]) {
+function registryOf(tools: McpTool[], textBlock: 'json' | 'summary' = 'json') {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -22,10 +24,13 @@ function registryOf(tools: McpTool[]) {
       done();
     },
   });
-  return { registry: new ToolRegistry(tools, pino({ level: 'debug' }, sink)), log: () => lines.join('') };
+  return {
+    registry: new ToolRegistry(tools, pino({ level: 'debug' }, sink), textBlock),
+    log: () => lines.join(''),
+  };
 }
 
-let ctx: ToolContext;
+let ctx: CallContext;
 beforeAll(async () => {
   const quiet = () => undefined;
   ctx = {
@@ -64,7 +69,7 @@ describe('ToolRegistry.call', () => {
     });
   });
 
-  it('sends a short summary as text, not a second copy, to clients that read structured output', async () => {
+  it('sends the whole answer as compact JSON in the text block, to clients that read structured output too', async () => {
     const rows = Array.from({ length: 500 }, (_, index) => ({ id: index, name: `row ${index}` }));
     const { registry } = registryOf([
       toolThat(
@@ -72,6 +77,24 @@ describe('ToolRegistry.call', () => {
         z.object({ passed: z.boolean(), rows: z.array(z.object({ id: z.number(), name: z.string() })) }),
       ),
     ]);
+    for (const structuredOutput of [true, false]) {
+      const outcome = await registry.call('probe', { query: 'x' }, ctx, { structuredOutput });
+      expect(outcome.structuredContent).toEqual({ passed: true, rows });
+      expect(outcome.content[0]?.text).toBe(JSON.stringify({ passed: true, rows }));
+    }
+  });
+
+  it('sends a short summary instead when the operator chose --text-block summary, to structured clients only', async () => {
+    const rows = Array.from({ length: 500 }, (_, index) => ({ id: index, name: `row ${index}` }));
+    const { registry } = registryOf(
+      [
+        toolThat(
+          async () => ToolResult.success({ passed: true, rows }),
+          z.object({ passed: z.boolean(), rows: z.array(z.object({ id: z.number(), name: z.string() })) }),
+        ),
+      ],
+      'summary',
+    );
     const outcome = await registry.call('probe', { query: 'x' }, ctx, { structuredOutput: true });
     expect(outcome.structuredContent).toEqual({ passed: true, rows });
     const text = outcome.content[0]?.text ?? '';
@@ -79,6 +102,71 @@ describe('ToolRegistry.call', () => {
     expect(text.length).toBeLessThan(1100);
     const old = await registry.call('probe', { query: 'x' }, ctx, { structuredOutput: false });
     expect(JSON.parse(old.content[0]?.text ?? '')).toEqual({ passed: true, rows });
+  });
+
+  it('keeps the code and message of a DomainError a core threw, masked, with no translation', async () => {
+    const { registry } = registryOf([
+      toolThat(async () => {
+        throw new DomainError('COLUMN_NOT_FOUND', `column 'emial' does not exist; token ${GITHUB_TOKEN}`);
+      }),
+    ]);
+    const outcome = await registry.call('probe', { query: 'x' }, ctx);
+    expect(outcome).toEqual({
+      content: [{ type: 'text', text: "column 'emial' does not exist; token ***" }],
+      isError: true,
+    });
+    const cancelled = registryOf([
+      toolThat(async () => {
+        throw new CancelledError();
+      }),
+    ]);
+    expect((await cancelled.registry.call('probe', { query: 'x' }, ctx)).content[0]?.text).toBe(
+      'The request was cancelled.',
+    );
+  });
+
+  it('cuts an error text below the 11,000 characters Claude Code keeps of one', async () => {
+    const { registry } = registryOf([toolThat(async () => ToolResult.error(`bad ${'word '.repeat(5000)}`))]);
+    const text = (await registry.call('probe', { query: 'x' }, ctx)).content[0]?.text ?? '';
+    expect(text.length).toBeLessThanOrEqual(10_000);
+    expect(text).toMatch(/^bad word .*… \[cut: 25004 characters\]$/s);
+  });
+
+  it("gives the tool the budget its caller asked with 'max_tokens', and the default otherwise", async () => {
+    const seen: ToolContext['answer'][] = [];
+    const paged = defineTool({
+      definition: {
+        name: 'paged',
+        title: 'Paged',
+        description: 'A list tool.',
+        input: z.object({ max_tokens: maxTokensArgument }),
+        annotations: { readOnlyHint: true },
+      },
+      apply: async (_args, toolCtx) => {
+        seen.push(toolCtx.answer);
+        return ToolResult.success('ok');
+      },
+    });
+    const { registry } = registryOf([
+      paged,
+      toolThat(async (_args, toolCtx) => {
+        seen.push(toolCtx.answer);
+        return ToolResult.success('ok');
+      }),
+    ]);
+    await registry.call('paged', {}, ctx);
+    await registry.call('paged', { max_tokens: 40_000 }, ctx);
+    await registry.call('probe', { query: 'x' }, ctx);
+    expect(seen).toEqual([
+      { maxTokens: 20_000, maxChars: 50_000 },
+      { maxTokens: 40_000, maxChars: 100_000 },
+      { maxTokens: 20_000, maxChars: 50_000 },
+    ]);
+    const listed = registry.listing;
+    expect(listed.find((tool) => tool.name === 'paged')?._meta).toEqual({
+      'anthropic/maxResultSizeChars': 250_000,
+    });
+    expect(listed.find((tool) => tool.name === 'probe')).not.toHaveProperty('_meta');
   });
 
   it('replaces a result over the reply limit by a bounded error saying truncated and how to ask for less', async () => {

@@ -1,7 +1,17 @@
 // Turns McpTools into the protocol's tools/list entries (built once) and runs calls: argument parsing,
 // output validation and failure masking happen here, once, for every tool.
 import { z } from 'zod';
+import {
+  answerBudget,
+  budgetOfArguments,
+  declaresMaxTokens,
+  MAX_ANSWER_TOKENS,
+  MAX_ERROR_CHARS,
+  MAX_RESULT_SIZE_META,
+  type TextBlock,
+} from './answers/answerBudget.js';
 import { builtListing } from './builtListing.js';
+import { DomainError } from './domainError.js';
 import type { Logger } from './logger.js';
 import { maskForClient, maskSecrets, maskValue } from './masking.js';
 import type { McpTool, ToolContext } from './tool.js';
@@ -17,6 +27,8 @@ export interface ToolListing {
   annotations: Record<string, unknown>;
   /** Present for tools a client may run as a task (2025-11-25 `execution.taskSupport`). */
   execution?: { taskSupport: 'optional' };
+  /** For tools a caller may ask more of (`max_tokens`): the characters Claude Code should keep inline. */
+  _meta?: { [MAX_RESULT_SIZE_META]: number };
 }
 
 export interface CallOutcome {
@@ -27,9 +39,12 @@ export interface CallOutcome {
 }
 
 export interface CallOptions {
-  /** The client reads `structuredContent` (protocol 2025-06-18 or later): the text block is a summary. */
+  /** The client reads `structuredContent` (protocol 2025-06-18 or later). */
   structuredOutput: boolean;
 }
+
+/** What a call's context holds before the registry adds the answer budget its arguments ask for. */
+export type CallContext = Omit<ToolContext, 'answer'>;
 
 export class UnknownToolError extends ToolError {
   constructor(name: string, known: readonly string[]) {
@@ -46,6 +61,7 @@ export class ToolRegistry {
   constructor(
     tools: readonly McpTool[],
     private readonly logger: Logger,
+    private readonly textBlock: TextBlock = 'json',
   ) {
     const byName = new Map<string, McpTool>();
     for (const tool of tools) {
@@ -85,13 +101,17 @@ export class ToolRegistry {
   async call(
     name: string,
     rawArguments: unknown,
-    ctx: ToolContext,
+    callContext: CallContext,
     options: CallOptions = { structuredOutput: false },
   ): Promise<CallOutcome> {
     const tool = this.tools.get(name);
     if (tool === undefined) throw new UnknownToolError(name, this.names);
     const parsed = parseArguments(tool.definition.input, rawArguments);
     if (!parsed.ok) return errorOutcome(maskForClient(parsed.message, rawArguments));
+    const answer = declaresMaxTokens(tool.definition.input)
+      ? budgetOfArguments(parsed.value)
+      : answerBudget();
+    const ctx: ToolContext = { ...callContext, answer };
     let outcome: CallOutcome;
     try {
       const result = await tool.apply(parsed.value, ctx);
@@ -121,13 +141,15 @@ export class ToolRegistry {
     }
     // Nulls are sent as absent fields: the listed schema gives each field one type (see portableSchema).
     const structured = withoutNullFields(checked.data) as Record<string, unknown>;
-    const text = options.structuredOutput ? summaryOf(structured) : JSON.stringify(structured);
+    const json = JSON.stringify(structured);
+    const text =
+      options.structuredOutput && this.textBlock === 'summary' ? summaryOf(structured, json) : json;
     return { content: [{ type: 'text', text }], structuredContent: structured };
   }
 
   private failureOutcome(tool: McpTool, rawArguments: unknown, error: unknown): CallOutcome {
     const name = tool.definition.name;
-    if (error instanceof ToolError) return errorOutcome(maskForClient(error.message, rawArguments));
+    if (error instanceof DomainError) return errorOutcome(maskForClient(error.message, rawArguments));
     if (isAbort(error)) return errorOutcome(`Tool '${name}' was cancelled.`);
     const message = error instanceof Error ? error.message : String(error);
     this.logger.error(
@@ -162,8 +184,7 @@ function tooLargeOutcome(tool: McpTool, bytes: number, limit: number): CallOutco
 }
 
 /** A short text for the text block when the full value travels as `structuredContent`. */
-function summaryOf(value: Record<string, unknown>): string {
-  const json = JSON.stringify(value);
+function summaryOf(value: Record<string, unknown>, json: string): string {
   if (json.length <= SUMMARY_CHARS) return json;
   const parts = Object.entries(value).map(([key, field]) => {
     if (Array.isArray(field)) return `${key}: ${field.length} item${field.length === 1 ? '' : 's'}`;
@@ -187,8 +208,13 @@ function withoutNullFields(value: unknown): unknown {
   );
 }
 
+/** An error answer; its text cut below what clients keep of an error (Claude Code: about 11,000 characters). */
 function errorOutcome(text: string): CallOutcome {
-  return { content: [{ type: 'text', text }], isError: true };
+  const kept =
+    text.length <= MAX_ERROR_CHARS
+      ? text
+      : `${text.slice(0, MAX_ERROR_CHARS - 40)}… [cut: ${text.length} characters]`;
+  return { content: [{ type: 'text', text: kept }], isError: true };
 }
 
 function isAbort(error: unknown): boolean {
@@ -209,6 +235,9 @@ function listingOf(tool: McpTool): ToolListing {
     annotations: { title, ...annotations },
     ...(tool.definition.taskSupport === 'optional'
       ? { execution: { taskSupport: 'optional' as const } }
+      : {}),
+    ...(declaresMaxTokens(input)
+      ? { _meta: { [MAX_RESULT_SIZE_META]: answerBudget(MAX_ANSWER_TOKENS).maxChars } }
       : {}),
   };
 }

@@ -190,6 +190,16 @@ describe.each(['streamable-http', 'stateless-http'] as const)(
       expect(status).toBe(400);
     });
 
+    it('gets HTTP 400 with -32600 and its own id for a request whose params is not an object', async () => {
+      const { status, body } = await post(
+        url,
+        { jsonrpc: '2.0', id: 2, method: 'tools/list', params: [1, 2] },
+        { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' },
+      );
+      expect(body).toMatchObject({ id: 2, error: { code: -32600 } });
+      expect(status).toBe(400);
+    });
+
     it('gets HTTP 400 with -32600 and id null for a request whose id is not an id', async () => {
       const { status, body } = await post(
         url,

@@ -3,11 +3,17 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RawWire, TransportContractSpec, TransportHarness } from './contractSpec.js';
 
-const INVALID_REQUESTS: Array<[string, unknown]> = [
+// Requests whose id cannot be read: only these are answered with `id: null`.
+const UNIDENTIFIED_REQUESTS: Array<[string, unknown]> = [
   ['id null', { jsonrpc: '2.0', id: null, method: 'ping' }],
   ['a fractional id', { jsonrpc: '2.0', id: 1.5, method: 'ping' }],
   ['an object id', { jsonrpc: '2.0', id: { n: 1 }, method: 'ping' }],
-  ['non-object params', { jsonrpc: '2.0', id: 7, method: 'tools/list', params: [1, 2] }],
+];
+
+// Invalid requests whose id can be read: the client waits for that id, so the error must carry it.
+const IDENTIFIED_REQUESTS: Array<[string, Record<string, unknown> & { id: string | number }]> = [
+  ['non-object params', { jsonrpc: '2.0', id: 2, method: 'tools/list', params: [1, 2] }],
+  ['string params', { jsonrpc: '2.0', id: 'p', method: 'ping', params: 'x' }],
   ['a non-string method', { jsonrpc: '2.0', id: 8, method: 42 }],
 ];
 
@@ -29,13 +35,27 @@ export function describeMalformedRequests(spec: TransportContractSpec, harness: 
     if (http) expect(answer.status).toBe(400);
   });
 
-  it.each(INVALID_REQUESTS)('answers a request with %s with -32600 and id null', async (_name, message) => {
-    const answer = await wire.send(JSON.stringify(message));
-    expect(answer.replies).toEqual([
-      { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) },
-    ]);
-    if (http) expect(answer.status).toBe(400);
-  });
+  it.each(UNIDENTIFIED_REQUESTS)(
+    'answers a request with %s with -32600 and id null',
+    async (_name, message) => {
+      const answer = await wire.send(JSON.stringify(message));
+      expect(answer.replies).toEqual([
+        { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) },
+      ]);
+      if (http) expect(answer.status).toBe(400);
+    },
+  );
+
+  it.each(IDENTIFIED_REQUESTS)(
+    'answers a request with %s with -32600 and its own id',
+    async (_name, message) => {
+      const answer = await wire.send(JSON.stringify(message));
+      expect(answer.replies).toEqual([
+        { jsonrpc: '2.0', id: message.id, error: expect.objectContaining({ code: -32600 }) },
+      ]);
+      if (http) expect(answer.status).toBe(400);
+    },
+  );
 
   it('answers bad params of a protocol method with -32602 naming the parameter, not a raw schema dump', async () => {
     const answer = await wire.send(

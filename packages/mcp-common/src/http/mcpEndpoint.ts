@@ -6,7 +6,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Limits } from '../limits.js';
 import { createProtocolServer, type ServerApp } from '../protocolServer.js';
-import { type RpcErrorReply, type Screened, screenMessage } from '../rpcScreening.js';
+import { INVALID_REQUEST, type RpcErrorReply, type Screened, screenMessage } from '../rpcScreening.js';
 import {
   BodyError,
   isInitialize,
@@ -39,11 +39,11 @@ interface Session {
 const LINGER_MS = 2_000;
 
 /**
- * The HTTP status of a single refused message's answer. 2025 revisions: 400 only when the request could
- * not be identified (`id: null`), else 200 carrying the JSON-RPC error, as the SDK answers.
+ * The HTTP status of a single refused message's answer. 2025 revisions: 400 for a message that is not a
+ * valid request (the server cannot accept it), else 200 carrying the JSON-RPC error, as the SDK answers.
  */
 function statusOf2025(reply: RpcErrorReply): number {
-  return reply.id === null ? 400 : 200;
+  return reply.id === null || reply.error.code === INVALID_REQUEST ? 400 : 200;
 }
 
 /** Reads a POST's JSON-RPC messages; false when the request has already been answered. */

@@ -1,6 +1,6 @@
 // The project's files and their resolved edges, with the walks the tools need: nearest-first reach in
 // either direction.
-import type { Language } from './languages.js';
+import type { Language } from './languages/fileLanguage.js';
 
 export interface GraphFile {
   path: string;

@@ -10,23 +10,15 @@ import {
 } from '@groundwork/mcp-common/files';
 import { UnsafeConfigFileError } from './contextError.js';
 import { DependencyGraph, type GraphFile, UnresolvedImports } from './dependencyGraph.js';
-import { parseFacts } from './factsParser.js';
 import { confinedFileSource, type FileSource } from './fileSource.js';
 import { FolderWatch, settleQueuedEvents } from './folderWatch.js';
-import { type GoModule, GoResolver, modulePathOf } from './goResolution.js';
-import { JvmResolver } from './jvmResolution.js';
-import { isTsOrJs, languageOf } from './languages.js';
-import {
-  DEFAULT_MAX_FILE_BYTES,
-  looksBinary,
-  type ProjectScan,
-  type ScanOptions,
-  scanProject,
-} from './projectScan.js';
-import { PythonResolver } from './pythonResolution.js';
-import { dirnameOf, joinRelative, type ResolvedImport } from './resolution.js';
-import type { FileFacts } from './sourceFacts.js';
-import type { Encoding } from './tokenCounter.js';
+import { parseFacts } from './languages/factsParser.js';
+import { isTsOrJs, languageOf } from './languages/fileLanguage.js';
+import { type GoModule, GoResolver, modulePathOf } from './languages/go/resolution.js';
+import { JvmResolver } from './languages/jvm/resolution.js';
+import { PythonResolver } from './languages/python/resolution.js';
+import { dirnameOf, joinRelative, type ResolvedImport } from './languages/resolvedImport.js';
+import type { FileFacts } from './languages/sourceFacts.js';
 import {
   createOxcResolver,
   isBareSpecifier,
@@ -34,7 +26,15 @@ import {
   type OxcResolvers,
   packageNameOf,
   TsResolver,
-} from './tsResolution.js';
+} from './languages/typescript/resolution.js';
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  looksBinary,
+  type ProjectScan,
+  type ScanOptions,
+  scanProject,
+} from './projectScan.js';
+import type { Encoding } from './tokenCounter.js';
 import { WorkBudget } from './workBudget.js';
 
 interface CachedFile {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { type ConfinedDirectory, type DirectoryEntry, PATH_LIMITS } from '@groundwork/mcp-common/files';
 import ignore, { type Ignore } from 'ignore';
 import { CancelledError } from './contextError.js';
-import { extensionOf } from './languages.js';
+import { extensionOf } from './languages/fileLanguage.js';
 import { WorkBudget, type WorkControl } from './workBudget.js';
 
 /** Folders that hold installed dependencies, build output, vendored code or tool caches. */

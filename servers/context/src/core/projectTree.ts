@@ -1,7 +1,7 @@
 // The project_tree answer: folders and files, each file's language, its local dependencies to a depth and
 // the external packages it imports.
 import type { DependencyGraph, GraphFile } from './dependencyGraph.js';
-import type { Language } from './languages.js';
+import type { Language } from './languages/fileLanguage.js';
 
 export interface TreeFile {
   path: string;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Language } from './languages.js';
+import type { Language } from './languages/fileLanguage.js';
 import { outlineSymbols, renderOutline } from './symbolOutline.js';
 import { fixtureRoot } from './testFixtures.js';
 

@@ -1,11 +1,11 @@
 // A file's top-level declarations (kind, name, line, whether other files can use it, its first line):
 // the `symbols` tool's answer and the outline a context bundle gives for a file too big to include whole.
 import type { Node } from 'web-tree-sitter';
-import { declaredNames, JVM_DECLARATIONS, type JvmLanguage } from './jvmFacts.js';
-import type { Language } from './languages.js';
-import { namedChildren } from './syntaxTree.js';
-import { isTreeSitterLanguage, parserFor } from './treeSitterGrammars.js';
-import { loadOxcParser } from './tsFacts.js';
+import type { Language } from './languages/fileLanguage.js';
+import { declaredNames, JVM_DECLARATIONS, type JvmLanguage } from './languages/jvm/facts.js';
+import { namedChildren } from './languages/syntaxTree.js';
+import { isTreeSitterLanguage, parserFor } from './languages/treeSitterGrammars.js';
+import { loadOxcParser } from './languages/typescript/facts.js';
 
 export interface SymbolEntry {
   kind: string;

@@ -1,7 +1,7 @@
 import { defineTool, optionalBoundedInt, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { decodeCursor, encodeCursor, fitPage } from '../core/answerSize.js';
-import { LANGUAGES } from '../core/languages.js';
+import { LANGUAGES } from '../core/languages/fileLanguage.js';
 import {
   describeProjectTree,
   summarizeProjectTree,

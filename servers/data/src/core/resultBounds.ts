@@ -2,6 +2,7 @@
 // MAX_VALUE_CHARACTERS code points, no answer larger than MAX_ANSWER_BYTES of JSON. What a bound cut is said
 // in the answer: a cut value carries a marker with its full length, and `truncated_parts` names what went.
 
+import { shownText } from './sources/textEncoding.js';
 import { codePointLength } from './textOrder.js';
 
 export const MAX_VALUE_CHARACTERS = 256;
@@ -10,12 +11,16 @@ export const MAX_ANSWER_BYTES = 256 * 1024;
 /** Lists are fitted into this, leaving room for the notes on what was cut. */
 const FIT_BYTES = MAX_ANSWER_BYTES - 4096;
 
-/** A value of at most MAX_VALUE_CHARACTERS code points; a longer one is cut and marked with its length. */
+/**
+ * A value as an answer shows it: at most MAX_VALUE_CHARACTERS code points (a longer one is cut and marked with
+ * its length), a byte that is not valid UTF-8 as U+FFFD.
+ */
 export function boundedValue(value: string): string;
 export function boundedValue(value: string | null): string | null;
 export function boundedValue(value: string | null): string | null {
-  if (!isCut(value)) return value;
-  const text = value!;
+  if (value === null) return null;
+  if (!isCut(value)) return shownText(value);
+  const text = shownText(value);
   // Where the first MAX_VALUE_CHARACTERS code points end (a surrogate pair is one).
   let end = 0;
   for (let points = 0; points < MAX_VALUE_CHARACTERS; points++) {

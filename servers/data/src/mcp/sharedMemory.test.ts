@@ -1,5 +1,11 @@
 import { tmpdir } from 'node:os';
-import { AllowedPaths, type CallMemory, MemoryBudget, type ToolContext } from '@groundwork/mcp-common';
+import {
+  AllowedPaths,
+  answerBudget,
+  type CallMemory,
+  MemoryBudget,
+  type ToolContext,
+} from '@groundwork/mcp-common';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempPath } from '../testSupport.js';
 import { uniquenessCheckTool } from './uniquenessCheckTool.js';
@@ -18,6 +24,7 @@ async function check(memory: CallMemory): Promise<Record<string, unknown>> {
     progress: quiet,
     log: { debug: quiet, info: quiet, warning: quiet, error: quiet },
     allowedPaths: await AllowedPaths.under(tmpdir()),
+    answer: answerBudget(),
     maxResultBytes: 4 * MIB,
     memory,
   };

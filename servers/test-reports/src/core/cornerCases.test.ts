@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildFailureContext } from './failureContext.js';
+import { stripAnsi } from './formats/ansiText.js';
 import { accessUnder, readAt, readFixture, statuses } from './testing/fixtureRun.js';
 import type { FoldedTest } from './testRun.js';
-import { stripAnsi } from './xmlTextCleaner.js';
 
 let work: string;
 beforeEach(async () => {

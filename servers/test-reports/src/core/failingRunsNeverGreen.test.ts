@@ -262,7 +262,7 @@ describe('go test -json', () => {
     });
   });
 
-  it('takes the message from what the test reported, not only its first t.Log line', async () => {
+  it('takes the message from what the test reported last (where it stopped), not a t.Log line before it', async () => {
     const pkg = 'example.com/demo/calc';
     const out = (text: string) => goEvent({ Action: 'output', Package: pkg, Test: 'TestX', Output: text });
     await write({
@@ -275,7 +275,7 @@ describe('go test -json', () => {
       ].join('\n'),
     });
     const test = byName(await runOf()).get('TestX');
-    expect(test?.failures[0]?.message).toBe('context first\ngot 4, want 3');
+    expect(test?.failures[0]?.message).toBe('got 4, want 3');
     expect(test).toMatchObject({ sourceFile: 'calc_test.go', line: 8 });
   });
 

@@ -3,7 +3,7 @@
 import { splitExpectedActual } from './expectedActual.js';
 import type { FileAccess } from './fileAccess.js';
 import { locateSources, type SourceLocation } from './sourceContext.js';
-import { framesIn } from './stackFrames.js';
+import { framesIn, type SourceFrame } from './stackFrames.js';
 import { type FoldedTest, shownFile, testId } from './testRun.js';
 
 export interface FailureContext {
@@ -51,7 +51,7 @@ export async function buildFailureContext(
     first?.expected !== undefined && first.actual !== undefined
       ? { expected: first.expected, actual: first.actual }
       : splitExpectedActual(`${message}\n${first?.stack ?? ''}`);
-  const sources = await locateSources(framesIn(rawText), {
+  const sources = await locateSources(withReportedLocation(framesIn(rawText), test), {
     root: options.root,
     access: options.access,
     contextLines: options.contextLines,
@@ -79,6 +79,23 @@ export async function buildFailureContext(
     estimated_tokens: 0,
   };
   return fitToBudget(context, options.maxTokens);
+}
+
+/**
+ * The frame at the location the producer reported (Go's `file.go:12:` of the t.Fatal that stopped the test)
+ * comes first: lines the test logged before it name the same file, but not the failing line. A reported
+ * location that no frame names (node:test's is where the test is declared) changes nothing.
+ */
+function withReportedLocation(frames: SourceFrame[], test: FoldedTest): SourceFrame[] {
+  const { sourceFile, line } = test;
+  if (sourceFile === undefined || line === undefined) return frames;
+  const at = frames.findIndex((frame) => frame.line === line && samePath(frame.path, sourceFile));
+  if (at <= 0) return frames;
+  return [frames[at] as SourceFrame, ...frames.slice(0, at), ...frames.slice(at + 1)];
+}
+
+function samePath(a: string, b: string): boolean {
+  return a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
 }
 
 /** Shortens the least essential parts first: output, then context lines, then the stack, then sources. */

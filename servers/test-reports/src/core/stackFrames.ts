@@ -11,7 +11,9 @@ export interface SourceFrame {
   javaClass?: string;
 }
 
-const JAVA = /^\s*at (?:[\w.@-]+\/\/?)?([\w$.]+)\.([\w$<>]+)\(([\w$-]+\.(?:java|kt|scala|groovy)):(\d+)\)/;
+// Java identifiers are Unicode (`CartTest.prüftRabatt(CartTest.java:38)`), hence \p{L} and \p{N}, not \w.
+const JAVA =
+  /^\s*at (?:[\w.@-]+\/\/?)?([\p{L}\p{N}_$.]+)\.([\p{L}\p{N}_$<>]+)\(([\p{L}\p{N}_$-]+\.(?:java|kt|scala|groovy)):(\d+)\)/u;
 const JS_CALL = /^\s*(?:at\s+|❯\s+)?(?:async\s+)?(.*?)\s*\(((?:file:\/\/)?[^()\s]+?):(\d+):(\d+)\)\s*$/;
 const JS_BARE = /^\s*(?:at|❯)\s+(?:(\S+)\s+)?((?:file:\/\/)?[^()\s]+?\.[cm]?[jt]sx?):(\d+):(\d+)\s*$/;
 const PYTHON = /^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?/;

@@ -2,13 +2,13 @@
 // reruns merged into one outcome, however many attempts and report files mention it.
 import { createHash } from 'node:crypto';
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
-import { parseGoTestJsonFile } from './goTestJsonParser.js';
-import { parseJestJsonFile } from './jestJsonParser.js';
-import { parseJUnitFile } from './junitParser.js';
+import { parseGoTestJsonFile } from './formats/go/goTestJsonParser.js';
+import { parseJestJsonFile } from './formats/jest/jestJsonParser.js';
+import { parseJUnitFile } from './formats/junit/junitParser.js';
+import { parseTapFile } from './formats/tap/tapParser.js';
 import type { FoundReport } from './reportDiscovery.js';
 import { OperationCancelledError, ReportError } from './reportErrors.js';
 import { trimStack } from './stackTrimming.js';
-import { parseTapFile } from './tapParser.js';
 import {
   type CaseSink,
   MAX_OUTPUT_CHARS,

@@ -1,7 +1,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AllowedPaths, type CompletionContext, MemoryBudget, type ToolContext } from '@groundwork/mcp-common';
+import {
+  AllowedPaths,
+  answerBudget,
+  type CompletionContext,
+  MemoryBudget,
+  type ToolContext,
+} from '@groundwork/mcp-common';
 import { describe, expect, it } from 'vitest';
 import { fixturesDir, readAt } from '../core/testing/fixtureRun.js';
 import { isFailing, testId } from '../core/testRun.js';
@@ -23,6 +29,7 @@ async function failureContext(reports: string, id: string, paths = allowedPaths)
     progress: quiet,
     log: { debug: quiet, info: quiet, warning: quiet, error: quiet },
     allowedPaths: paths,
+    answer: answerBudget(),
     maxResultBytes: 4 * 1024 * 1024,
     memory: new MemoryBudget(64 * 1024 * 1024).forCall(signal),
   };

@@ -43,6 +43,13 @@ func TestLogsThenFails(t *testing.T) {
 	t.Errorf("Add(2, 2) = %d, want %d", Add(2, 2), 5)
 }
 
+func TestLogsThenFatal(t *testing.T) {
+	t.Logf("computing Add(%d, %d)", 2, 2)
+	if got := Add(2, 2); got != 5 {
+		t.Fatalf("Add(2, 2) = %d, want 5", got)
+	}
+}
+
 func TestFatal(t *testing.T) {
 	t.Fatalf("caf\\u00e9 is \\x1b[31mnot\\x1b[0m ready")
 }
@@ -250,12 +257,10 @@ describe.skipIf(!present)('go test -json, against what go printed', () => {
       const last = reported[reported.length - 1];
       expect(last, name).toBeDefined();
       const failure = failureNamed(failures, name);
+      // The last thing the test reported is where it stopped; what it logged before stays in the stack.
       expect(failure.message, short).toBe(
-        reported
-          .map((m) => m[3])
-          .join('\n')
-          // biome-ignore lint/suspicious/noControlCharactersInRegex: the colour a test printed is not its message
-          .replace(/\x1B\[[0-9;]*m/g, ''),
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: the colour a test printed is not its message
+        (last?.[3] ?? '').replace(/\x1B\[[0-9;]*m/g, ''),
       );
       expect({ file: failure.file, line: failure.line }).toEqual({
         file: last?.[1],
@@ -263,6 +268,21 @@ describe.skipIf(!present)('go test -json, against what go printed', () => {
       });
     }
     expect(failureNamed(failures, 'TestFatal').message).toBe('café is not ready');
+    // A t.Logf before t.Fatalf: failure_context shows the Fatalf message and its line, not the log line.
+    const block = printed.slice(printed.indexOf('=== RUN   TestLogsThenFatal'));
+    const fatal = /^\s+(calc_test\.go):(\d+): (Add\(2, 2\) = 4, want 5)$/m.exec(block);
+    const logged = /^\s+calc_test\.go:(\d+): computing Add\(2, 2\)$/m.exec(block);
+    expect(fatal, 'go printed the Fatalf line').not.toBeNull();
+    expect(logged, 'go printed the log line').not.toBeNull();
+    const context = await server.call('failure_context', {
+      path: 'v1/reports',
+      id: failureNamed(failures, 'TestLogsThenFatal').id,
+    });
+    expect(context.message).toBe(fatal?.[3]);
+    expect((context.sources as { file: string; line: number }[])[0]).toMatchObject({
+      file: 'v1/calc/calc_test.go',
+      line: Number(fatal?.[2]),
+    });
     expect(failureNamed(failures, 'TestPanics')).toMatchObject({
       status: 'errored',
       message: 'panic: assignment to entry in nil map [recovered]',

@@ -1,6 +1,6 @@
 // Jest (a devDependency) with `--json` and jest-junit; the oracle is Jest's printed summary and its
 // `●` failure blocks.
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectChanges } from './runChanges.js';
@@ -176,6 +176,38 @@ describe('jest --json and jest-junit, against what Jest printed', () => {
     expect(failureNamed(failures, '(test file failed to run)').message).toContain(
       "Cannot find module './does-not-exist'",
     );
+  });
+
+  it('reads a failure message that is not a string (a thrown plain object) instead of crashing', async () => {
+    const thrown = await scratch('jest-thrown');
+    try {
+      await writeProject(thrown, {
+        'package.json': JSON.stringify({ name: 'jest-thrown', private: true }),
+        'thrown.test.js':
+          "test('throws a plain object', () => {\n  throw { code: 42, message: { nested: true } };\n});\ntest('passes', () => {});\n",
+      });
+      const printed = run(
+        path.join(nodeBin, 'jest'),
+        ['--ci', '--json', '--outputFile=results.json'],
+        thrown,
+      );
+      const report = JSON.parse(await readFile(path.join(thrown, 'results.json'), 'utf8'));
+      const written = report.testResults[0].assertionResults[0].failureMessages;
+      // What Jest wrote: an object where a string belongs.
+      expect(typeof written[0]).not.toBe('string');
+      const other = await startServer(thrown);
+      try {
+        await expectSummary(other, 'results.json', printedCounts(printed.printed));
+        const failure = failureNamed(await failuresOf(other, 'results.json'), 'throws a plain object');
+        expect(failure.message).toBe(JSON.stringify(written[0]));
+        const context = await other.call('failure_context', { path: 'results.json', id: failure.id });
+        expect(context.message).toBe(JSON.stringify(written[0]));
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await rm(thrown, { recursive: true, force: true });
+    }
   });
 
   it('sees the changes between the two runs', async () => {

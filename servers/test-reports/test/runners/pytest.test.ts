@@ -114,6 +114,19 @@ beforeAll(async () => {
         root,
       ),
     );
+    // No traceback: the report's own file and line (xunit1 writes them) are all failure_context has.
+    if (version === 1)
+      run(
+        PYTEST,
+        [
+          '--junitxml=reports-tb-no/junit.xml',
+          '--tb=no',
+          '-o',
+          'junit_family=xunit1',
+          '--continue-on-collection-errors',
+        ],
+        root,
+      );
   }
   server = await startServer(root);
 }, 120_000);
@@ -183,6 +196,20 @@ describe.skipIf(!present)('pytest --junitxml, against what pytest printed', () =
     const context = await server.call('failure_context', { path: 'reports-v1', id: failing.id });
     const sources = context.sources as { role: string; file: string; line: number }[];
     expect(sources[0]).toMatchObject({ file: 'test_calc.py', line: printedLine });
+  });
+
+  it("shows the test line, not pytest's 0-based item line, when --tb=no leaves only the report's line", async () => {
+    // The oracle: the line pytest printed under --tb=short for the same test (its assert), and its def above.
+    const printed = (ran[0] as Ran).printed;
+    const assertLine = Number(/^test_calc\.py:(\d+): in test_fails$/m.exec(printed)?.[1]);
+    const source = project(1)['test_calc.py'] ?? '';
+    const defLine = source.split('\n').indexOf('def test_fails():') + 1;
+    expect(defLine).toBeGreaterThan(0);
+    const failing = failureNamed(await failuresOf(server, 'reports-tb-no'), 'test_fails');
+    const context = await server.call('failure_context', { path: 'reports-tb-no', id: failing.id });
+    const sources = context.sources as { role: string; file: string; line: number }[];
+    expect(sources[0]?.file).toBe('test_calc.py');
+    expect([defLine, assertLine]).toContain(sources[0]?.line);
   });
 
   it('sees the changes between the two runs', async () => {

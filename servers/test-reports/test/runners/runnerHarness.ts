@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { AllowedPaths } from '@groundwork/mcp-common';
 import { connectOverStdio, type StdioSession } from '@groundwork/mcp-testkit';
 import { expect } from 'vitest';
-import { readJUnitWith } from '../../src/core/junitParser.js';
+import { readJUnitWith } from '../../src/core/formats/junit/junitParser.js';
 import { discoverReports } from '../../src/core/reportDiscovery.js';
 import type { TestCaseResult } from '../../src/core/testResult.js';
 

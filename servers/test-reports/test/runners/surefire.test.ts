@@ -68,6 +68,8 @@ public class CalcTest {
 
   @Test public void fails() { assertEquals("sum", 5, 2 + 2); }
 
+  @Test public void prüftRabatt() { assertEquals("Rabatt", 10, 5 + 4); }
+
   @Test public void errors() { throw new IllegalStateException("caf\\u00e9 boom"); }
 
   @Test public void flaky() { attempts++; assertTrue("first attempt fails", attempts > 1); }
@@ -163,6 +165,8 @@ describe.skipIf(!present)('Maven Surefire offline, against what Surefire printed
       expect(context.attempts, failure.name).toBe(3);
     }
     expect(failureNamed(failures, 'errors')).toMatchObject({ status: 'errored', message: 'café boom' });
+    // A method named in Unicode (Java allows it) is found in the source like any other.
+    expect(failures.map((failure) => failure.name)).toContain('prüftRabatt');
   });
 
   it('sees the changes between the two runs', async () => {

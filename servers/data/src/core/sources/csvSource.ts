@@ -9,7 +9,7 @@ import { describeStreamError, isGzip, openByteReader, openByteStream } from './b
 import { type CsvDialect, type CsvRecord, CsvRecordParser } from './csvRecordParser.js';
 import type { DataFile } from './dataFile.js';
 import type { RecordCursor, TabularSource } from './tabularSource.js';
-import { type Decode, decoderFor, firstInvalidUtf8, type TextEncoding } from './textEncoding.js';
+import { type Decode, decoderFor, firstInvalidUtf8, shownText, type TextEncoding } from './textEncoding.js';
 
 /** A stretch of a delimited-text file to scan; see CsvSource.scanRange. */
 export interface ByteRange {
@@ -60,7 +60,9 @@ export async function openCsvSource(file: DataFile, options: CsvOptions): Promis
   const headerRow = options.headerRow ?? 0;
   const quote = singleByte(options.quote ?? '"', 'quote');
   const encoding = options.encoding ?? 'utf-8';
-  const decode = decoderFor(encoding);
+  const encoded = decoderFor(encoding);
+  // Column names are shown and typed, so a byte that is not UTF-8 is U+FFFD in them.
+  const decode: Decode = (bytes, start, end) => shownText(encoded(bytes, start, end));
   let head = await readHead(file, HEAD_BYTES);
   refuseBinary(head.bytes);
   const delimiter =

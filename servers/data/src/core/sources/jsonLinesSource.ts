@@ -7,6 +7,7 @@ import type { Comparison, ScanControl } from '../scanOptions.js';
 import { describeStreamError, isGzip, openByteStream } from './byteStream.js';
 import type { DataFile } from './dataFile.js';
 import type { RecordCursor, TabularSource } from './tabularSource.js';
+import { decodeUtf8 } from './textEncoding.js';
 import { ValueCursor } from './valueCursor.js';
 
 const SAMPLE_LINES = 1000;
@@ -113,7 +114,7 @@ async function forEachLine(
     line++;
     if (start === 0 && line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
     if (end > start && bytes[end - 1] === 13) end--;
-    const text = bytes.toString('utf8', start, end);
+    const text = decodeUtf8(bytes, start, end);
     return text.trim().length === 0 ? true : visit(text, line);
   };
   try {

@@ -2,9 +2,7 @@
 // vitest, gotestsum) through saxes in chunks, so memory stays bounded however large the file is.
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import type { SaxesTagPlain } from 'saxes';
-import { reportedLines } from './goTestOutput.js';
-import { JUnitMarkupScanner, type MarkupHandlers, UnsupportedMarkup } from './junitMarkupScanner.js';
-import { ReportParseError, throwIfAborted } from './reportErrors.js';
+import { ReportParseError, throwIfAborted } from '../../reportErrors.js';
 import {
   type CaseSink,
   type FailureDetail,
@@ -16,9 +14,12 @@ import {
   type TestCaseResult,
   type TestStatus,
   tail,
-} from './testResult.js';
+} from '../../testResult.js';
+import { stripAnsi } from '../ansiText.js';
+import { reportedLines } from '../go/goTestOutput.js';
+import { JUnitMarkupScanner, type MarkupHandlers, UnsupportedMarkup } from './junitMarkupScanner.js';
 import { XmlBodySplitter } from './xmlBodySplitter.js';
-import { cleanXmlText, stripAnsi } from './xmlTextCleaner.js';
+import { cleanXmlText } from './xmlTextCleaner.js';
 
 /** Shared by every test without failures (most of them); frozen so that no one can add to it. */
 const NO_FAILURES = Object.freeze([]) as unknown as FailureDetail[];
@@ -392,7 +393,10 @@ function finishCase(frame: CaseFrame, suite: SuiteFrame | undefined): TestCaseRe
   };
   const file = attributes.file ?? attributes.filepath ?? suite?.file;
   if (file !== undefined && file !== '') testCase.file = interned(file);
-  const line = attributes.line === undefined ? Number.NaN : Number.parseInt(attributes.line, 10);
+  let line = attributes.line === undefined ? Number.NaN : Number.parseInt(attributes.line, 10);
+  // pytest (its suite is named `pytest` unless junit_suite_name says otherwise) writes the 0-based line of
+  // the `def`, its item location; every other producer counts from 1.
+  if (testCase.suite === 'pytest' && testCase.file?.endsWith('.py')) line += 1;
   if (Number.isInteger(line) && line > 0) testCase.line = line;
   const duration = parseSeconds(attributes.time);
   if (duration !== undefined) testCase.durationMs = duration;

@@ -4,8 +4,8 @@
 // references. What is left is either a name of the file's package (or a dot-imported one) or `pkg.Name`
 // through an import — resolved to files by GoResolver once every file of the project is known.
 import type { Node } from 'web-tree-sitter';
-import type { GoFileFacts, ImportRef } from './sourceFacts.js';
-import { firstChildOfType, namedChildren } from './syntaxTree.js';
+import type { GoFileFacts, ImportRef } from '../sourceFacts.js';
+import { firstChildOfType, namedChildren } from '../syntaxTree.js';
 
 export function extractGoFacts(root: Node): { imports: ImportRef[]; packageName: string; go: GoFileFacts } {
   const clause = firstChildOfType(root, 'package_clause');

@@ -1,6 +1,7 @@
 // What parsing one file yields: the raw facts resolution needs. Cached per file by size and mtime.
-import type { Constraint } from './goBuildConstraints.js';
-import type { Language } from './languages.js';
+
+import type { Language } from './fileLanguage.js';
+import type { Constraint } from './go/buildConstraints.js';
 
 /** `reference`: a `/// <reference path>` directive (a path, not a module specifier). */
 export type ImportKind = 'static' | 'type' | 'dynamic' | 'require' | 're-export' | 'reference';

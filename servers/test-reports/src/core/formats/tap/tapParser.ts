@@ -6,7 +6,7 @@
 // that repeats within one suite is a second test, never a retry.
 import { createInterface } from 'node:readline';
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
-import { ReportParseError, throwIfAborted } from './reportErrors.js';
+import { ReportParseError, throwIfAborted } from '../../reportErrors.js';
 import {
   type CaseSink,
   type FailureDetail,
@@ -15,8 +15,8 @@ import {
   MAX_STACK_CHARS,
   type ParseOptions,
   type TestCaseResult,
-} from './testResult.js';
-import { stripAnsi } from './xmlTextCleaner.js';
+} from '../../testResult.js';
+import { stripAnsi } from '../ansiText.js';
 
 const TEST_POINT = /^(not ok|ok)\b\s*(\d+)?\s*(?:-\s*)?(.*)$/i;
 /** `# SKIP reason` / `# TODO reason`; other comments after the name (`# time=12ms`) are not directives. */

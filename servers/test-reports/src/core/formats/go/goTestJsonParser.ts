@@ -5,8 +5,7 @@
 // A test is identified by its package and name; where it failed (`x_test.go:12`) is its location only.
 import { createInterface } from 'node:readline';
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
-import { reportedLines } from './goTestOutput.js';
-import { ReportParseError, throwIfAborted } from './reportErrors.js';
+import { ReportParseError, throwIfAborted } from '../../reportErrors.js';
 import {
   type CaseSink,
   head,
@@ -16,8 +15,9 @@ import {
   type TestCaseResult,
   type TestStatus,
   tail,
-} from './testResult.js';
-import { stripAnsi } from './xmlTextCleaner.js';
+} from '../../testResult.js';
+import { stripAnsi } from '../ansiText.js';
+import { reportedLines } from './goTestOutput.js';
 
 interface GoEvent {
   Action?: string;

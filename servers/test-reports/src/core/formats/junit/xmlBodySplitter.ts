@@ -4,7 +4,7 @@
 // when details are wanted). Scanning bytes is safe because the UTF-8 bytes of `<`, `>`, `&` and quotes
 // never occur inside a multi-byte character.
 import { StringDecoder } from 'node:string_decoder';
-import { ReportParseError } from './reportErrors.js';
+import { ReportParseError } from '../../reportErrors.js';
 
 /** Elements whose content is text (with CDATA and comments) in every JUnit dialect. */
 const BODY_ELEMENTS = ['failure', 'error', 'skipped', 'system-out', 'system-err', 'stackTrace'].map(

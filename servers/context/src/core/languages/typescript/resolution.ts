@@ -4,9 +4,9 @@
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import type { NapiResolveOptions, ResolveResult, ResolverFactory } from 'oxc-resolver';
-import { languageOf } from './languages.js';
-import { dirnameOf, joinRelative, type ResolvedImport, UNRESOLVED } from './resolution.js';
-import type { ImportRef } from './sourceFacts.js';
+import { languageOf } from '../fileLanguage.js';
+import { dirnameOf, joinRelative, type ResolvedImport, UNRESOLVED } from '../resolvedImport.js';
+import type { ImportRef } from '../sourceFacts.js';
 
 type OxcResolver = typeof import('oxc-resolver');
 let resolverModule: Promise<OxcResolver> | undefined;

@@ -1,8 +1,8 @@
 // Package, imports, top-level declarations and mentioned identifiers of Java, Kotlin and Scala files: what
 // resolving imports and same-package references to files needs.
 import type { Node } from 'web-tree-sitter';
-import type { FileFacts, ImportRef } from './sourceFacts.js';
-import { collectTexts, firstChildOfType, namedChildren } from './syntaxTree.js';
+import type { FileFacts, ImportRef } from '../sourceFacts.js';
+import { collectTexts, firstChildOfType, namedChildren } from '../syntaxTree.js';
 
 export type JvmLanguage = 'java' | 'kotlin' | 'scala';
 

@@ -6,9 +6,10 @@
 // them); `import _` of a project package links to its files. Two files whose build constraints exclude each
 // other (`watch.go` !js, `watch_wasm.go` js) are never linked. Checked against go/types in
 // test/goEdges.test.ts.
-import { type Constraint, compatible } from './goBuildConstraints.js';
-import { dirnameOf, joinRelative, type ResolvedImport } from './resolution.js';
-import type { FileFacts } from './sourceFacts.js';
+
+import { dirnameOf, joinRelative, type ResolvedImport } from '../resolvedImport.js';
+import type { FileFacts } from '../sourceFacts.js';
+import { type Constraint, compatible } from './buildConstraints.js';
 
 export interface GoModule {
   /** The folder holding go.mod, relative to the project root. */

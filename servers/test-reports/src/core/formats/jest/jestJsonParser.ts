@@ -1,6 +1,6 @@
 // Reads the JSON report of Jest (`--json`) and Vitest (`--reporter=json`), which share Jest's shape.
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
-import { ReportParseError, throwIfAborted } from './reportErrors.js';
+import { ReportParseError, throwIfAborted } from '../../reportErrors.js';
 import {
   type CaseSink,
   type FailureDetail,
@@ -10,19 +10,19 @@ import {
   type ParseOptions,
   type TestCaseResult,
   type TestStatus,
-} from './testResult.js';
-import { stripAnsi } from './xmlTextCleaner.js';
+} from '../../testResult.js';
+import { stripAnsi } from '../ansiText.js';
 
 /** JSON has to be read whole; reports beyond this are refused rather than exhausting memory. */
 const MAX_JSON_BYTES = 256 * 1024 * 1024;
 
 interface AssertionResult {
-  ancestorTitles?: string[];
-  title?: string;
-  fullName?: string;
+  ancestorTitles?: unknown[];
+  title?: unknown;
+  fullName?: unknown;
   status?: string;
   duration?: number | null;
-  failureMessages?: string[];
+  failureMessages?: unknown[];
   failureDetails?: unknown[];
   location?: { line?: number; column?: number } | null;
   invocations?: number;
@@ -30,12 +30,12 @@ interface AssertionResult {
 }
 
 interface FileResult {
-  name?: string;
+  name?: unknown;
   status?: string;
-  message?: string;
-  failureMessage?: string | null;
+  message?: unknown;
+  failureMessage?: unknown;
   assertionResults?: AssertionResult[];
-  testExecError?: { message?: string; stack?: string } | null;
+  testExecError?: { message?: unknown; stack?: unknown } | null;
 }
 
 export async function parseJestJsonFile(
@@ -62,10 +62,11 @@ export async function parseJestJsonFile(
   let cases = 0;
   for (const fileResult of report.testResults) {
     throwIfAborted(options.signal);
-    const testFile = fileResult.name ?? '';
+    const testFile = typeof fileResult.name === 'string' ? fileResult.name : '';
     const assertions = fileResult.assertionResults ?? [];
-    const fileMessage =
-      fileResult.testExecError?.message ?? fileResult.failureMessage ?? fileResult.message ?? '';
+    const fileMessage = asText(
+      fileResult.testExecError?.message ?? fileResult.failureMessage ?? fileResult.message ?? '',
+    );
     // Jest and Vitest allow two tests of one name in one file, and write retries inside one result, never
     // as a repeated one: a repeated name is a test of its own (`name [2]`), so a pass never hides a failure.
     const seen = new Map<string, number>();
@@ -83,7 +84,7 @@ export async function parseJestJsonFile(
     if (fileResult.status === 'failed' && !assertions.some(failing)) {
       // The file failed to run at all (a syntax error, a failing import): its tests never reported.
       cases += 1;
-      const stack = fileResult.testExecError?.stack ?? fileMessage;
+      const stack = asText(fileResult.testExecError?.stack ?? fileMessage);
       sink(suiteFailure(testFile, stripAnsi(fileMessage), stripAnsi(stack), options.details));
     }
   }
@@ -92,7 +93,8 @@ export async function parseJestJsonFile(
 
 function toCase(testFile: string, assertion: AssertionResult, details: boolean): TestCaseResult {
   const status = statusOf(assertion.status);
-  const messages = assertion.failureMessages ?? [];
+  // A test that throws a plain object gets it as its failure message (`throw { message: {…} }` in Jest 30).
+  const messages = Array.isArray(assertion.failureMessages) ? assertion.failureMessages.map(asText) : [];
   // Jest counts runs in `invocations`; Vitest keeps one failure message per failed attempt, also on a
   // test that passed in the end.
   const failedRetries = status === 'passed' ? messages.length : Math.max(0, messages.length - 1);
@@ -104,9 +106,18 @@ function toCase(testFile: string, assertion: AssertionResult, details: boolean):
   );
   const testCase: TestCaseResult = {
     suite: testFile,
-    classname: (assertion.ancestorTitles ?? []).join(' > '),
+    classname: Array.isArray(assertion.ancestorTitles)
+      ? assertion.ancestorTitles.map(asText).join(' > ')
+      : '',
     // Jest 30 writes a test file that failed to run as one nameless result with status "error".
-    name: assertion.title ?? assertion.fullName ?? (status === 'errored' ? FILE_FAILED : ''),
+    name:
+      typeof assertion.title === 'string'
+        ? assertion.title
+        : typeof assertion.fullName === 'string'
+          ? assertion.fullName
+          : status === 'errored'
+            ? FILE_FAILED
+            : '',
     file: testFile,
     status,
     failures: [],
@@ -190,6 +201,13 @@ function firstMeaningfulLine(text: string): string {
     .map((candidate) => candidate.trim())
     .find((candidate) => candidate !== '' && !candidate.startsWith('● '));
   return head(line ?? '', MAX_MESSAGE_CHARS);
+}
+
+/** A message as text: what the runner wrote when it is a string, else its JSON (a thrown object). */
+function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  return show(value);
 }
 
 function show(value: unknown): string {

@@ -1,8 +1,8 @@
 // Imports of a Python file from its tree-sitter syntax tree, wherever they appear (also inside functions,
 // `try` blocks and `if TYPE_CHECKING:`).
 import type { Node } from 'web-tree-sitter';
-import type { ImportRef } from './sourceFacts.js';
-import { descendantsOfType, firstChildOfType, namedChildren } from './syntaxTree.js';
+import type { ImportRef } from '../sourceFacts.js';
+import { descendantsOfType, firstChildOfType, namedChildren } from '../syntaxTree.js';
 
 const IMPORT_NODES = ['import_statement', 'import_from_statement'];
 

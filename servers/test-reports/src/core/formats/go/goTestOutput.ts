@@ -4,11 +4,12 @@
 const GO_LOCATION = /^( +)([\w./-]+\.go):(\d+): ?(.*)$/gm;
 
 /**
- * What the test reported with t.Log/t.Error/t.Fatal (Go prints them alike, so all are kept, in order, each
- * with its continuation lines); the location is the last one's, where t.Fatal stopped the test.
+ * What the test reported last with t.Log/t.Error/t.Fatal, with its continuation lines, and where: Go prints
+ * the three alike, and the last one is where t.Fatal stopped the test (a t.Log before it is context, kept
+ * in the output, not the message).
  */
 export function reportedLines(output: string): { text: string; file?: string; line?: number } {
-  const entries: string[] = [];
+  let entry = '';
   let last: RegExpExecArray | undefined;
   for (const match of output.matchAll(GO_LOCATION)) {
     last = match;
@@ -19,8 +20,8 @@ export function reportedLines(output: string): { text: string; file?: string; li
       if (!line.startsWith(`${indent}    `) || /^\s*--- /.test(line)) break;
       continued.push(line.trim());
     }
-    entries.push([match[4] ?? '', ...continued].join('\n'));
+    entry = [match[4] ?? '', ...continued].join('\n');
   }
   if (last === undefined) return { text: '' };
-  return { text: entries.join('\n'), file: last[2] ?? '', line: Number(last[3]) };
+  return { text: entry, file: last[2] ?? '', line: Number(last[3]) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeRun } from './runSummary.js';
-import { byName, readFixture, statuses } from './testing/fixtureRun.js';
+import { summarizeRun } from '../../runSummary.js';
+import { byName, readFixture, statuses } from '../../testing/fixtureRun.js';
 
 describe('JUnit XML', () => {
   it('counts cases in suites nested at any depth once each', async () => {
@@ -122,7 +122,7 @@ describe('JUnit XML', () => {
     expect(byName(run).get('roundsToCents()')?.output).toBe('rates loaded: 3');
   });
 
-  it('reads pytest --junitxml with file and line attributes and xfail as a skip', async () => {
+  it('reads pytest --junitxml with file and line attributes (0-based there) and xfail as a skip', async () => {
     const run = await readFixture('pytest');
     expect(statuses(run)).toEqual({
       test_add: 'passed',
@@ -133,7 +133,7 @@ describe('JUnit XML', () => {
       test_rounding: 'skipped',
     });
     const failing = byName(run).get('test_add_negative');
-    expect(failing).toMatchObject({ file: 'tests/test_calc.py', line: 9, classname: 'tests.test_calc' });
+    expect(failing).toMatchObject({ file: 'tests/test_calc.py', line: 10, classname: 'tests.test_calc' });
     expect(failing?.failures[0]?.message).toBe('assert -5 == -6\n +  where -5 = add(-2, -3)');
   });
 

@@ -1,12 +1,13 @@
 // Parses one source file into the facts resolution needs, with the parser of its language.
-import { fileConstraint } from './goBuildConstraints.js';
-import { extractGoFacts } from './goFacts.js';
-import { extractJvmFacts } from './jvmFacts.js';
-import type { Language } from './languages.js';
-import { extractPythonImports } from './pythonFacts.js';
+
+import type { Language } from './fileLanguage.js';
+import { fileConstraint } from './go/buildConstraints.js';
+import { extractGoFacts } from './go/facts.js';
+import { extractJvmFacts } from './jvm/facts.js';
+import { extractPythonImports } from './python/facts.js';
 import type { FileFacts } from './sourceFacts.js';
 import { isTreeSitterLanguage, parserFor } from './treeSitterGrammars.js';
-import { extractTsImports, loadOxcParser } from './tsFacts.js';
+import { extractTsImports, loadOxcParser } from './typescript/facts.js';
 
 export async function parseFacts(language: Language, fileName: string, source: string): Promise<FileFacts> {
   if (!isTreeSitterLanguage(language)) {

@@ -1,8 +1,8 @@
 // Resolves Python imports to files: absolute imports against the project's source roots (the folder above
 // each top-level package, so `src/` layouts work), relative imports against the importing file's package,
 // `from pkg import name` to the submodule `pkg/name.py` when there is one.
-import { dirnameOf, joinRelative, type ResolvedImport, UNRESOLVED } from './resolution.js';
-import type { ImportRef } from './sourceFacts.js';
+import { dirnameOf, joinRelative, type ResolvedImport, UNRESOLVED } from '../resolvedImport.js';
+import type { ImportRef } from '../sourceFacts.js';
 
 export class PythonResolver {
   private readonly sourceRoots: string[];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ProjectIndex } from './projectIndex.js';
-import { fixtureRoot } from './testFixtures.js';
+import { ProjectIndex } from '../projectIndex.js';
+import { fixtureRoot } from '../testFixtures.js';
 
 async function graphOf(fixture: string) {
   const { graph } = await new ProjectIndex(fixtureRoot(fixture)).build();
@@ -15,9 +15,9 @@ describe('TypeScript and JavaScript resolution', () => {
   it('resolves tsconfig paths (through extends), NodeNext .js specifiers, index files and dynamic imports', async () => {
     const file = await graphOf('ts-app');
     expect(file('src/main.ts').dependencies).toEqual([
-      'src/lazy.ts', // await import('./lazy.js')
+      'src/lazy.ts', // await import('../lazy.js')
       'src/lib/greet.ts', // '@lib/greet' via paths in tsconfig.base.json
-      'src/types.ts', // import type … from './types.js'
+      'src/types.ts', // import type … from '../types.js'
       'src/utils/index.ts', // './utils' → index file
     ]);
   });

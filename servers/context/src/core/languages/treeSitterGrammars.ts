@@ -2,7 +2,7 @@
 // language is met (a TypeScript-only project never loads any of them).
 import { createRequire } from 'node:module';
 import type { Language as Grammar, Parser } from 'web-tree-sitter';
-import type { Language } from './languages.js';
+import type { Language } from './fileLanguage.js';
 
 type TreeSitterLanguage = Exclude<Language, 'typescript' | 'javascript'>;
 

@@ -1,6 +1,6 @@
 // Imports of a TypeScript/JavaScript file, from oxc-parser's module record (static imports and exports,
 // dynamic imports) and its AST for the CommonJS forms the record does not cover.
-import type { ImportRef } from './sourceFacts.js';
+import type { ImportRef } from '../sourceFacts.js';
 
 type OxcParser = typeof import('oxc-parser');
 let parserModule: Promise<OxcParser> | undefined;

@@ -1,8 +1,8 @@
 // Resolves Java, Kotlin and Scala imports and same-package references to the files that declare the names,
 // through one table of package → top-level name → files shared by the three languages.
 
-import type { ResolvedImport } from './resolution.js';
-import type { FileFacts } from './sourceFacts.js';
+import type { ResolvedImport } from '../resolvedImport.js';
+import type { FileFacts } from '../sourceFacts.js';
 
 export class JvmResolver {
   private readonly packages = new Map<string, Map<string, string[]>>();

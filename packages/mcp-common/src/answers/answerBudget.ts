@@ -1,0 +1,88 @@
+// The one answer policy of every groundwork tool: an answer costs at most a budget of tokens (of the text the
+// client hands the model) and of characters, so it stays inline in every client. Claude Code refuses output
+// over 25,000 tokens and saves a success over 50,000 characters to a file unless the tool declares
+// `_meta["anthropic/maxResultSizeChars"]`, and cuts error texts at about 11,000 characters.
+import { z } from 'zod';
+
+/** What an answer costs by default: under Claude Code's limits, comfortable in any agent's window. */
+export const DEFAULT_ANSWER_TOKENS = 20_000;
+/** The most a caller may ask one answer to cost (`max_tokens`). */
+export const MAX_ANSWER_TOKENS = 100_000;
+/** The least a caller may ask for: room for one item of any list and the answer's framing. */
+export const MIN_ANSWER_TOKENS = 1_000;
+/**
+ * Characters allowed per token of budget: 20,000 tokens → 50,000 characters, Claude Code's inline limit.
+ * JSON runs at three to four characters a token, so for most answers the characters bind first.
+ */
+const CHARS_PER_TOKEN = 2.5;
+/** Error texts are cut here, below the ~11,000 characters Claude Code keeps of one. */
+export const MAX_ERROR_CHARS = 10_000;
+/** The `tools/list` `_meta` key by which Claude Code keeps a larger answer inline (it accepts up to 500,000). */
+export const MAX_RESULT_SIZE_META = 'anthropic/maxResultSizeChars';
+
+/**
+ * What a structured answer's text block carries: `json`, the whole answer as compact JSON (the default: what a
+ * client that reads only `content` hands its model); `summary`, a short summary for clients known to read
+ * `structuredContent` (older clients, which cannot, always get the JSON). `--text-block`.
+ */
+export type TextBlock = 'json' | 'summary';
+export const TEXT_BLOCKS: readonly TextBlock[] = ['json', 'summary'];
+
+/** What one answer may cost, as the tool sees it on `ctx.answer`. */
+export interface AnswerBudget {
+  /** Tokens (o200k_base) of the answer's text block. */
+  readonly maxTokens: number;
+  /** Characters (UTF-16 code units, as JavaScript and the clients count) of the answer's text block. */
+  readonly maxChars: number;
+}
+
+/** The budget of an answer of `maxTokens` (the default when not given). */
+export function answerBudget(maxTokens: number = DEFAULT_ANSWER_TOKENS): AnswerBudget {
+  return { maxTokens, maxChars: Math.floor(maxTokens * CHARS_PER_TOKEN) };
+}
+
+/**
+ * The one argument by which a caller moves the budget of a list tool. A tool that declares it in its input
+ * gets it on `ctx.answer` (mcp-common reads it) and is listed with `anthropic/maxResultSizeChars`.
+ */
+export const maxTokensArgument = z
+  .number()
+  .int()
+  .min(MIN_ANSWER_TOKENS)
+  .max(MAX_ANSWER_TOKENS)
+  .optional()
+  .describe(
+    `The most this answer may cost, in tokens (default ${DEFAULT_ANSWER_TOKENS}, up to ${MAX_ANSWER_TOKENS}); a longer list is cut into pages, with 'next_cursor' for the rest.`,
+  );
+
+/** The cursor argument of a list tool: where the previous answer stopped. */
+export const cursorArgument = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(200, 'is not a cursor this server handed out')
+  .optional()
+  .describe("The 'next_cursor' of the previous answer, to get the next page (same other arguments).");
+
+/** The paging arguments of a list tool, to spread into its input shape. */
+export const pagingArguments = { max_tokens: maxTokensArgument, cursor: cursorArgument };
+
+/** The paging fields of a list answer, to spread into its output shape (see fitList). */
+export const pagingOutput = {
+  truncated: z.boolean().describe('Whether items were left out of this answer; `next_cursor` brings them.'),
+  total: z.number().int().describe('How many items the whole list holds.'),
+  next_cursor: z
+    .string()
+    .optional()
+    .describe("Pass as 'cursor' (same other arguments) for the next page; absent on the last page."),
+};
+
+/** The budget a call's arguments ask for: `max_tokens` when the tool declares it, else the default. */
+export function budgetOfArguments(args: unknown): AnswerBudget {
+  const asked = (args as { max_tokens?: unknown } | null | undefined)?.max_tokens;
+  return answerBudget(typeof asked === 'number' ? asked : DEFAULT_ANSWER_TOKENS);
+}
+
+/** Whether a tool's input declares `max_tokens`, and so may answer beyond the default characters. */
+export function declaresMaxTokens(input: z.ZodObject): boolean {
+  return Object.hasOwn(input.shape, 'max_tokens');
+}

@@ -1,0 +1,107 @@
+import { countTokens as referenceCount } from 'gpt-tokenizer/encoding/o200k_base';
+import { describe, expect, it } from 'vitest';
+import { answerBudget } from './answerBudget.js';
+import { cursorKey, decodeCursor, encodeCursor } from './cursor.js';
+import { answerFits, fitList } from './fitList.js';
+import { countTokens, withinTokens } from './tokenCount.js';
+
+interface Finding {
+  file: string;
+  message: string;
+}
+
+function findings(count: number, text: (index: number) => string): Finding[] {
+  return Array.from({ length: count }, (_, index) => ({
+    file: `skills/s${index}/SKILL.md`,
+    message: text(index),
+  }));
+}
+
+const frame = (page: Finding[], paging: object) => ({ counts: { error: 1 }, findings: page, ...paging });
+
+/** Every page of `items`, following the cursors, as a client would. */
+async function allPages(items: Finding[], maxTokens: number) {
+  const key = cursorKey({ path: 'repo' });
+  const budget = answerBudget(maxTokens);
+  const pages: Array<{ json: string; items: Finding[] }> = [];
+  let cursor: string | undefined;
+  do {
+    const fitted = await fitList(items, { budget, offset: decodeCursor(cursor, key), cursorKey: key, frame });
+    pages.push({ json: JSON.stringify(fitted.answer), items: fitted.items });
+    cursor = (fitted.answer as { next_cursor?: string }).next_cursor;
+    expect(pages.length).toBeLessThan(10_000);
+  } while (cursor !== undefined);
+  return { pages, budget };
+}
+
+describe('fitList', () => {
+  it('returns a short list whole, saying it is not truncated', async () => {
+    const items = findings(3, (index) => `problem ${index}`);
+    const { answer, nextOffset } = await fitList(items, { budget: answerBudget(), frame });
+    expect(answer).toEqual({ counts: { error: 1 }, findings: items, truncated: false, total: 3 });
+    expect(nextOffset).toBeUndefined();
+  });
+
+  it('cuts a long list into pages that each fit the characters and the tokens, and together hold it all', async () => {
+    // ASCII prose: the characters bind; digits and CJK: the tokens bind (fewer characters a token).
+    for (const text of [
+      (index: number) => `front matter of skill ${index} has no 'description' field; add one`,
+      (index: number) => `${index}`.repeat(40),
+      (index: number) => `説明がありません ${index} 説明を追加してください`.repeat(3),
+    ]) {
+      const items = findings(3000, text);
+      const { pages, budget } = await allPages(items, 5_000);
+      expect(pages.length).toBeGreaterThan(2);
+      for (const page of pages) {
+        expect(page.json.length).toBeLessThanOrEqual(budget.maxChars);
+        expect(referenceCount(page.json)).toBeLessThanOrEqual(budget.maxTokens);
+      }
+      expect(pages.flatMap((page) => page.items)).toEqual(items);
+    }
+  });
+
+  it('fills each page: one more item would not fit', async () => {
+    const items = findings(2000, (index) => `message ${index} `.repeat(1 + (index % 7)));
+    const budget = answerBudget(3_000);
+    const key = cursorKey('x');
+    const fitted = await fitList(items, { budget, cursorKey: key, frame });
+    const end = fitted.nextOffset ?? items.length;
+    const longer = frame(items.slice(0, end + 1), {
+      truncated: true,
+      total: items.length,
+      next_cursor: encodeCursor(end + 1, key),
+    });
+    expect(await answerFits(longer, budget)).toBe(false);
+    expect(fitted.answer).toMatchObject({ truncated: true, total: 2000 });
+  });
+
+  it('skips an item too large to fit alone, so paging still ends', async () => {
+    const items = [{ file: 'a', message: 'x'.repeat(60_000) }, ...findings(2, String)];
+    const { pages } = await allPages(items, 1_000);
+    expect(pages.flatMap((page) => page.items)).toEqual(items.slice(1));
+    expect(JSON.parse(pages[0]?.json ?? '')).toMatchObject({ findings: [], truncated: true });
+  });
+
+  it('refuses a cursor cut from other arguments', async () => {
+    const items = findings(3000, (index) => `problem ${index}`);
+    const fitted = await fitList(items, {
+      budget: answerBudget(),
+      cursorKey: cursorKey({ path: 'a' }),
+      frame,
+    });
+    const cursor = (fitted.answer as { next_cursor?: string }).next_cursor;
+    expect(cursor).toBeDefined();
+    expect(() => decodeCursor(cursor, cursorKey({ path: 'b' }))).toThrow(/Invalid argument 'cursor'/);
+    expect(() => decodeCursor('bm9wZQ', cursorKey({ path: 'a' }))).toThrow(/not a cursor this server/);
+  });
+});
+
+describe('token counting', () => {
+  it('counts as gpt-tokenizer does, and answers within-limit without counting small texts', async () => {
+    const text = JSON.stringify(findings(200, (index) => `problem ${index} <|endoftext|>`));
+    expect(await countTokens(text)).toBe(referenceCount(text, { disallowedSpecial: new Set() }));
+    const tokens = await countTokens(text);
+    expect(await withinTokens(text, tokens)).toBe(true);
+    expect(await withinTokens(text, tokens - 1)).toBe(false);
+  });
+});

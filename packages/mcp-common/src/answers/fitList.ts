@@ -1,0 +1,97 @@
+// Fits a list into one answer: the longest run of items from an offset whose whole answer fits the call's
+// budget, and the paging fields (`truncated`, `total`, `next_cursor`) that say what was left out. The one way a
+// groundwork tool bounds a list.
+import { type AnswerBudget, answerBudget } from './answerBudget.js';
+import { encodeCursor } from './cursor.js';
+import { withinTokens } from './tokenCount.js';
+
+/** The paging fields of a list answer (pagingOutput is their schema). */
+export interface Paging {
+  truncated: boolean;
+  total: number;
+  next_cursor?: string;
+}
+
+export interface FitOptions<T, Answer> {
+  /** Usually `ctx.answer`. */
+  budget: AnswerBudget;
+  /** Where this page starts (decodeCursor); 0 by default. */
+  offset?: number;
+  /** Ties `next_cursor` to its list (cursorKey); without it, the answer carries no cursor. */
+  cursorKey?: string;
+  /** The whole answer around a run of items: measured as the client will see it, paging fields included. */
+  frame: (items: T[], paging: Paging) => Answer;
+}
+
+export interface Fitted<T, Answer> {
+  /** The framed answer of the page: what the tool returns. */
+  answer: Answer;
+  items: T[];
+  /** Where the next page starts; absent on the last page. */
+  nextOffset?: number;
+}
+
+/**
+ * The longest run of `items` from `offset` whose answer (`frame` of it, as JSON) fits `budget`. An item too
+ * large to fit even alone is skipped (the cursor moves past it), so paging always ends; tools keep single
+ * items small (cut long values) so that never happens.
+ *
+ * @example
+ * const { answer } = await fitList(findings, {
+ *   budget: ctx.answer,
+ *   offset: decodeCursor(args.cursor, key),
+ *   cursorKey: key,
+ *   frame: (page, paging) => ({ counts, findings: page, ...paging }),
+ * });
+ */
+export async function fitList<T, Answer>(
+  items: readonly T[],
+  options: FitOptions<T, Answer>,
+): Promise<Fitted<T, Answer>> {
+  const { budget, frame, cursorKey } = options;
+  const total = items.length;
+  const offset = Math.min(options.offset ?? 0, total);
+  const pagingTo = (end: number): Paging => ({
+    truncated: end < total,
+    total,
+    ...(end < total && cursorKey !== undefined ? { next_cursor: encodeCursor(end, cursorKey) } : {}),
+  });
+  const pageTo = (
+    end: number,
+    run = items.slice(offset, end),
+    paging = pagingTo(end),
+  ): Fitted<T, Answer> => ({
+    answer: frame(run, paging),
+    items: run,
+    ...(end < total ? { nextOffset: end } : {}),
+  });
+  // The characters bind first for most lists: walk to where the items' JSON alone would exceed them (but
+  // try one item at least), then check the whole answer once.
+  let high = offset;
+  let chars = JSON.stringify(frame([], pagingTo(offset)))?.length ?? 0;
+  while (high < total) {
+    chars += (JSON.stringify(items[high])?.length ?? 4) + 1;
+    if (chars > budget.maxChars && high > offset) break;
+    high++;
+  }
+  if (await answerFits(pageTo(high).answer, budget)) {
+    // The walk counts a little more than the JSON holds (a separator per item, the cursor): one more may fit.
+    while (high < total && (await answerFits(pageTo(high + 1).answer, budget))) high++;
+    return pageTo(high);
+  }
+  // The longest run that fits: framed(low) fits (or low is the empty page), framed(high) does not.
+  let low = offset;
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (await answerFits(pageTo(middle).answer, budget)) low = middle;
+    else high = middle;
+  }
+  // Not even one item fits: skip it, so that the next page starts after it and paging always ends.
+  return low > offset ? pageTo(low) : pageTo(offset + 1, [], { ...pagingTo(offset + 1), truncated: true });
+}
+
+/** Whether `answer`, as the JSON of its text block, fits `budget`. */
+export async function answerFits(answer: unknown, budget: AnswerBudget = answerBudget()): Promise<boolean> {
+  const json = JSON.stringify(answer) ?? '';
+  return json.length <= budget.maxChars && (await withinTokens(json, budget.maxTokens));
+}

@@ -1,0 +1,27 @@
+// The one tokenizer answers are measured with: gpt-tokenizer's o200k_base, counted on the text the client hands
+// the model. Its tables (a few MB) load on the first answer that could exceed a budget, never at start-up.
+
+type Encoding = typeof import('gpt-tokenizer/encoding/o200k_base');
+
+let encoding: Promise<Encoding> | undefined;
+// A literal "<|endoftext|>" in an answer is ordinary characters, not a special token.
+const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+function loaded(): Promise<Encoding> {
+  encoding ??= import('gpt-tokenizer/encoding/o200k_base');
+  return encoding;
+}
+
+/** The tokens of `text`. */
+export async function countTokens(text: string): Promise<number> {
+  return (await loaded()).countTokens(text, AS_PLAIN_TEXT);
+}
+
+/**
+ * Whether `text` is at most `maxTokens` tokens. Every token covers at least one UTF-8 byte, so a text of no
+ * more bytes than that fits without loading the tokenizer; a longer one is counted until the limit.
+ */
+export async function withinTokens(text: string, maxTokens: number): Promise<boolean> {
+  if (Buffer.byteLength(text, 'utf8') <= maxTokens) return true;
+  return (await loaded()).isWithinTokenLimit(text, maxTokens, AS_PLAIN_TEXT) !== false;
+}
