@@ -23,6 +23,9 @@ export interface VerifyReport {
   findings: Finding[];
 }
 
+/** Longer messages are cut (a message may quote what the file says, and a file may say a megabyte). */
+const MAX_MESSAGE_CHARS = 1_000;
+
 /** Collects findings; rules name their id and the catalog supplies the severity and documentation link. */
 export class FindingSink {
   readonly findings: Finding[] = [];
@@ -34,7 +37,7 @@ export class FindingSink {
       severity: info?.severity ?? 'error',
       file,
       line: extra.line ?? 1,
-      message,
+      message: message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS - 1)}…` : message,
     };
     if (extra.fix !== undefined) finding.fix = extra.fix;
     if (info !== undefined) finding.docs = info.docs;
