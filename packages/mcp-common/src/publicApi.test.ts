@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as childProcess from './childProcess.js';
 import * as domainError from './domainError.js';
 import * as files from './files/index.js';
+import * as git from './git/index.js';
 import * as publicApi from './index.js';
 import * as masking from './masking.js';
 
@@ -90,6 +91,17 @@ describe('@groundwork/mcp-common public API', () => {
       'PathNotFoundError',
       'PathOutsideAllowedError',
       'WrongFileKindError',
+    ]);
+  });
+
+  it('keeps the git subpath to the hardened runner and its errors', () => {
+    expect(Object.keys(git).sort()).toEqual([
+      'GIT_HARDENING',
+      'GitCommandError',
+      'GitRepository',
+      'GitUnavailableError',
+      'isSafeRevision',
+      'openGitRepository',
     ]);
   });
 });
