@@ -95,7 +95,7 @@ describe('verify_repo', () => {
       expect(countTokens(result.text)).toBeLessThanOrEqual(20_000);
       expect(JSON.parse(result.text)).toEqual(result.structuredContent);
       first ??= result.structuredContent;
-      seen.push(...(result.structuredContent?.findings as Array<Record<string, unknown>>));
+      seen.push(...((result.structuredContent?.findings ?? []) as Array<Record<string, unknown>>));
       cursor = result.structuredContent?.next_cursor as string | undefined;
       expect(seen.length).toBeLessThan(10_000);
     } while (cursor !== undefined);
