@@ -80,6 +80,7 @@ export async function runToolCall(app: ServerApp, request: ToolCallRequest): Pro
     allowedPaths: app.allowedPaths,
     maxResultBytes: app.limits.maxResultBytes,
     memory,
+    switches: app.switches ?? new Set(),
   };
   const releaseSession =
     request.sessionLimiter === undefined ? () => undefined : await request.sessionLimiter.acquire(signal);

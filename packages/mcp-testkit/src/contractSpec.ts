@@ -16,6 +16,11 @@ export interface TransportContractSpec {
   allowedDir: string;
   /** A call that must succeed; one of its tool's required arguments is omitted to provoke an error. */
   sampleCall: ToolCall;
+  /**
+   * A call of every tool the server lists, each answered without error: the contract checks that each text
+   * block is its structuredContent as JSON and fits the default answer.
+   */
+  everyToolCall?: ToolCall[];
   /** Extra environment for every server process. */
   env?: Record<string, string>;
   /**

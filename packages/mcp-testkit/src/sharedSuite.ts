@@ -1,6 +1,7 @@
 // The checks every transport must pass alike, through the official SDK client (whose schema validation is
 // the real signal) plus a raw read of initialize.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultBudgetProblem } from './answerSize.js';
 import {
   type Connection,
   nextSlowCall,
@@ -12,6 +13,7 @@ import { describeMalformedRequests } from './malformedRequestChecks.js';
 import { describePrimitives } from './primitivesChecks.js';
 import { portabilityProblems, strictSchemaProblems } from './schemaPortability.js';
 import { cancelledCallCount, logged, startedCallCount } from './serverLog.js';
+import { checkTextBlock } from './stdioSession.js';
 import { describeTaskChecks } from './taskChecks.js';
 
 export function describeSharedSuite(spec: TransportContractSpec, harness: TransportHarness): void {
@@ -100,6 +102,31 @@ export function describeSharedSuite(spec: TransportContractSpec, harness: Transp
     expect(JSON.parse(text?.text ?? 'null')).toEqual(result.structuredContent);
     expect(nullPaths(result.structuredContent), 'explicit nulls in structuredContent').toEqual([]);
   });
+
+  it.skipIf(spec.everyToolCall === undefined)(
+    'answers a call of every tool with a text block that is its structuredContent as JSON, within the default answer',
+    async () => {
+      const { tools } = await connection.client.listTools();
+      const calls = spec.everyToolCall ?? [];
+      expect(tools.map((tool) => tool.name).sort()).toEqual(
+        [...new Set(calls.map((call) => call.name))].sort(),
+      );
+      for (const call of calls) {
+        const result = await connection.client.callTool(call);
+        const text = (result.content as Array<{ type: string; text?: string }>)
+          .flatMap((block) => (block.type === 'text' && block.text !== undefined ? [block.text] : []))
+          .join('\n');
+        expect(result.isError, `${call.name}: ${text.slice(0, 300)}`).toBeFalsy();
+        const structured = result.structuredContent as Record<string, unknown> | undefined;
+        if (tools.find((tool) => tool.name === call.name)?.outputSchema !== undefined) {
+          expect(structured, call.name).toBeTypeOf('object');
+        }
+        if (structured !== undefined) checkTextBlock(call.name, text, structured);
+        expect(await defaultBudgetProblem(text), call.name).toBeUndefined();
+      }
+    },
+    120_000,
+  );
 
   it('reports an unknown tool by name', async () => {
     const outcome = await connection.client.callTool({ name: 'no_such_tool', arguments: {} }).then(

@@ -1,5 +1,6 @@
 // Drives a built server bin over stdio with the official SDK client (whose schema validation is the real
 // signal): the connection the contract suite and every server's wire tests use.
+import { isDeepStrictEqual } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
@@ -13,7 +14,10 @@ export interface StdioSessionOptions {
   env?: Record<string, string>;
 }
 
-/** A tool's answer with its text blocks joined, as a test wants to read it. */
+/**
+ * A tool's answer with its text blocks joined, as a test wants to read it. Every call checks that a successful
+ * structured answer's text block is that same answer as JSON: what a content-only client's model sees.
+ */
 export interface ToolOutcome {
   isError: boolean;
   structuredContent?: Record<string, unknown>;
@@ -75,13 +79,28 @@ export async function connectOverStdio(options: StdioSessionOptions): Promise<St
       );
       const blocks = result.content as Array<{ type: string; text?: string }>;
       const structured = result.structuredContent as Record<string, unknown> | undefined;
+      const text = blocks
+        .flatMap((block) => (block.type === 'text' && block.text !== undefined ? [block.text] : []))
+        .join('\n');
+      if (structured !== undefined && result.isError !== true) checkTextBlock(name, text, structured);
       return {
         isError: result.isError === true,
         ...(structured === undefined ? {} : { structuredContent: structured }),
-        text: blocks
-          .flatMap((block) => (block.type === 'text' && block.text !== undefined ? [block.text] : []))
-          .join('\n'),
+        text,
       };
     },
   };
+}
+
+/** Throws unless `text` is `structured` as JSON (what a client reading only `content` hands its model). */
+export function checkTextBlock(tool: string, text: string, structured: Record<string, unknown>): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new Error(`${tool}: the text block is not JSON: ${text.slice(0, 200)}`);
+  }
+  if (!isDeepStrictEqual(parsed, structured)) {
+    throw new Error(`${tool}: the text block differs from structuredContent: ${text.slice(0, 200)}`);
+  }
 }

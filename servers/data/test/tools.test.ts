@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { cancelledCallCount, logged, type StdioSession, startedCallCount } from '@groundwork/mcp-testkit';
+import {
+  cancelledCallCount,
+  defaultBudgetProblem,
+  logged,
+  type StdioSession,
+  startedCallCount,
+} from '@groundwork/mcp-testkit';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DataServer, startDataServer } from './dataServer.js';
@@ -206,18 +212,27 @@ describe('bounded answers', () => {
     expect(profile.columns).toMatchObject([{}, { max_length: huge.length }]);
   }, 30_000);
 
-  it('keeps an answer under 256 KB, saying how many groups it dropped', async () => {
+  it('keeps the default answer of a large input within 20,000 tokens and 50,000 characters, saying what it dropped', async () => {
     const lines = ['k'];
     for (let i = 0; i < 1000; i++) lines.push(`${i}-${'v'.repeat(600)}`, `${i}-${'v'.repeat(600)}`);
     writeFileSync(path.join(directory, 'wide.csv'), `${lines.join('\n')}\n`);
     const result = await server.call('find_duplicates', { file: 'wide.csv', columns: ['k'], limit: 1000 });
-    expect(JSON.stringify(result).length).toBeLessThanOrEqual(256 * 1024);
+    expect(await defaultBudgetProblem(JSON.stringify(result))).toBeUndefined();
     const listed = (result.groups as unknown[]).length;
+    expect(listed).toBeGreaterThan(10);
     expect(listed).toBeLessThan(1000);
     expect(result.truncated_parts).toEqual([
       'values: 1000 value(s) cut to 256 characters',
-      `size: ${1000 - listed} more group(s) dropped to keep the answer under 256 KB`,
+      `size: ${1000 - listed} more group(s) dropped to keep the answer within 20000 tokens; raise max_tokens or lower limit`,
     ]);
+    const more = await server.call('find_duplicates', {
+      file: 'wide.csv',
+      columns: ['k'],
+      limit: 1000,
+      max_tokens: 100_000,
+    });
+    expect((more.groups as unknown[]).length).toBeGreaterThan(listed * 4);
+    expect(JSON.stringify(more).length).toBeLessThanOrEqual(250_000);
   });
 });
 

@@ -1,7 +1,7 @@
 // Long scans run in a loop that rarely waits on real I/O (file pages are cached, gunzip output is buffered),
 // so a cancellation arriving on the wire would wait for the event loop. A checkpoint yields to it at least
 // every few milliseconds and then checks the signal, which keeps cancellation well under 100 ms.
-import { throwIfAborted } from './dataError.js';
+import { throwIfAborted } from '@groundwork/mcp-common/domainError';
 
 const YIELD_EVERY_MS = 15;
 

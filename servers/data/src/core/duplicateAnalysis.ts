@@ -3,7 +3,7 @@
 // hash repeated, so a hash collision can never make a unique key look duplicated. A file whose hashes never
 // repeat is proven unique after one pass. SQL sources push the whole search down to their database; large
 // plain delimited-text files run both passes on all cores (parallelDuplicates.ts), with the same answer.
-import { throwIfAborted } from './dataError.js';
+import { throwIfAborted } from '@groundwork/mcp-common/domainError';
 import {
   collectGroups,
   countKeys,

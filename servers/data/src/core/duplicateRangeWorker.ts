@@ -2,7 +2,7 @@
 // duplicatePasses.ts over one byte range of a delimited-text file, or resolves some of pass 1's hash
 // partitions (hashPartitions.ts), and posts the result.
 import { parentPort, workerData } from 'node:worker_threads';
-import { DataError } from './dataError.js';
+import { DomainError } from '@groundwork/mcp-common/domainError';
 import { collectGroups, countKeys, groupFewKeys, type KeyScan } from './duplicatePasses.js';
 import { HashCounts } from './hashCounts.js';
 import { HashPartitions, resolvePartitions } from './hashPartitions.js';
@@ -96,7 +96,7 @@ main(workerData as WorkerTask).then(
     const failed: RangeMessage =
       error instanceof TooLarge
         ? { kind: 'failed', message: 'too large', tooLarge: true }
-        : error instanceof DataError
+        : error instanceof DomainError
           ? { kind: 'failed', message: error.message, code: error.code }
           : { kind: 'failed', message: (error as Error).message };
     parentPort!.postMessage(failed);

@@ -10,7 +10,7 @@
 // covered it. So the answer is always the single-threaded one, row and line numbers included.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { CancelledError, DataError } from './dataError.js';
+import { CancelledError, DomainError } from '@groundwork/mcp-common/domainError';
 import {
   type DuplicateGroup,
   type DuplicatePasses,
@@ -199,7 +199,7 @@ export async function parallelPasses(
         slices > 1 ? `comparing repeated keys (${slice + 1} of ${slices})` : 'comparing repeated keys',
       );
       for (const result of results) {
-        if (result.kind === 'failed') throw new DataError(result.code ?? 'SCAN_FAILED', result.message);
+        if (result.kind === 'failed') throw new DomainError(result.code ?? 'SCAN_FAILED', result.message);
       }
       const done = results as Extract<RangeMessage, { kind: 'grouped' }>[];
       return joinGroups(
@@ -244,7 +244,7 @@ async function resolve(
   const repeated = new HashCounts();
   let rows: number[] | undefined = [];
   for (const result of results) {
-    if (result.kind === 'failed') throw new DataError('SCAN_FAILED', result.message);
+    if (result.kind === 'failed') throw new DomainError('SCAN_FAILED', result.message);
     for (let i = 0; i < result.repeated.length; i += 2)
       repeated.add(result.repeated[i]!, result.repeated[i + 1]!);
     if (result.rows === undefined || rows === undefined || rows.length + result.rows.length > maxRows)

@@ -4,7 +4,7 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { throwIfAborted } from './dataError.js';
+import { throwIfAborted } from '@groundwork/mcp-common/domainError';
 import { HashCounts } from './hashCounts.js';
 
 const PARTITION_BITS = 6;

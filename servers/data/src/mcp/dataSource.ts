@@ -1,15 +1,14 @@
 // The arguments every data tool shares — where the data is and how values compare — and the one way the
-// tools open a source, report progress and turn the core's errors into tool errors.
+// tools open a source and report progress.
 import {
   InvalidArgumentError,
   optionalBoolean,
   optionalString,
+  phasedProgress,
   type ToolContext,
-  ToolError,
 } from '@groundwork/mcp-common';
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import { z } from 'zod';
-import { DataError } from '../core/dataError.js';
 import type { Comparison, ScanControl } from '../core/scanOptions.js';
 import { type DatabaseSpec, openSource, type SourceSpec } from '../core/sources/openSource.js';
 import { withReadBudget } from '../core/sources/readBudget.js';
@@ -113,7 +112,7 @@ export const SQLITE_PREFIX = 'sqlite:';
 /** What opening a source needs of a call: a tool's context, or a completion's. */
 type SourceContext = Pick<ToolContext, 'allowedPaths' | 'signal'>;
 
-/** Opens the source the arguments name, runs `work` on it, closes it; core errors become tool errors. */
+/** Opens the source the arguments name, runs `work` on it, closes it. */
 export async function withSource<T>(
   args: SourceArgs,
   ctx: SourceContext,
@@ -129,9 +128,6 @@ export async function withSource<T>(
     }
     source = await openSource(spec);
     return await work(source);
-  } catch (error) {
-    if (error instanceof DataError) throw new ToolError(error.code, error.message);
-    throw error;
   } finally {
     await source?.close();
     for (const file of opened) await file.close();
@@ -158,9 +154,6 @@ export async function tablesOf(args: SourceArgs, ctx: SourceContext, limit: numb
       throw new InvalidArgumentError('file', "names no database; give 'sqlite:<path>' or 'connection_env'");
     }
     return await listTables(spec, limit);
-  } catch (error) {
-    if (error instanceof DataError) throw new ToolError(error.code, error.message);
-    throw error;
   } finally {
     for (const file of opened) await file.close();
   }
@@ -255,24 +248,14 @@ const LEAST_SHARE_OF_CAP = 8;
  * Progress and cancellation from the tool context; the memory budget capped by GROUNDWORK_DATA_MEMORY_MB and
  * reserved from the server's shared one, the smallest file scanned on all cores from
  * GROUNDWORK_DATA_PARALLEL_MIN_MB.
- * Passes are reported one after another on one scale, since MCP progress must only ever increase.
  */
 export function scanControlOf(ctx: ToolContext): ScanControl {
   const megabytes = Number(process.env.GROUNDWORK_DATA_MEMORY_MB);
   const parallelMin = process.env.GROUNDWORK_DATA_PARALLEL_MIN_MB;
-  let currentPass: string | undefined;
-  let base = 0;
-  let last = { done: 0, total: 0 };
+  const progress = phasedProgress(ctx.progress);
   return {
     signal: ctx.signal,
-    onProgress: (done, total, unit, pass) => {
-      if (pass !== currentPass) {
-        if (currentPass !== undefined) base += Math.max(last.total, last.done);
-        currentPass = pass;
-      }
-      last = { done, total: total ?? done };
-      ctx.progress(base + done, total === undefined ? undefined : base + total, `${pass} (${unit})`);
-    },
+    onProgress: (done, total, unit, pass) => progress(pass, done, total, `${pass} (${unit})`),
     ...(megabytes > 0 ? { memoryBudgetBytes: megabytes * 1024 * 1024 } : {}),
     // Released by mcp-common when the call ends, however it ends.
     reserveMemory: async (capBytes) =>

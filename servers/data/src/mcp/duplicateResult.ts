@@ -1,14 +1,9 @@
 // The wire shape of duplicate groups, shared by uniqueness_check and find_duplicates, and what their bounds cut.
+import { type AnswerBudget, fitList } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import type { DuplicateAnalysis } from '../core/duplicateAnalysis.js';
 import type { DuplicateGroup } from '../core/duplicatePasses.js';
-import {
-  boundedValue,
-  fitList,
-  isCut,
-  MAX_ANSWER_BYTES,
-  MAX_VALUE_CHARACTERS,
-} from '../core/resultBounds.js';
+import { boundedValue, isCut, MAX_VALUE_CHARACTERS } from '../core/resultBounds.js';
 
 export const duplicateGroupSchema = z.object({
   values: z
@@ -46,14 +41,15 @@ function groupOut(group: DuplicateGroup): GroupOut {
 }
 
 /**
- * The groups as sent, fitted into the answer `shape(groups)` under MAX_ANSWER_BYTES, with the list of what
+ * The answer `answerOf(groups)` with as many groups as fit the call's answer budget, and the list of what
  * was cut: groups beyond `limit`, rows beyond `rowsPerGroup`, long values, groups dropped for size.
  */
-export function boundedGroups<T extends { groups: GroupOut[] }>(
+export async function boundedGroups<T extends object>(
   analysis: DuplicateAnalysis,
   rowsPerGroup: number,
+  budget: AnswerBudget,
   answerOf: (groups: GroupOut[]) => T,
-): T & { truncated: boolean; truncated_parts?: string[] } {
+): Promise<T & { truncated: boolean; truncated_parts?: string[] }> {
   const groups = analysis.groups.map(groupOut);
   const parts: string[] = [];
   if (analysis.duplicateValues > groups.length)
@@ -62,11 +58,22 @@ export function boundedGroups<T extends { groups: GroupOut[] }>(
   if (longGroups > 0) parts.push(`rows: ${longGroups} group(s) list only their first ${rowsPerGroup} rows`);
   const cutValues = analysis.groups.reduce((n, group) => n + group.values.filter(isCut).length, 0);
   if (cutValues > 0) parts.push(`values: ${cutValues} value(s) cut to ${MAX_VALUE_CHARACTERS} characters`);
-  const answer = answerOf(groups);
-  const dropped = fitList(answer, answer.groups);
-  if (dropped > 0)
-    parts.push(
-      `size: ${dropped} more group(s) dropped to keep the answer under ${MAX_ANSWER_BYTES / 1024} KB`,
-    );
-  return { ...answer, truncated: parts.length > 0, ...(parts.length > 0 ? { truncated_parts: parts } : {}) };
+  const { answer } = await fitList(groups, {
+    budget,
+    frame: (fitted) => {
+      const all = [...parts];
+      const dropped = groups.length - fitted.length;
+      if (dropped > 0) {
+        all.push(
+          `size: ${dropped} more group(s) dropped to keep the answer within ${budget.maxTokens} tokens; raise max_tokens or lower limit`,
+        );
+      }
+      return {
+        ...answerOf(fitted),
+        truncated: all.length > 0,
+        ...(all.length > 0 ? { truncated_parts: all } : {}),
+      };
+    },
+  });
+  return answer;
 }

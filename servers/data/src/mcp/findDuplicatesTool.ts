@@ -1,4 +1,10 @@
-import { defineTool, optionalBoundedInt, stringList, ToolResult } from '@groundwork/mcp-common';
+import {
+  defineTool,
+  maxTokensArgument,
+  optionalBoundedInt,
+  stringList,
+  ToolResult,
+} from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { analyzeDuplicates } from '../core/duplicateAnalysis.js';
 import {
@@ -24,6 +30,7 @@ export const findDuplicatesTool = defineTool({
       ...comparisonArguments,
       limit: optionalBoundedInt(1, 1000, 20, 'Groups to return at most.'),
       rows_per_group: optionalBoundedInt(1, 1000, 20, 'Rows to list per group at most.'),
+      max_tokens: maxTokensArgument,
     }),
     output: z.object({
       format: z.string(),
@@ -53,7 +60,7 @@ export const findDuplicatesTool = defineTool({
         scanControlOf(ctx),
       );
       return ToolResult.success(
-        boundedGroups(analysis, args.rows_per_group, (groups) => ({
+        await boundedGroups(analysis, args.rows_per_group, ctx.answer, (groups) => ({
           format: source.format,
           groups,
           total_groups: analysis.duplicateValues,

@@ -1,13 +1,14 @@
-import { defineTool, optionalBoundedInt, stringList, ToolResult } from '@groundwork/mcp-common';
+import {
+  defineTool,
+  fitList,
+  maxTokensArgument,
+  optionalBoundedInt,
+  stringList,
+  ToolResult,
+} from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { findKeys } from '../core/keyDiscovery.js';
-import {
-  boundedValue,
-  fitList,
-  isCut,
-  MAX_ANSWER_BYTES,
-  MAX_VALUE_CHARACTERS,
-} from '../core/resultBounds.js';
+import { boundedValue, isCut, MAX_VALUE_CHARACTERS } from '../core/resultBounds.js';
 import {
   comparisonArguments,
   comparisonOf,
@@ -40,6 +41,7 @@ export const findKeysTool = defineTool({
         ),
       ...comparisonArguments,
       limit: optionalBoundedInt(1, 1000, 50, 'Keys and near-keys to return at most (each).'),
+      max_tokens: maxTokensArgument,
     }),
     output: z.object({
       format: z.string(),
@@ -100,15 +102,43 @@ export const findKeysTool = defineTool({
       const longNames = found.columns.filter(isCut).length;
       if (longNames > 0)
         parts.push(`values: ${longNames} column name(s) cut to ${MAX_VALUE_CHARACTERS} characters`);
-      const dropped =
-        fitList(answer, answer.near_keys) + fitList(answer, answer.keys) + fitList(answer, answer.columns);
-      if (dropped > 0)
-        parts.push(`size: ${dropped} entries dropped to keep the answer under ${MAX_ANSWER_BYTES / 1024} KB`);
-      return ToolResult.success({
-        ...answer,
-        truncated: parts.length > 0,
-        ...(parts.length > 0 ? { truncated_parts: parts } : {}),
+      // Near-keys go first when the answer is too large, then keys, then the column names.
+      const full = {
+        near_keys: answer.near_keys.length,
+        keys: answer.keys.length,
+        columns: answer.columns.length,
+      };
+      const framed = (fitted: typeof answer) => {
+        const dropped =
+          full.near_keys -
+          fitted.near_keys.length +
+          full.keys -
+          fitted.keys.length +
+          full.columns -
+          fitted.columns.length;
+        const all =
+          dropped > 0
+            ? [
+                ...parts,
+                `size: ${dropped} entries dropped to keep the answer within ${ctx.answer.maxTokens} tokens; raise max_tokens or lower limit`,
+              ]
+            : parts;
+        return { ...fitted, truncated: all.length > 0, ...(all.length > 0 ? { truncated_parts: all } : {}) };
+      };
+      const budget = ctx.answer;
+      const nearKeys = await fitList(answer.near_keys, {
+        budget,
+        frame: (near_keys) => framed({ ...answer, near_keys }),
       });
+      const keys = await fitList(answer.keys, {
+        budget,
+        frame: (fitted) => framed({ ...answer, near_keys: nearKeys.items, keys: fitted }),
+      });
+      const { answer: fitted } = await fitList(answer.columns, {
+        budget,
+        frame: (columns) => framed({ ...answer, near_keys: nearKeys.items, keys: keys.items, columns }),
+      });
+      return ToolResult.success(fitted);
     });
   },
 });

@@ -1,13 +1,14 @@
-import { defineTool, optionalBoundedInt, stringList, ToolResult } from '@groundwork/mcp-common';
+import {
+  defineTool,
+  fitList,
+  maxTokensArgument,
+  optionalBoundedInt,
+  stringList,
+  ToolResult,
+} from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { type ColumnProfile, profileColumns } from '../core/columnProfile.js';
-import {
-  boundedValue,
-  fitList,
-  isCut,
-  MAX_ANSWER_BYTES,
-  MAX_VALUE_CHARACTERS,
-} from '../core/resultBounds.js';
+import { boundedValue, isCut, MAX_VALUE_CHARACTERS } from '../core/resultBounds.js';
 import {
   comparisonArguments,
   comparisonOf,
@@ -56,6 +57,7 @@ export const profileColumnsTool = defineTool({
         100_000,
         'Distinct values counted exactly per column before switching to an estimate.',
       ),
+      max_tokens: maxTokensArgument,
     }),
     output: z.object({
       format: z.string(),
@@ -97,16 +99,26 @@ export const profileColumnsTool = defineTool({
         parts.push(`top_values: ${moreValues} column(s) have more distinct values than listed`);
       const cut = profile.columns.reduce((n, column) => n + valuesOf(column).filter(isCut).length, 0);
       if (cut > 0) parts.push(`values: ${cut} value(s) cut to ${MAX_VALUE_CHARACTERS} characters`);
-      const dropped = fitList(answer, answer.columns);
-      if (dropped > 0)
-        parts.push(
-          `size: the last ${dropped} column profile(s) dropped to keep the answer under ${MAX_ANSWER_BYTES / 1024} KB; ask for fewer columns or top_values`,
-        );
-      return ToolResult.success({
-        ...answer,
-        truncated: parts.length > 0,
-        ...(parts.length > 0 ? { truncated_parts: parts } : {}),
+      const { answer: fitted } = await fitList(answer.columns, {
+        budget: ctx.answer,
+        frame: (columns) => {
+          const dropped = answer.columns.length - columns.length;
+          const all =
+            dropped > 0
+              ? [
+                  ...parts,
+                  `size: the last ${dropped} column profile(s) dropped to keep the answer within ${ctx.answer.maxTokens} tokens; raise max_tokens, or ask for fewer columns or top_values`,
+                ]
+              : parts;
+          return {
+            ...answer,
+            columns,
+            truncated: all.length > 0,
+            ...(all.length > 0 ? { truncated_parts: all } : {}),
+          };
+        },
       });
+      return ToolResult.success(fitted);
     });
   },
 });

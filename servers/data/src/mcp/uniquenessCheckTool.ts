@@ -1,4 +1,10 @@
-import { defineTool, optionalBoundedInt, stringList, ToolResult } from '@groundwork/mcp-common';
+import {
+  defineTool,
+  maxTokensArgument,
+  optionalBoundedInt,
+  stringList,
+  ToolResult,
+} from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { analyzeDuplicates } from '../core/duplicateAnalysis.js';
 import {
@@ -24,6 +30,7 @@ export const uniquenessCheckTool = defineTool({
       ...comparisonArguments,
       limit: optionalBoundedInt(1, 1000, 10, 'Duplicate samples to return at most (largest first).'),
       rows_per_sample: optionalBoundedInt(1, 1000, 10, 'Rows to list per sample at most.'),
+      max_tokens: maxTokensArgument,
     }),
     output: z.object({
       format: z.string().describe('csv, jsonl, parquet, sqlite or postgres.'),
@@ -57,7 +64,7 @@ export const uniquenessCheckTool = defineTool({
         },
         scanControlOf(ctx),
       );
-      const { groups, ...bounded } = boundedGroups(analysis, args.rows_per_sample, (fitted) => ({
+      const answer = await boundedGroups(analysis, args.rows_per_sample, ctx.answer, (fitted) => ({
         format: source.format,
         unique: analysis.duplicateValues === 0,
         rows: analysis.rows,
@@ -65,11 +72,11 @@ export const uniquenessCheckTool = defineTool({
         nulls: analysis.nulls,
         duplicate_values: analysis.duplicateValues,
         duplicate_rows: analysis.duplicateRows,
-        groups: fitted,
+        samples: fitted,
         spilled: analysis.spilled,
         ...warningsOf(source),
       }));
-      return ToolResult.success({ ...bounded, samples: groups });
+      return ToolResult.success(answer);
     });
   },
 });

@@ -33,6 +33,9 @@ export function detectFormatOf(start: string): ReportFormat | 'empty' | undefine
   if (text.split('\n', 40).some(goEvent)) return 'go-test-json';
   if (/^FAIL\s+\S+\s+\[(build|setup) failed\]/.test(text)) return 'go-test-json';
   if (text.startsWith('{')) {
+    // CTRF names itself (`"reportFormat": "CTRF"`); older reporters wrote only `results.tool` and `summary`.
+    if (/"reportFormat"\s*:\s*"CTRF"/.test(text)) return 'ctrf';
+    if (/^\{\s*"results"\s*:\s*\{\s*"tool"\s*:/.test(text)) return 'ctrf';
     if (/"testResults"\s*:/.test(text) && /"(numTotalTests|assertionResults|numFailedTests)"\s*:/.test(text))
       return 'jest-json';
     return undefined;

@@ -2,7 +2,7 @@
 
 export type TestStatus = 'passed' | 'failed' | 'errored' | 'skipped';
 
-export type ReportFormat = 'junit' | 'tap' | 'jest-json' | 'go-test-json';
+export type ReportFormat = 'junit' | 'tap' | 'jest-json' | 'go-test-json' | 'ctrf';
 
 export interface FailureDetail {
   /** `failure` is an assertion that did not hold; `error` is an unexpected exception (JUnit's own distinction). */

@@ -2,6 +2,7 @@
 // reruns merged into one outcome, however many attempts and report files mention it.
 import { createHash } from 'node:crypto';
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
+import { parseCtrfFile } from './formats/ctrf/ctrfParser.js';
 import { parseGoTestJsonFile } from './formats/go/goTestJsonParser.js';
 import { parseJestJsonFile } from './formats/jest/jestJsonParser.js';
 import { parseJUnitFile } from './formats/junit/junitParser.js';
@@ -166,6 +167,7 @@ const PARSERS: Record<
   tap: parseTapFile,
   'jest-json': parseJestJsonFile,
   'go-test-json': parseGoTestJsonFile,
+  ctrf: parseCtrfFile,
 };
 
 /** A short id that stays the same for a test across calls and runs. */
@@ -198,7 +200,8 @@ export async function readRun(found: readonly FoundReport[], options: ReadRunOpt
       // Every report is opened (and closed), so the searched directory's handle is let go of at the end.
       handle = await report.open();
       if (report.format === undefined) {
-        read.error = 'not a test report this server reads (JUnit XML, TAP, Jest/Vitest JSON, go test -json)';
+        read.error =
+          'not a test report this server reads (JUnit XML, TAP, Jest/Vitest JSON, go test -json, CTRF JSON)';
       } else if (report.format === 'empty') {
         read.error = 'the report is empty: the runner wrote nothing (did it crash or get killed?)';
       } else {

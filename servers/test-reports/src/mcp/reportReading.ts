@@ -4,6 +4,7 @@ import { type ToolContext, ToolError } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { discoverReports } from '../core/reportDiscovery.js';
 import { ReportError } from '../core/reportErrors.js';
+import { type ExpectationReport, executedTests } from '../core/runExpectations.js';
 import { isFailing, readRun, type TestRun } from '../core/testRun.js';
 
 export interface ReadReports {
@@ -63,13 +64,13 @@ export function describeReports(run: TestRun, ctx: ToolContext): z.infer<typeof 
 }
 
 export const verdictOutput = z
-  .enum(['failing', 'all_green', 'unreadable', 'no_tests'])
+  .enum(['failing', 'incomplete', 'all_green', 'unreadable', 'no_tests'])
   .describe(
-    'failing: at least one test failed or errored; all_green: tests ran and none failed; unreadable: no failures among what could be read, but some report could not be parsed; no_tests: the reports hold no tests.',
+    'failing: at least one test failed or errored; incomplete: no failures, but the run broke an expectation (see expectations.broken: tests, suites missing, newly skipped); all_green: tests ran, none failed, every expectation met; unreadable: no failures among what could be read, but some report could not be parsed; no_tests: no test ran (the reports hold none, or every test was skipped).',
   );
 
 /** Which of the answers this is, so "all green", "could not read" and "nothing there" never look alike. */
-export function verdictOf(run: TestRun): z.infer<typeof verdictOutput> {
+export function verdictOf(run: TestRun, expectations?: ExpectationReport): z.infer<typeof verdictOutput> {
   let failing = false;
   for (const test of run.tests.values()) {
     if (isFailing(test)) {
@@ -78,12 +79,13 @@ export function verdictOf(run: TestRun): z.infer<typeof verdictOutput> {
     }
   }
   if (failing) return 'failing';
+  if (expectations !== undefined && !expectations.met) return 'incomplete';
   if (run.reports.some((report) => report.error !== undefined)) return 'unreadable';
-  return run.tests.size === 0 ? 'no_tests' : 'all_green';
+  return executedTests(run) === 0 ? 'no_tests' : 'all_green';
 }
 
 /** One sentence that says the verdict in words. */
-export function verdictSentence(run: TestRun): string {
+export function verdictSentence(run: TestRun, expectations?: ExpectationReport): string {
   const counts = { failed: 0, errored: 0 };
   for (const test of run.tests.values()) {
     if (test.status === 'failed') counts.failed += 1;
@@ -93,13 +95,17 @@ export function verdictSentence(run: TestRun): string {
   const reports = `${run.reports.length} report${run.reports.length === 1 ? '' : 's'}`;
   const unread =
     unreadable === 0 ? '' : ` ${unreadable} of the ${reports} could not be parsed (see reports[].error).`;
-  switch (verdictOf(run)) {
+  switch (verdictOf(run, expectations)) {
     case 'failing':
       return `${counts.failed} failed and ${counts.errored} errored of ${run.tests.size} tests in ${reports}.${unread}`;
+    case 'incomplete':
+      return `No failures among ${run.tests.size} tests, but the run is incomplete: ${(expectations?.broken ?? []).map((broken) => broken.detail).join(' ')}${unread}`;
     case 'unreadable':
       return `No failures among ${run.tests.size} tests read, but the answer is incomplete:${unread}`;
     case 'no_tests':
-      return `The ${reports} contain no tests (empty reports).`;
+      return run.tests.size === 0
+        ? `The ${reports} contain no tests (empty reports).`
+        : `No test ran: all ${run.tests.size} tests in ${reports} were skipped.`;
     default:
       return `All green: ${run.tests.size} tests in ${reports}, none failed.`;
   }

@@ -1,5 +1,14 @@
-import { defineTool, pathArg, ToolResult } from '@groundwork/mcp-common';
+import {
+  defineTool,
+  optionalBoolean,
+  optionalInt,
+  optionalString,
+  pathArg,
+  stringList,
+  ToolResult,
+} from '@groundwork/mcp-common';
 import { z } from 'zod';
+import { checkExpectations } from '../core/runExpectations.js';
 import { summarizeRun } from '../core/runSummary.js';
 import { checkStaleness } from '../core/staleness.js';
 import {
@@ -16,14 +25,44 @@ export const testSummaryTool = defineTool({
     name: 'test_summary',
     title: 'Test summary',
     description:
-      'Counts of a test run read from its reports (JUnit XML, TAP, Jest/Vitest JSON, go test -json): total, passed, failed, errored, skipped, flaky, duration, the slowest tests and the suites, and whether the reports are older than the sources (stale). Each test counts once, retries and reruns folded. Call it first when asked "did the tests pass?" or "why is CI red?"; then list_failures. Streams large reports (hundreds of MB) in bounded memory.',
+      'Counts of a test run read from its reports (JUnit XML, TAP, Jest/Vitest JSON, go test -json): total, passed, failed, errored, skipped, flaky, duration, the slowest tests and the suites, and whether the reports are older than the sources (stale). Each test counts once, retries and reruns folded. Call it first when asked "did the tests pass?" or "why is CI red?"; then list_failures. Give expectations (min_tests, baseline, suites) to catch a run that silently lost tests: it reads `incomplete`, never green. Streams large reports (hundreds of MB) in bounded memory.',
     input: z.object({
       path: pathArg(
-        'A report file, or a directory searched for reports (TEST-*.xml, surefire-reports, test-results, junit*.xml, *.tap, jest/vitest JSON, go test -json).',
+        'A report file, or a directory searched for reports (TEST-*.xml, surefire-reports, test-results, junit*.xml, *.tap, jest/vitest JSON, go test -json, CTRF JSON).',
       ),
+      min_tests: optionalInt('Expectation: at least this many tests ran (skipped ones do not count).'),
+      baseline: optionalString(
+        'Expectation: the reports of a run (e.g. the last green main) whose every suite and test must be present again.',
+      ),
+      no_new_skips: optionalBoolean(
+        true,
+        'With baseline: a test that ran in the baseline and is skipped now breaks the expectation.',
+      ),
+      suites: stringList('Expectation: suites that must be present (a name, or the end of one).').optional(),
     }),
     output: z.object({
       verdict: verdictOutput,
+      expectations: z
+        .object({
+          met: z.boolean(),
+          checked: z.array(z.string()),
+          broken: z.array(
+            z.object({
+              expectation: z.enum([
+                'min_tests',
+                'baseline_suites',
+                'baseline_tests',
+                'no_new_skips',
+                'suites',
+              ]),
+              detail: z.string(),
+              missing: z.array(z.string()).describe('The first 20 suites or tests missing.'),
+              missing_count: z.number().int(),
+            }),
+          ),
+        })
+        .optional()
+        .describe('Present when an expectation was given; a broken one makes the verdict incomplete.'),
       summary: z.string().describe('The verdict in one sentence.'),
       total: z.number().int(),
       passed: z.number().int().describe('Final outcome passed (flaky tests included).'),
@@ -69,14 +108,27 @@ export const testSummaryTool = defineTool({
   },
   async apply(args, ctx) {
     const { run } = await readReportsAt(args.path, ctx, { details: false });
+    const baseline =
+      args.baseline === undefined
+        ? undefined
+        : (await readReportsAt(args.baseline, ctx, { details: false })).run;
+    const expected =
+      args.min_tests !== undefined || baseline !== undefined || (args.suites ?? []).length > 0
+        ? checkExpectations(run, {
+            ...(args.min_tests === undefined ? {} : { minTests: args.min_tests }),
+            ...(baseline === undefined ? {} : { baseline, noNewSkips: args.no_new_skips }),
+            ...(args.suites === undefined ? {} : { suites: args.suites }),
+          })
+        : undefined;
     const summary = summarizeRun(run);
     const staleness = await checkStaleness(
       run.reports.filter((report) => report.format !== 'unknown'),
       ctx.allowedPaths,
     );
     return ToolResult.success({
-      verdict: verdictOf(run),
-      summary: verdictSentence(run),
+      verdict: verdictOf(run, expected),
+      summary: verdictSentence(run, expected),
+      ...(expected === undefined ? {} : { expectations: expected }),
       ...summary,
       suites_truncated: summary.suites.length < summary.suite_count,
       reports: describeReports(run, ctx),

@@ -2,7 +2,7 @@
 // counts the file bytes consumed so scans can report progress against the size on disk.
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { DataError } from '../dataError.js';
+import { DomainError } from '@groundwork/mcp-common/domainError';
 import type { DataFile } from './dataFile.js';
 
 const CHUNK_BYTES = 1024 * 1024;
@@ -113,7 +113,7 @@ export function openByteStream(file: DataFile, gzip: boolean): ByteStream {
 export function describeStreamError(error: unknown): never {
   const code = (error as NodeJS.ErrnoException).code;
   if (typeof code === 'string' && code.startsWith('Z_')) {
-    throw new DataError(
+    throw new DomainError(
       'UNREADABLE_FILE',
       `The file looks gzip-compressed but cannot be decompressed (${code}); it may be truncated or corrupt.`,
     );

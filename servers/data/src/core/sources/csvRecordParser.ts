@@ -1,6 +1,6 @@
 // An RFC 4180 record scanner over raw bytes: it finds field boundaries and line numbers without decoding
 // anything, so callers decode (or hash) only the fields they need.
-import { DataError } from '../dataError.js';
+import { DomainError } from '@groundwork/mcp-common/domainError';
 import { type Decode, decoderFor } from './textEncoding.js';
 
 const LF = 10;
@@ -116,7 +116,7 @@ export class CsvRecordParser {
             }
             if (i >= length || (i + 1 >= length && !final)) {
               if (final && i >= length) {
-                throw new DataError(
+                throw new DomainError(
                   'MALFORMED_CSV',
                   `A quoted field that starts on line ${recordLine} is never closed; check the quoting (or pass the right 'quote').`,
                 );
@@ -137,7 +137,7 @@ export class CsvRecordParser {
           if (i < length) {
             const c = bytes[i];
             if (c !== delimiter && c !== LF && c !== CR) {
-              throw new DataError(
+              throw new DomainError(
                 'MALFORMED_CSV',
                 `Line ${line}: a quoted field is followed by other characters before the next delimiter; check the quoting (or pass the right 'quote' and 'delimiter').`,
               );

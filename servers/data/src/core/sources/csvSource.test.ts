@@ -1,6 +1,6 @@
+import { DomainError } from '@groundwork/mcp-common/domainError';
 import { describe, expect, it } from 'vitest';
 import { scanAll, tempFile } from '../../testSupport.js';
-import { DataError } from '../dataError.js';
 import { DEFAULT_COMPARISON } from '../scanOptions.js';
 import { openCsvSource } from './csvSource.js';
 
@@ -108,8 +108,8 @@ describe('delimited text reader', () => {
 
   it('reports characters after a closing quote as malformed', async () => {
     const error = await records('a,b\n"x"y,2\n').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(DataError);
-    expect((error as DataError).code).toBe('MALFORMED_CSV');
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).code).toBe('MALFORMED_CSV');
   });
 
   it('reads gzip-compressed files by their magic bytes', async () => {

@@ -1,8 +1,8 @@
 // Delimited text (CSV, TSV, PSV; plain or gzip): sniffs the dialect, reads the header, and scans records
 // with the byte-level parser, decoding or hashing only the fields an analysis asks for.
 
+import { CancelledError, DomainError } from '@groundwork/mcp-common/domainError';
 import { Checkpoint } from '../checkpoint.js';
-import { CancelledError, DataError } from '../dataError.js';
 import type { FieldHash } from '../fieldHash.js';
 import { type Comparison, isAsciiSpace, normalizeText, type ScanControl, trimAscii } from '../scanOptions.js';
 import { describeStreamError, isGzip, openByteReader, openByteStream } from './byteStream.js';
@@ -76,7 +76,7 @@ export async function openCsvSource(file: DataFile, options: CsvOptions): Promis
     header = headerOf(head.bytes, head.complete, dialect, headerRow, decode);
   }
   if (header === undefined) {
-    throw new DataError(
+    throw new DomainError(
       'NO_HEADER',
       `The file has no record at header_row ${headerRow}; it has fewer records (or is empty).`,
     );
@@ -87,7 +87,7 @@ export async function openCsvSource(file: DataFile, options: CsvOptions): Promis
 /** Delimited text never holds NUL bytes; binary files (and UTF-16 text) do, in their first bytes already. */
 function refuseBinary(head: Buffer): void {
   if (head.subarray(0, 64 * 1024).includes(0)) {
-    throw new DataError(
+    throw new DomainError(
       'NOT_DELIMITED_TEXT',
       "The file is not delimited text: it holds NUL bytes, as binary files (and UTF-16 text) do. Pass a CSV/TSV file in UTF-8, Latin-1 or Windows-1252, or give 'format' if it is JSON Lines or Parquet.",
     );
@@ -155,7 +155,13 @@ export class CsvSource implements TabularSource {
     const reader = await openByteReader(this.file, range.start);
     const parser = new CsvRecordParser(this.dialect, this.decode);
     let checkUtf8 = this.encoding === 'utf-8' && this.invalidUtf8Line === undefined;
-    const cursor = new CsvCursor(parser.record, columns, comparison, this.dialect.quote);
+    const cursor = new CsvCursor(
+      parser.record,
+      columns,
+      comparison,
+      this.dialect.quote,
+      this.encoding === 'utf-8',
+    );
     const width = this.columns.length;
     const { headerRow, allowRagged } = this;
     const stops = range.stops;
@@ -227,7 +233,7 @@ export class CsvSource implements TabularSource {
       }
       return ended(-1, parser.nextLine);
     } catch (error) {
-      if (error instanceof DataError) throw error;
+      if (error instanceof DomainError) throw error;
       if (control.signal?.aborted) throw new CancelledError();
       describeStreamError(error);
     } finally {
@@ -275,7 +281,7 @@ export class CsvSource implements TabularSource {
   }
 }
 
-class RaggedRecordError extends DataError {
+class RaggedRecordError extends DomainError {
   constructor(row: number, line: number, fields: number, width: number) {
     super(
       'RAGGED_RECORD',
@@ -292,6 +298,8 @@ class CsvCursor implements RecordCursor {
     private readonly fields: readonly number[],
     private readonly comparison: Comparison,
     private readonly quote: number,
+    /** Whether the file's bytes are the UTF-8 that FieldHash.addString hashes (else non-ASCII is decoded). */
+    private readonly utf8: boolean,
   ) {}
 
   get line(): number {
@@ -313,26 +321,26 @@ class CsvCursor implements RecordCursor {
     let end = record.ends[field]!;
     const quote = record.escaped[field] === 1 ? this.quote : -1;
     const { trim, caseInsensitive } = this.comparison;
-    if (!trim && !caseInsensitive) {
-      if (start === end) return false;
-      hash.addBytes(record.bytes, start, end, quote);
-      return true;
-    }
     const bytes = record.bytes;
-    if (trim) {
-      while (start < end && isAsciiSpace(bytes[start]!)) start++;
-      while (end > start && isAsciiSpace(bytes[end - 1]!)) end--;
-    }
-    if (caseInsensitive) {
+    if (caseInsensitive || !this.utf8) {
       for (let i = start; i < end; i++) {
         if (bytes[i]! >= 0x80) {
-          // Unicode case folding needs the decoded text.
+          // Unicode case folding, and bytes in another encoding, need the decoded text.
           const text = this.text(column);
           if (text === null) return false;
           hash.addString(text);
           return true;
         }
       }
+    }
+    if (!trim && !caseInsensitive) {
+      if (start === end) return false;
+      hash.addBytes(bytes, start, end, quote);
+      return true;
+    }
+    if (trim) {
+      while (start < end && isAsciiSpace(bytes[start]!)) start++;
+      while (end > start && isAsciiSpace(bytes[end - 1]!)) end--;
     }
     if (start === end) return false;
     if (caseInsensitive) hash.addBytesFolded(bytes, start, end, quote);
@@ -363,7 +371,7 @@ function withoutBom(bytes: Buffer): Buffer {
 function singleByte(value: string, argument: string): number {
   const bytes = Buffer.from(value === '\\t' ? '\t' : value, 'utf8');
   if (bytes.length !== 1 || bytes[0] === 10 || bytes[0] === 13) {
-    throw new DataError(
+    throw new DomainError(
       'INVALID_DIALECT',
       `'${argument}' must be one ASCII character other than a line break, e.g. ',' or '\\t'.`,
     );

@@ -1,8 +1,9 @@
 // JSON Lines: one object per line; columns are top-level keys or dotted paths into nested objects. Lines are
 // parsed losslessly: a number compares as the literal the file wrote (9007199254740993, 1.50), never as a double.
+
+import { CancelledError, DomainError } from '@groundwork/mcp-common/domainError';
 import { isLosslessNumber, parse as parseLossless } from 'lossless-json';
 import { Checkpoint } from '../checkpoint.js';
-import { CancelledError, DataError } from '../dataError.js';
 import type { Comparison, ScanControl } from '../scanOptions.js';
 import { describeStreamError, isGzip, openByteStream } from './byteStream.js';
 import type { DataFile } from './dataFile.js';
@@ -19,7 +20,7 @@ export async function openJsonLinesSource(file: DataFile): Promise<TabularSource
     return line < SAMPLE_LINES;
   });
   if (names.size === 0)
-    throw new DataError('NO_COLUMNS', 'The JSON Lines file has no objects with keys (is it empty?).');
+    throw new DomainError('NO_COLUMNS', 'The JSON Lines file has no objects with keys (is it empty?).');
   return new JsonLinesSource(file, [...names]);
 }
 
@@ -67,10 +68,10 @@ function parseLine(text: string, line: number): Record<string, unknown> {
   try {
     value = MAY_LOSE_A_NUMBER.test(text) ? parseLossless(text) : JSON.parse(text);
   } catch (error) {
-    throw new DataError('MALFORMED_JSON', `Line ${line} is not valid JSON (${(error as Error).message}).`);
+    throw new DomainError('MALFORMED_JSON', `Line ${line} is not valid JSON (${(error as Error).message}).`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value) || isLosslessNumber(value)) {
-    throw new DataError(
+    throw new DomainError(
       'MALFORMED_JSON',
       `Line ${line} is not a JSON object; each line of a JSON Lines file must be one.`,
     );
@@ -131,7 +132,7 @@ async function forEachLine(
     }
     if (leftover !== undefined) visitText(leftover, 0, leftover.length);
   } catch (error) {
-    if (error instanceof DataError) throw error;
+    if (error instanceof DomainError) throw error;
     if (control.signal?.aborted) throw new CancelledError();
     describeStreamError(error);
   } finally {

@@ -1,5 +1,5 @@
 // Picks the reader for a data location: a file by its name (and content), a SQLite table, a PostgreSQL table.
-import { DataError } from '../dataError.js';
+import { DomainError } from '@groundwork/mcp-common/domainError';
 import { type CsvOptions, openCsvSource } from './csvSource.js';
 import type { DataFile } from './dataFile.js';
 import { openJsonLinesSource } from './jsonLinesSource.js';
@@ -50,7 +50,7 @@ async function detectFormat(file: DataFile): Promise<FileFormat> {
   const head = (await file.readAt(0, 4)).toString('latin1');
   if (head === 'PAR1') return 'parquet';
   if (head.startsWith('SQLi')) {
-    throw new DataError(
+    throw new DomainError(
       'UNREADABLE_FILE',
       "This is a SQLite database; pass it as 'sqlite:<path>' with a 'table'.",
     );

@@ -2,8 +2,9 @@
 // Values keep their stored precision: hyparquet is asked for the raw physical values of decimal, date, time
 // and timestamp columns (their annotations are hidden from it), which parquetValues.ts turns into canonical
 // text — it would otherwise make doubles of decimals and millisecond Dates of timestamps.
+
+import { CancelledError, DomainError } from '@groundwork/mcp-common/domainError';
 import { Checkpoint } from '../checkpoint.js';
-import { CancelledError, DataError } from '../dataError.js';
 import type { Comparison, ScanControl } from '../scanOptions.js';
 import type { DataFile } from './dataFile.js';
 import { exactReading, type ValueText } from './parquetValues.js';
@@ -30,7 +31,7 @@ export async function openParquetSource(source: DataFile): Promise<TabularSource
   try {
     metadata = await hyparquet.parquetMetadataAsync(file);
   } catch (error) {
-    throw new DataError(
+    throw new DomainError(
       'UNREADABLE_FILE',
       `The file is not readable as Parquet (${(error as Error).message}).`,
     );
@@ -88,7 +89,7 @@ class ParquetSource implements TabularSource {
         });
       } catch (error) {
         if (control.signal?.aborted) throw new CancelledError();
-        throw new DataError(
+        throw new DomainError(
           'UNREADABLE_FILE',
           `A row group of the Parquet file cannot be read (${(error as Error).message}).`,
         );

@@ -1,6 +1,6 @@
 // PostgreSQL through pg (loaded lazily). Values arrive as text, as CAST(... AS TEXT) would give them, so
 // scans and pushed-down queries compare alike; a cancelled call cancels the running query on the server.
-import { CancelledError, DataError, throwIfAborted } from '../dataError.js';
+import { CancelledError, DomainError, throwIfAborted } from '@groundwork/mcp-common/domainError';
 import { quoteIdentifier, type SqlDatabase, type TableName } from './sqlDatabase.js';
 
 const FETCH_ROWS = 5000;
@@ -33,7 +33,7 @@ export async function openPostgresDatabase(
     );
   } catch (error) {
     await client.end().catch(() => undefined);
-    throw new DataError(
+    throw new DomainError(
       'DATABASE_UNAVAILABLE',
       `Could not connect to PostgreSQL with the connection string in ${variable} (${(error as Error).message}); check that the server is running and the variable is right.`,
     );
@@ -131,8 +131,8 @@ class PostgresDatabase implements SqlDatabase {
       return await work();
     } catch (error) {
       if (signal?.aborted) throw new CancelledError();
-      if (error instanceof DataError) throw error;
-      throw new DataError('QUERY_FAILED', `PostgreSQL refused the query: ${(error as Error).message}`);
+      if (error instanceof DomainError) throw error;
+      throw new DomainError('QUERY_FAILED', `PostgreSQL refused the query: ${(error as Error).message}`);
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }

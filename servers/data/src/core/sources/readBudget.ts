@@ -1,9 +1,9 @@
 // A file that may be read only so far in all: what only needs a source's columns (completing a column
 // argument) reads the header or the schema and must not stream a whole file when the header is huge.
-import { DataError } from '../dataError.js';
+import { DomainError } from '@groundwork/mcp-common/domainError';
 import type { DataFile } from './dataFile.js';
 
-export class ReadBudgetError extends DataError {
+export class ReadBudgetError extends DomainError {
   constructor(maxBytes: number) {
     super('READ_BUDGET_EXCEEDED', `Reading the columns took more than ${maxBytes} bytes of the file.`);
   }

@@ -3,7 +3,7 @@
 // Duplicate searches are pushed down (GROUP BY … HAVING count(*) > 1 … LIMIT k) with the same semantics as
 // for files — trimmed on request, an empty string is a null — except under case_insensitive, whose Unicode
 // lower-casing the databases do not share: the rows are then streamed and compared here.
-import { DataError } from '../dataError.js';
+import { DomainError } from '@groundwork/mcp-common/domainError';
 import type { DuplicateAnalysis, DuplicateSearchPushdown } from '../duplicateAnalysis.js';
 import type { DuplicateGroup, DuplicateQuery } from '../duplicatePasses.js';
 import type { Comparison, ScanControl } from '../scanOptions.js';
@@ -16,7 +16,7 @@ export async function openSqlSource(database: SqlDatabase, table: string): Promi
   const name = parseTableName(table);
   if (name === undefined) {
     await database.close();
-    throw new DataError(
+    throw new DomainError(
       'INVALID_IDENTIFIER',
       `'table' must be an identifier (letters, digits, _ and $, not starting with a digit) or a double-quoted name ("Order Lines", "" for a quote inside), optionally schema-qualified as schema.table.`,
     );
@@ -24,7 +24,7 @@ export async function openSqlSource(database: SqlDatabase, table: string): Promi
   const columns = await database.columnsOf(name);
   if (columns === undefined) {
     await database.close();
-    throw new DataError(
+    throw new DomainError(
       'TABLE_NOT_FOUND',
       `Table '${table}' does not exist (or has no columns you may read).`,
     );

@@ -1,6 +1,7 @@
 // SQLite through better-sqlite3 (loaded lazily), opened read-only.
+
+import { DomainError } from '@groundwork/mcp-common/domainError';
 import { Checkpoint } from '../checkpoint.js';
-import { DataError } from '../dataError.js';
 import type { DataFile } from './dataFile.js';
 import { quoteIdentifier, type SqlDatabase, type TableName } from './sqlDatabase.js';
 
@@ -14,7 +15,10 @@ type Database = import('better-sqlite3').Database;
  */
 export async function openSqliteDatabase(file: DataFile): Promise<SqlDatabase> {
   if (file.descriptorPath === undefined) {
-    throw new DataError('UNREADABLE_FILE', 'SQLite files can only be read on Linux (through /proc/self/fd).');
+    throw new DomainError(
+      'UNREADABLE_FILE',
+      'SQLite files can only be read on Linux (through /proc/self/fd).',
+    );
   }
   const BetterSqlite3 = await loadBetterSqlite3();
   let db: Database;
@@ -22,7 +26,7 @@ export async function openSqliteDatabase(file: DataFile): Promise<SqlDatabase> {
     db = new BetterSqlite3(file.descriptorPath, { readonly: true, fileMustExist: true });
     db.pragma('schema_version');
   } catch (error) {
-    throw new DataError(
+    throw new DomainError(
       'UNREADABLE_FILE',
       `The file cannot be opened as a SQLite database (${(error as Error).message}).`,
     );
@@ -36,7 +40,7 @@ async function loadBetterSqlite3(): Promise<typeof import('better-sqlite3')> {
   try {
     return (await import('better-sqlite3')).default;
   } catch {
-    throw new DataError(
+    throw new DomainError(
       'SQLITE_UNAVAILABLE',
       'SQLite support needs the native module better-sqlite3, which is not installed with this server (no prebuilt binary for this platform and no compiler at install time). Install it beside the server (`npm install better-sqlite3`) or read the data as CSV, JSON Lines or Parquet.',
     );

@@ -1,6 +1,6 @@
 // The one shape every source has for the analyses: named columns, and a scan that visits each record of
 // the chosen columns through a cursor (so a byte-level source can hash fields without decoding them).
-import { DataError } from '../dataError.js';
+import { DomainError } from '@groundwork/mcp-common/domainError';
 import type { FieldHash } from '../fieldHash.js';
 import type { Comparison, ScanControl } from '../scanOptions.js';
 
@@ -42,7 +42,7 @@ export function columnIndexes(source: TabularSource, names: readonly string[]): 
   });
 }
 
-class UnknownColumnError extends DataError {
+class UnknownColumnError extends DomainError {
   constructor(name: string, columns: readonly string[]) {
     const shown = columns.slice(0, 100).join(', ') + (columns.length > 100 ? ', …' : '');
     super('COLUMN_NOT_FOUND', `Column '${name}' does not exist; the columns are: ${shown}.`);

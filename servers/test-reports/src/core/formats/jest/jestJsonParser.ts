@@ -12,9 +12,7 @@ import {
   type TestStatus,
 } from '../../testResult.js';
 import { stripAnsi } from '../ansiText.js';
-
-/** JSON has to be read whole; reports beyond this are refused rather than exhausting memory. */
-const MAX_JSON_BYTES = 256 * 1024 * 1024;
+import { asText, readJsonReport } from '../jsonReport.js';
 
 interface AssertionResult {
   ancestorTitles?: unknown[];
@@ -43,21 +41,7 @@ export async function parseJestJsonFile(
   sink: CaseSink,
   options: ParseOptions,
 ): Promise<number> {
-  const size = file.size;
-  if (size > MAX_JSON_BYTES) {
-    throw new ReportParseError(
-      `the JSON report is ${Math.round(size / 1e6)} MB; JSON reports over 256 MB are not read`,
-    );
-  }
-  let report: { testResults?: FileResult[] };
-  try {
-    const text = await file.readText({ maxBytes: MAX_JSON_BYTES, signal: options.signal });
-    report = JSON.parse(text) as { testResults?: FileResult[] };
-  } catch (error) {
-    if (!(error instanceof SyntaxError)) throw error;
-    throw new ReportParseError(`the JSON is malformed (${(error as Error).message})`);
-  }
-  options.onBytes?.(size);
+  const report = ((await readJsonReport(file, options)) ?? {}) as { testResults?: FileResult[] };
   if (!Array.isArray(report.testResults)) throw new ReportParseError('the JSON has no "testResults" array');
   let cases = 0;
   for (const fileResult of report.testResults) {
@@ -201,13 +185,6 @@ function firstMeaningfulLine(text: string): string {
     .map((candidate) => candidate.trim())
     .find((candidate) => candidate !== '' && !candidate.startsWith('● '));
   return head(line ?? '', MAX_MESSAGE_CHARS);
-}
-
-/** A message as text: what the runner wrote when it is a string, else its JSON (a thrown object). */
-function asText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined || value === null) return '';
-  return show(value);
 }
 
 function show(value: unknown): string {
