@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screenMessage } from './rpcScreening.js';
+import { screenMessage } from './screening.js';
 
 describe('screenMessage', () => {
   it.each([

@@ -10,7 +10,7 @@ import { defineTool } from '../tool.js';
 import { ToolRegistry } from '../toolRegistry.js';
 import { ToolResult } from '../toolResult.js';
 import { usageUri } from '../usageResource.js';
-import { ModernProtocol } from './modernProtocol.js';
+import { Dispatcher } from './dispatcher.js';
 
 // Reports progress and logs, so the notifications a request asked for (and only those) can be seen.
 const chatty = defineTool({
@@ -29,7 +29,7 @@ const chatty = defineTool({
   },
 });
 
-let protocol: ModernProtocol;
+let protocol: Dispatcher;
 let app: ServerApp;
 
 beforeAll(async () => {
@@ -43,7 +43,7 @@ beforeAll(async () => {
     usage: '# How to use it\n',
     limits: defaultLimits(),
   };
-  protocol = new ModernProtocol(app);
+  protocol = new Dispatcher(app);
 });
 
 const META = {
@@ -53,12 +53,14 @@ const META = {
 
 async function ask(method: string, params: Record<string, unknown>, sent: unknown[] = []) {
   return protocol.answer(42, method, params, {
+    era: 'modern',
+    client: 'test',
     signal: new AbortController().signal,
     send: async (notification) => void sent.push(notification),
   });
 }
 
-describe('ModernProtocol (MCP 2026-07-28)', () => {
+describe('Dispatcher, a 2026-07-28 request', () => {
   it('answers server/discover with its versions, capabilities and identity', async () => {
     const reply = await ask('server/discover', { _meta: META });
     expect(reply).toMatchObject({

@@ -1,6 +1,6 @@
-// The one gate every transport passes incoming JSON-RPC through before the SDK sees it. The SDK drops what
-// it cannot classify (the client would wait forever) and answers bad params with -32603 and a raw zod dump;
-// here every malformed message gets its JSON-RPC error: -32600 for an invalid request, -32602 naming the
+// The one gate every transport passes incoming JSON-RPC through before the dispatcher sees it. Nothing is
+// dropped (the client would wait forever) and no raw schema dump goes back: every malformed message gets
+// its JSON-RPC error: -32600 for an invalid request, -32602 naming the
 // parameter for bad params of a method this server serves. Each carries the request's own id whenever it
 // can be read (a client waits for that id); `id: null` only when it cannot.
 import {
@@ -22,24 +22,13 @@ import {
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { GetSkillRequest, ListSkillsRequest } from './skills/skillRequests.js';
-
-export type RpcId = string | number;
-
-/** A JSON-RPC error answer; `id` is null when the request's id could not be read. */
-export interface RpcErrorReply {
-  jsonrpc: '2.0';
-  id: RpcId | null;
-  error: { code: number; message: string };
-}
+import { GetSkillRequest, ListSkillsRequest } from '../skills/skillRequests.js';
+import { type Era, REMOVED_METHODS } from './eras.js';
+import { errorReply, RpcErrorCode, type RpcErrorReply, type RpcId } from './rpcError.js';
 
 export type Screened =
   | { ok: true; message: JSONRPCMessage }
   | { ok: false; reply: RpcErrorReply | undefined };
-
-export const PARSE_ERROR = -32700;
-export const INVALID_REQUEST = -32600;
-export const INVALID_PARAMS = -32602;
 
 interface ParamsSchema {
   safeParse(value: unknown): {
@@ -48,7 +37,8 @@ interface ParamsSchema {
   };
 }
 
-// The methods mcp-common serves; others go to the SDK, which answers -32601 Method not found.
+// The methods mcp-common serves, with the SDK's schemas of their params; the dispatcher answers any other
+// method -32601 Method not found.
 const SCHEMAS: Record<string, ParamsSchema> = {
   initialize: InitializeRequestSchema,
   ping: PingRequestSchema,
@@ -64,19 +54,15 @@ const SCHEMAS: Record<string, ParamsSchema> = {
   'completion/complete': CompleteRequestSchema,
   'skills/list': ListSkillsRequest,
   'skills/get': GetSkillRequest,
-  // Tasks (tasks/legacyTasks.ts, revision2026/modernTasks.ts): a task id is a string in every revision.
+  // Tasks (tasks/legacyTasks.ts, tasks/modernTasks.ts): a task id is a string in every revision.
   'tasks/get': GetTaskRequestSchema,
   'tasks/result': GetTaskPayloadRequestSchema,
   'tasks/cancel': CancelTaskRequestSchema,
   'tasks/list': ListTasksRequestSchema,
 };
 
-export function rpcError(id: RpcId | null, code: number, message: string): RpcErrorReply {
-  return { jsonrpc: '2.0', id, error: { code, message } };
-}
-
 export function parseError(): RpcErrorReply {
-  return rpcError(null, PARSE_ERROR, 'Parse error: the message is not valid JSON.');
+  return errorReply(null, RpcErrorCode.ParseError, 'Parse error: the message is not valid JSON.');
 }
 
 /** Checks one parsed message. A refused notification has no reply (nothing may answer it). */
@@ -109,7 +95,10 @@ export function screenMessage(raw: unknown): Screened {
     const checked = schema.safeParse({ method: message.method, params: message.params ?? {} });
     if (!checked.success) {
       if (id === undefined) return { ok: false, reply: undefined };
-      return { ok: false, reply: rpcError(id, INVALID_PARAMS, describeParamsProblem(checked.error?.issues)) };
+      return {
+        ok: false,
+        reply: errorReply(id, RpcErrorCode.InvalidParams, describeParamsProblem(checked.error?.issues)),
+      };
     }
   }
   return { ok: true, message: message as JSONRPCMessage };
@@ -127,7 +116,7 @@ function screenResponse(message: Record<string, unknown>): Screened {
 
 /** `id`: the request's, when it could be read; otherwise the answer carries `id: null`. */
 function invalid(problem: string, id: RpcId | null = null): Screened {
-  return { ok: false, reply: rpcError(id, INVALID_REQUEST, `Invalid Request: ${problem}.`) };
+  return { ok: false, reply: errorReply(id, RpcErrorCode.InvalidRequest, `Invalid Request: ${problem}.`) };
 }
 
 function validId(id: unknown): id is RpcId {
@@ -141,4 +130,23 @@ function describeParamsProblem(issues: Array<{ path: PropertyKey[]; message: str
     return `'${name}' ${issue.message.replace(/^Invalid input: /, '')}`;
   });
   return `Invalid params: ${described.join('; ') || 'they do not match the method'}.`;
+}
+
+/**
+ * The 2025 screening, except that the params of methods 2026-07-28 removed are not checked: such a
+ * request is answered -32601 (HTTP 404) whatever it carries, never -32602 for an initialize it cannot use.
+ */
+export function screenModern(raw: unknown): Screened {
+  const method = (raw as { method?: unknown } | null)?.method;
+  if (typeof method === 'string' && REMOVED_METHODS.has(method)) {
+    // Screened as a method without params of its own: the envelope is still checked.
+    const screened = screenMessage({ ...(raw as object), method: 'removed/method', params: {} });
+    return screened.ok ? { ok: true, message: raw as never } : screened;
+  }
+  return screenMessage(raw);
+}
+
+/** The screening of a message of `era` (modern: removed methods are not checked, see screenModern). */
+export function screenFor(era: Era): (raw: unknown) => Screened {
+  return era === 'modern' ? screenModern : screenMessage;
 }

@@ -6,12 +6,14 @@ import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/type
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AllowedPaths } from './allowedPaths.js';
-import { defaultLimits } from './limits.js';
-import { createProtocolServer, type ServerApp, usageUri } from './protocolServer.js';
-import { defineTool } from './tool.js';
-import { ToolRegistry } from './toolRegistry.js';
-import { ToolResult } from './toolResult.js';
+import { AllowedPaths } from '../allowedPaths.js';
+import { defaultLimits } from '../limits.js';
+import type { ServerApp } from '../serverApp.js';
+import { defineTool } from '../tool.js';
+import { ToolRegistry } from '../toolRegistry.js';
+import { ToolResult } from '../toolResult.js';
+import { usageUri } from '../usageResource.js';
+import { Connection } from './connection.js';
 
 // Reports progress `steps` times as fast as it can, then logs at every level.
 const busy = defineTool({
@@ -48,7 +50,7 @@ beforeEach(async () => {
     limits: defaultLimits(),
   };
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createProtocolServer(app, { stateless: false }).connect(serverSide);
+  await new Connection(app, { stateless: false }).connect(serverSide);
   client = new Client({ name: 'protocol-test', version: '0' });
   logged = [];
   client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
@@ -135,7 +137,7 @@ describe('errors and resources', () => {
 describe('in stateless mode (one Server for every client)', () => {
   it('keeps no per-client log level: logging is not declared and setLevel is refused', async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createProtocolServer(app, { stateless: true }).connect(serverSide);
+    await new Connection(app, { stateless: true }).connect(serverSide);
     const shared = new Client({ name: 'stateless-test', version: '0' });
     const messages: unknown[] = [];
     shared.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
@@ -180,7 +182,7 @@ describe('concurrency limits', () => {
       limits: { ...defaultLimits(), maxSessionCalls: 1, maxQueuedCalls: 0 },
     };
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createProtocolServer(limited, { stateless: false }).connect(serverSide);
+    await new Connection(limited, { stateless: false }).connect(serverSide);
     const one = new Client({ name: 'limit-test', version: '0' });
     await one.connect(clientSide);
     const first = one.callTool({ name: 'hold', arguments: {} });
@@ -230,7 +232,7 @@ describe('memory budget', () => {
     };
     const connect = async () => {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await createProtocolServer(shared, { stateless: false }).connect(serverSide);
+      await new Connection(shared, { stateless: false }).connect(serverSide);
       const session = new Client({ name: 'memory-test', version: '0' });
       await session.connect(clientSide);
       return session;
