@@ -91,7 +91,9 @@ async function readGradleBuild(
   const catalogs = await readCatalogs(context, system, root, settingsText);
   const modules = new Map<string, BuildModule>();
   for (const project of [...projects.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) {
-    const buildFile = BUILD_FILES.map((name) => fileIn(project.dir, name)).find((file) => context.tree.has(file));
+    const buildFile = BUILD_FILES.map((name) => fileIn(project.dir, name)).find((file) =>
+      context.tree.has(file),
+    );
     const module: BuildModule = { system: 'gradle', id: project.id, dir: project.dir, file: buildFile };
     system.modules.push(module);
     modules.set(project.id, module);
@@ -106,7 +108,12 @@ async function readGradleBuild(
     const script = await parsed(context, buildFile, text);
     if (script === undefined) continue;
     const projectProperties = await readProperties(context, system, module.dir, module.dir === root);
-    const scope = { properties: new Map([...properties, ...projectProperties]), catalogs, projects, accessors };
+    const scope = {
+      properties: new Map([...properties, ...projectProperties]),
+      catalogs,
+      projects,
+      accessors,
+    };
     // `project(':x') { … }` in a script configures :x from here (Kafka's root build.gradle declares every
     // project's dependencies that way): its statements are read as :x's.
     const own: ScriptStatement[] = [];
@@ -302,7 +309,8 @@ function configuredProject(call: ScriptCall): string | undefined {
  * each path segment in camel case.
  */
 function projectAccessors(projects: Map<string, ProjectEntry>): Map<string, string> {
-  const camel = (segment: string) => segment.replace(/[-_]+([a-zA-Z0-9])/g, (_, next: string) => next.toUpperCase());
+  const camel = (segment: string) =>
+    segment.replace(/[-_]+([a-zA-Z0-9])/g, (_, next: string) => next.toUpperCase());
   const accessors = new Map<string, string>();
   for (const id of projects.keys()) {
     if (id === ':') continue;
@@ -486,7 +494,14 @@ function readNotation(
     const target = scope.accessors.get(argument.path.slice('projects.'.length));
     if (target !== undefined) {
       push(target, 'project', { source: 'none' });
-      system.edges.push({ system: 'gradle', from: module.id, to: target, kind: 'dependency', configuration, at });
+      system.edges.push({
+        system: 'gradle',
+        from: module.id,
+        to: target,
+        kind: 'dependency',
+        configuration,
+        at,
+      });
       return;
     }
   }
