@@ -30,14 +30,28 @@ describeTransportContract({
     { name: 'find_duplicates', arguments: { file: 'people.csv', columns: ['email'] } },
     { name: 'find_keys', arguments: { file: 'people.csv' } },
     { name: 'profile_columns', arguments: { ...database } },
+    { name: 'join_check', arguments: { left: { file: 'people.csv' }, right: database, on: 'email' } },
   ],
   slowCall: { name: 'find_keys', arguments: { file: ensureSlowFixture(), max_columns: 3 } },
   promptArguments: {
     'find-table-key': { file: 'people.csv' },
     'check-key-unique': { file: 'people.csv', columns: 'email', compare: 'loose' },
     'profile-a-dataset': { ...database, columns: 'email' },
+    'check-join': {
+      left_file: 'people.csv',
+      right_file: database.file,
+      right_table: 'customers',
+      on: 'email',
+    },
   },
   completionSamples: [
+    {
+      prompt: 'check-join',
+      argument: 'on',
+      value: 'id, em',
+      arguments: { left_file: 'people.csv', right_file: database.file, right_table: 'customers' },
+      offers: 'id, email',
+    },
     { prompt: 'find-table-key', argument: 'file', value: 'peo', offers: 'people.csv', path: true },
     { prompt: 'find-table-key', argument: 'table', value: 'cu', arguments: database, offers: 'customers' },
     {
