@@ -2,14 +2,7 @@ import { defineTool, optionalBoundedInt, requiredInt, ToolResult } from '@ground
 import { z } from 'zod';
 import { buildContextBundle, MAX_BUNDLE_TOKENS, MIN_BUNDLE_TOKENS } from '../core/contextBundle.js';
 import { ENCODINGS } from '../core/tokenCounter.js';
-import {
-  encodingArg,
-  fileListArg,
-  openProject,
-  projectPathArg,
-  withToolErrors,
-  workControl,
-} from './projectAccess.js';
+import { encodingArg, fileListArg, openProject, projectPathArg, workControl } from './projectAccess.js';
 
 export const contextBundleTool = defineTool({
   definition: {
@@ -46,19 +39,25 @@ export const contextBundleTool = defineTool({
       truncated: z.boolean(),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    // The caller chooses the whole answer's cost: its budget, in tokens and the characters they allow.
+    budgetArgument: 'budget_tokens',
     // May run long on a big input: a client that supports tasks may run it as one.
     taskSupport: 'optional',
   },
   async apply(args, ctx) {
     await using opened = await openProject(args.path, ctx);
     const { index, project } = opened;
-    const bundle = await withToolErrors(() =>
-      buildContextBundle(
-        index,
-        project,
-        { files: args.files, budgetTokens: args.budget_tokens, depth: args.depth, encoding: args.encoding },
-        workControl(ctx),
-      ),
+    const bundle = await buildContextBundle(
+      index,
+      project,
+      {
+        files: args.files,
+        budgetTokens: args.budget_tokens,
+        maxChars: ctx.answer.maxChars,
+        depth: args.depth,
+        encoding: args.encoding,
+      },
+      workControl(ctx),
     );
     return ToolResult.success(bundle);
   },
