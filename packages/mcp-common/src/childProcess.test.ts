@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import {
   ChildCancelledError,
   ChildMissingError,
   ChildTimeoutError,
+  MAX_LINE_CHARS,
   removeIfServerDies,
   runChild,
   scrubbedEnv,
@@ -181,5 +182,55 @@ setInterval(() => {}, 1000);
   it('forgets a directory once the server removed it itself', () => {
     const forget = removeIfServerDies(path.join(tmpdir(), 'never-created-groundwork'));
     expect(() => forget()).not.toThrow();
+  });
+});
+
+describe('runChild following its output', () => {
+  it('passes every line as it arrives, past what it keeps, and the last one without a newline', async () => {
+    const seen: string[] = [];
+    const result = await runChild('sh', ['-c', 'seq 1 5000; printf "last"; echo err >&2'], {
+      cwd: tmpdir(),
+      timeoutMs: 10_000,
+      maxOutputBytes: 100,
+      onLine: (line, stream) => seen.push(`${stream}:${line}`),
+    });
+    expect(result.stdout.length).toBe(100);
+    const out = seen.filter((line) => line.startsWith('stdout:'));
+    expect(out).toHaveLength(5001);
+    expect(out[4999]).toBe('stdout:5000');
+    expect(out[5000]).toBe('stdout:last');
+    expect(seen).toContain('stderr:err');
+  });
+
+  it('cuts a line longer than MAX_LINE_CHARS into pieces', async () => {
+    const pieces: string[] = [];
+    await runChild('sh', ['-c', `head -c ${MAX_LINE_CHARS + 10} /dev/zero | tr '\\0' x; echo`], {
+      cwd: tmpdir(),
+      timeoutMs: 10_000,
+      onLine: (line) => pieces.push(line),
+    });
+    expect(pieces.map((piece) => piece.length)).toEqual([MAX_LINE_CHARS, 10]);
+  });
+
+  it('spools both streams into a private file, capped, and says how much it printed', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'child-spool-'));
+    const file = path.join(dir, 'run.log');
+    const all = await runChild('sh', ['-c', 'echo one; echo two >&2; echo three'], {
+      cwd: dir,
+      timeoutMs: 10_000,
+      spool: { file, maxBytes: 1_000 },
+    });
+    expect(all.spooled).toEqual({ bytes: 14, truncated: false });
+    expect((await readFile(file, 'utf8')).split('\n').sort()).toEqual(['', 'one', 'three', 'two']);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const capped = await runChild('sh', ['-c', 'seq 1 100000'], {
+      cwd: dir,
+      timeoutMs: 10_000,
+      spool: { file, maxBytes: 1_000 },
+    });
+    expect(capped.spooled?.truncated).toBe(true);
+    expect(capped.spooled?.bytes).toBeGreaterThan(100_000);
+    expect((await readFile(file)).length).toBe(1_000);
   });
 });

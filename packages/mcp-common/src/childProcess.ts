@@ -7,14 +7,20 @@
 // PID namespace, container) contains such code, so run untrusted code only when the caller opted in.
 // Pure (no MCP, no SDK): domain cores may import `@groundwork/mcp-common/childProcess`.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, createWriteStream, statSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 
 export interface ChildResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** With `spool`: the bytes the child printed in all and whether the file holds fewer of them. */
+  spooled?: { bytes: number; truncated: boolean };
 }
+
+/** Which stream a line came from. */
+export type ChildStream = 'stdout' | 'stderr';
 
 export interface ChildOptions {
   cwd: string;
@@ -29,7 +35,20 @@ export interface ChildOptions {
   signal?: AbortSignal;
   /** Bytes of stdout and of stderr kept (default 1 MB each); more is dropped, the child keeps running. */
   maxOutputBytes?: number;
+  /**
+   * Called with each line of output as it arrives (without its newline; a line longer than MAX_LINE_CHARS is
+   * passed in pieces), however much `maxOutputBytes` keeps: how a caller follows a long run in bounded memory.
+   */
+  onLine?: (line: string, stream: ChildStream) => void;
+  /**
+   * Copies both streams, in the order they arrive, into `file` (created, mode 0600) up to `maxBytes`; the rest
+   * is counted, not written. The file is complete when runChild settles.
+   */
+  spool?: { file: string; maxBytes: number };
 }
+
+/** The longest line `onLine` is given in one piece. */
+export const MAX_LINE_CHARS = 65_536;
 
 /**
  * What every child inherits: enough to find programs, a home, a locale and a temp dir. Nothing that
@@ -122,6 +141,8 @@ export function runChild(
     if (executable === undefined) return reject(new ChildMissingError(command));
     // The command runs only once its group is registered with the watchdog: until then it waits at a gate
     // (a shell reading one line), so a server killed between the spawn and the registration leaves nothing.
+    const stdoutDecoder = new StringDecoder('utf8');
+    const stderrDecoder = new StringDecoder('utf8');
     const child = spawn('/bin/sh', ['-c', GATE, 'sh', executable, ...args], {
       cwd: options.cwd,
       env,
@@ -137,11 +158,22 @@ export function runChild(
     let stdout = '';
     let stderr = '';
     let failure: Error | undefined;
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      if (stdout.length < limit) stdout += chunk.slice(0, limit - stdout.length);
+    const spool = options.spool === undefined ? undefined : openSpool(options.spool);
+    const lines = {
+      stdout: options.onLine === undefined ? undefined : lineSplitter('stdout', options.onLine),
+      stderr: options.onLine === undefined ? undefined : lineSplitter('stderr', options.onLine),
+    };
+    child.stdout?.on('data', (chunk: Buffer) => {
+      spool?.write(chunk);
+      const text = stdoutDecoder.write(chunk);
+      if (stdout.length < limit) stdout += text.slice(0, limit - stdout.length);
+      lines.stdout?.push(text);
     });
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      if (stderr.length < limit) stderr += chunk.slice(0, limit - stderr.length);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      spool?.write(chunk);
+      const text = stderrDecoder.write(chunk);
+      if (stderr.length < limit) stderr += text.slice(0, limit - stderr.length);
+      lines.stderr?.push(text);
     });
     let exited = false;
     // A grandchild that left the group (setsid) may hold the pipes open for ever; once the deadline or a
@@ -175,8 +207,16 @@ export function runChild(
       // Nothing the child started outlives the call (a daemonised grandchild belongs to the same group).
       signalGroup(group, 'SIGKILL');
       if (group !== undefined) watchdog().release(group);
-      if (failure !== undefined) return reject(failure);
-      resolve({ code: code ?? (signal === null ? 1 : 128), stdout, stderr });
+      lines.stdout?.end();
+      lines.stderr?.end();
+      const settle = (spooled?: ChildResult['spooled']) => {
+        if (failure !== undefined) return reject(failure);
+        const result: ChildResult = { code: code ?? (signal === null ? 1 : 128), stdout, stderr };
+        if (spooled !== undefined) result.spooled = spooled;
+        resolve(result);
+      };
+      if (spool === undefined) settle();
+      else spool.close().then(settle, reject);
     });
   });
 }
@@ -190,6 +230,56 @@ export async function isAvailable(command: string, options: Omit<ChildOptions, '
     if (error instanceof ChildMissingError) return false;
     throw error;
   }
+}
+
+/** Cuts a stream's text into lines for `onLine`; `end` passes on a last line without a newline. */
+function lineSplitter(stream: ChildStream, onLine: (line: string, stream: ChildStream) => void) {
+  let pending = '';
+  return {
+    push(text: string) {
+      pending += text;
+      for (;;) {
+        const end = pending.indexOf('\n');
+        if (end !== -1 && end <= MAX_LINE_CHARS) {
+          onLine(pending.slice(0, end).replace(/\r$/, ''), stream);
+          pending = pending.slice(end + 1);
+        } else if (pending.length > MAX_LINE_CHARS) {
+          onLine(pending.slice(0, MAX_LINE_CHARS), stream);
+          pending = pending.slice(MAX_LINE_CHARS);
+        } else return;
+      }
+    },
+    end() {
+      if (pending !== '') onLine(pending, stream);
+      pending = '';
+    },
+  };
+}
+
+/** A capped copy of a child's output in a file: what fits is written, the rest only counted. */
+function openSpool(target: { file: string; maxBytes: number }) {
+  const out: WriteStream = createWriteStream(target.file, { mode: 0o600, flags: 'w' });
+  let failed: Error | undefined;
+  out.on('error', (error) => {
+    failed ??= error;
+  });
+  let bytes = 0;
+  return {
+    write(chunk: Buffer) {
+      const room = target.maxBytes - bytes;
+      bytes += chunk.length;
+      if (room > 0 && failed === undefined) out.write(room >= chunk.length ? chunk : chunk.subarray(0, room));
+    },
+    close(): Promise<{ bytes: number; truncated: boolean }> {
+      return new Promise((resolve, reject) => {
+        const settle = () =>
+          failed === undefined ? resolve({ bytes, truncated: bytes > target.maxBytes }) : reject(failed);
+        if (out.closed) return settle();
+        out.once('close', settle);
+        out.end();
+      });
+    },
+  };
 }
 
 const GATE = 'read -r _ || exit 125; exec "$@"';

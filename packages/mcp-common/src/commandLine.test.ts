@@ -160,3 +160,33 @@ describe('usage', () => {
     }
   });
 });
+
+describe("a server's own switches", () => {
+  const switches = [
+    { flag: 'allow-build-execution', env: 'GROUNDWORK_ALLOW_BUILD_EXECUTION', help: 'runs build files' },
+  ];
+
+  function switchesOf(argv: string[], env: NodeJS.ProcessEnv = {}): string[] {
+    const parsed = parseCommandLine(argv, env, 3101, switches);
+    if (parsed.kind !== 'run') throw new Error(`expected options, got ${JSON.stringify(parsed)}`);
+    return parsed.options.switches;
+  }
+
+  it('is off unless its flag is given or its variable is 1', () => {
+    expect(switchesOf([])).toEqual([]);
+    expect(switchesOf([], { GROUNDWORK_ALLOW_BUILD_EXECUTION: 'true' })).toEqual([]);
+    expect(switchesOf(['--allow-build-execution'])).toEqual(['allow-build-execution']);
+    expect(switchesOf([], { GROUNDWORK_ALLOW_BUILD_EXECUTION: '1' })).toEqual(['allow-build-execution']);
+  });
+
+  it('is refused by a server that does not declare it', () => {
+    expect(parseCommandLine(['--allow-build-execution'], {}, 3101).kind).toBe('invalid');
+  });
+
+  it('is listed in the usage with its variable and its risk', () => {
+    const text = usage('groundwork-build', 3104, switches);
+    expect(text).toContain('--allow-build-execution');
+    expect(text).toContain('GROUNDWORK_ALLOW_BUILD_EXECUTION');
+    expect(text).toContain('runs build files');
+  });
+});

@@ -20,6 +20,21 @@ export interface StartupOptions {
   limits: Limits;
   /** What a structured answer's text block carries (answers/answerBudget.ts). */
   textBlock: TextBlock;
+  /** The server's own switches (ServerSwitch.flag) the operator turned on. */
+  switches: string[];
+}
+
+/**
+ * An operator opt-in a server declares for something risky it refuses by default (e.g. running a
+ * repository's build): a boolean flag, or its environment variable set to `1`. Listed in --help.
+ */
+export interface ServerSwitch {
+  /** Without the dashes, e.g. `allow-build-execution`. */
+  flag: string;
+  /** e.g. `GROUNDWORK_ALLOW_BUILD_EXECUTION`. */
+  env: string;
+  /** One line for --help: what it allows and its risk. */
+  help: string;
 }
 
 export type CommandLine =
@@ -29,7 +44,13 @@ export type CommandLine =
 
 export class UsageError extends Error {}
 
-export function usage(name: string, defaultPort: number): string {
+export function usage(name: string, defaultPort: number, switches: readonly ServerSwitch[] = []): string {
+  const own =
+    switches.length === 0
+      ? ''
+      : `\n${name}'s switches (off unless given; also their variable set to 1):\n${switches
+          .map((s) => `  --${s.flag.padEnd(24)}${s.help}\n  ${''.padEnd(26)}(${s.env})`)
+          .join('\n')}\n`;
   return `Usage: ${name} [options]
 
 Options:
@@ -49,7 +70,7 @@ Options:
                             (also GROUNDWORK_ALLOW_UNAUTHENTICATED=1)
   --help                    print this and exit
   --version                 print the version and exit
-
+${own}
 Limits (the flag wins over its environment variable):
 ${limitsUsage()}
 
@@ -63,6 +84,7 @@ export function parseCommandLine(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
   defaultPort: number,
+  switches: readonly ServerSwitch[] = [],
 ): CommandLine {
   try {
     const { values } = parseArgs({
@@ -81,6 +103,7 @@ export function parseCommandLine(
         ...Object.fromEntries(LIMIT_SPECS.map((limit) => [limit.flag, { type: 'string' as const }])),
         'text-block': { type: 'string' },
         'allow-unauthenticated': { type: 'boolean' },
+        ...Object.fromEntries(switches.map((s) => [s.flag, { type: 'boolean' as const }])),
         help: { type: 'boolean' },
         version: { type: 'boolean' },
       },
@@ -119,6 +142,9 @@ export function parseCommandLine(
         corsOrigins: values['cors-origin'] ?? [],
         ...(authToken === undefined ? {} : { authToken }),
         limits: limitsFrom(limitFlags, env),
+        switches: switches
+          .filter((s) => (values as Record<string, unknown>)[s.flag] === true || env[s.env] === '1')
+          .map((s) => s.flag),
         textBlock: textBlockOf(values['text-block'] ?? env.GROUNDWORK_TEXT_BLOCK ?? 'json'),
       },
     };

@@ -1,6 +1,6 @@
 // Everything exported here is public API of @groundwork/mcp-common; nothing else is (besides the pure
 // `@groundwork/mcp-common/masking`, `/childProcess`, `/files`, `/git` and `/domainError` subpaths, which domain
-// cores may use).
+// cores may use, and `/sarif`, which CLIs use).
 // The stdout guard comes first: it must be in place before any other module is evaluated.
 import './stdoutGuard.js';
 // Then zod's settings, before any schema is built.
@@ -22,6 +22,7 @@ export {
 export { cursorKey, decodeCursor, encodeCursor, InvalidCursorError } from './answers/cursor.js';
 export { answerFits, type FitOptions, type Fitted, fitList, type Paging } from './answers/fitList.js';
 export { countTokens } from './answers/tokenCount.js';
+export type { ServerSwitch } from './commandLine.js';
 export { completeFrom, completePath, type PathCompletionOptions } from './completers.js';
 export { CancelledError, DomainError, throwIfAborted } from './domainError.js';
 export { completeListItem } from './listCompletion.js';

@@ -1,11 +1,11 @@
 // The whole bootstrap of a groundwork server: command line, allowed paths, transport.
 import { readFile } from 'node:fs/promises';
 import { AllowedPaths } from './allowedPaths.js';
-import { parseCommandLine, type StartupOptions, usage } from './commandLine.js';
+import { parseCommandLine, type ServerSwitch, type StartupOptions, usage } from './commandLine.js';
 import { createLogger, preloadLogger } from './logger.js';
 import type { McpPrompt } from './prompt.js';
 import { PromptCatalog } from './promptCatalog.js';
-import type { ServerApp } from './protocolServer.js';
+import type { ServerApp } from './serverApp.js';
 import { SkillCatalog } from './skills/skillCatalog.js';
 import type { McpTool } from './tool.js';
 import { ToolRegistry } from './toolRegistry.js';
@@ -30,20 +30,24 @@ export interface ServerSpec {
    * for, never at start-up.
    */
   skillsDir?: URL;
+  /** Opt-ins the operator may give at start (`--<flag>`); tools read them from `ctx.switches`. */
+  switches?: readonly ServerSwitch[];
 }
 
 /** Parses `argv` and serves `spec` until the client (stdio) or a signal (HTTP) ends it. */
 export async function runServer(spec: ServerSpec, argv = process.argv.slice(2)): Promise<void> {
-  const commandLine = parseCommandLine(argv, process.env, spec.defaultPort);
+  const commandLine = parseCommandLine(argv, process.env, spec.defaultPort, spec.switches);
   switch (commandLine.kind) {
     case 'help':
-      process.stdout.write(usage(spec.name, spec.defaultPort));
+      process.stdout.write(usage(spec.name, spec.defaultPort, spec.switches));
       return;
     case 'version':
       process.stdout.write(`${spec.version}\n`);
       return;
     case 'invalid':
-      process.stderr.write(`${spec.name}: ${commandLine.message}\n\n${usage(spec.name, spec.defaultPort)}`);
+      process.stderr.write(
+        `${spec.name}: ${commandLine.message}\n\n${usage(spec.name, spec.defaultPort, spec.switches)}`,
+      );
       process.exitCode = 2;
       return;
   }
@@ -95,6 +99,7 @@ async function buildApp(spec: ServerSpec, options: StartupOptions): Promise<Serv
     logger,
     ...(usageText === undefined ? {} : { usage: usageText }),
     limits: options.limits,
+    switches: new Set(options.switches),
     ...(spec.prompts === undefined
       ? {}
       : {

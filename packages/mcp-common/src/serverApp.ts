@@ -17,6 +17,8 @@ export interface ServerApp {
   /** The server's MCP_USAGE.md, offered as a resource. */
   usage?: string;
   limits: Limits;
+  /** The server's switches the operator turned on (absent: none). */
+  switches?: ReadonlySet<string>;
   /** The server's prompts and their completers (absent: none). */
   prompts?: PromptCatalog;
   /** The server's Agent Skills (absent: the skills extension is not declared). */

@@ -72,6 +72,11 @@ export interface ToolContext {
    * reserves them here and works with what it is granted. Whatever the call still holds is released when it ends.
    */
   memory: CallMemory;
+  /**
+   * The server's switches (ServerSpec.switches) the operator turned on at start, e.g. `allow-build-execution`:
+   * a tool that does something risky refuses unless its switch is here. Absent: none.
+   */
+  switches?: ReadonlySet<string>;
 }
 
 export interface McpTool<Input extends z.ZodObject = z.ZodObject> {

@@ -1,0 +1,89 @@
+import {
+  defineTool,
+  fitList,
+  optionalBoolean,
+  optionalString,
+  pagingArguments,
+  pagingOutput,
+  ToolResult,
+} from '@groundwork/mcp-common';
+import { z } from 'zod';
+import { declaredDependencies } from '../core/dependencies/declaredDependencies.js';
+import { pageOf, pathArgument, withWorkspace } from './buildRoot.js';
+import { resolvedFor } from './resolvedDependencies.js';
+import { dependencyOf, dependencySchema, problemSchema, problemsOf, systemSchema } from './schemas.js';
+
+export const buildDependenciesTool = defineTool({
+  definition: {
+    name: 'build_dependencies',
+    title: 'Build dependencies',
+    description:
+      "Each module's declared dependencies (Gradle, Maven, npm/pnpm/yarn, Go, Cargo): configuration or scope, version spec, where the version comes from (literal, version catalog, property, <dependencyManagement>, BOM, parent POM, workspace) and the declaration's file:line — read statically, nothing runs. What cannot be known without the build tool is marked `unknown`, never guessed. With resolve: true (only when the operator allowed build execution) the build tool's resolved graph instead: requested vs selected versions and the conflicts.",
+    input: z.object({
+      path: pathArgument,
+      system: systemSchema.optional().describe('Only this build system.'),
+      module: optionalString(
+        'Only this module (its id as build_workspace lists it, e.g. :app or com.acme:core).',
+      ),
+      configuration: optionalString(
+        'Only this configuration / scope (implementation, test, devDependencies…).',
+      ),
+      dependency: optionalString('Only dependencies whose coordinates contain this (e.g. guava).'),
+      resolve: optionalBoolean(
+        false,
+        'Run the build tool to resolve the graph (refused unless build execution is allowed).',
+      ),
+      only_conflicts: optionalBoolean(
+        false,
+        'With resolve: only the dependencies whose selected version differs from a requested one.',
+      ),
+      ...pagingArguments,
+    }),
+    output: z.object({
+      static: z.boolean().describe('True: read from the build files; false: resolved by the build tool.'),
+      dependencies: z.array(dependencySchema),
+      resolved: z
+        .array(
+          z.object({
+            module: z.string(),
+            configuration: z.string(),
+            coordinates: z.string(),
+            requested: z.string().optional(),
+            selected: z.string().optional(),
+            reason: z.string().optional(),
+            conflict: z.boolean(),
+            path: z.array(z.string()),
+          }),
+        )
+        .optional(),
+      problems: z.array(problemSchema),
+      ...pagingOutput,
+    }),
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    taskSupport: 'optional',
+  },
+  async apply(args, ctx) {
+    return withWorkspace(args.path, ctx, async (workspace) => {
+      const { offset, key } = pageOf('build_dependencies', args, workspace);
+      const problems = problemsOf(workspace.problems);
+      if (args.resolve) {
+        const resolved = await resolvedFor(workspace, args, ctx);
+        const { answer } = await fitList(resolved, {
+          budget: ctx.answer,
+          offset,
+          cursorKey: key,
+          frame: (page, paging) => ({ static: false, dependencies: [], resolved: page, problems, ...paging }),
+        });
+        return ToolResult.success(answer);
+      }
+      const dependencies = declaredDependencies(workspace, args).map(dependencyOf);
+      const { answer } = await fitList(dependencies, {
+        budget: ctx.answer,
+        offset,
+        cursorKey: key,
+        frame: (page, paging) => ({ static: true, dependencies: page, problems, ...paging }),
+      });
+      return ToolResult.success(answer);
+    });
+  },
+});
