@@ -19,6 +19,7 @@ describeTransportContract({
     { name: 'symbols', arguments: { path: 'go-app', file: 'internal/cart/cart.go' } },
     { name: 'estimate_tokens', arguments: { path: 'ts-app', files: ['src/main.ts'] } },
     { name: 'context_bundle', arguments: { path: 'ts-app', files: ['src/main.ts'], budget_tokens: 3000 } },
+    { name: 'change_impact', arguments: { path: 'ts-app', files: ['src/main.ts'] } },
   ],
   // A cold index of a generated repository (not checked in) takes long enough to cancel; the server
   // caches what it parsed, so every use gets a repository of its own.

@@ -1,8 +1,15 @@
-import { defineTool, optionalBoundedInt, requiredInt, ToolResult } from '@groundwork/mcp-common';
+import { countTokens, defineTool, optionalBoundedInt, requiredInt, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { buildContextBundle, MAX_BUNDLE_TOKENS, MIN_BUNDLE_TOKENS } from '../core/contextBundle.js';
 import { ENCODINGS } from '../core/tokenCounter.js';
-import { encodingArg, fileListArg, openProject, projectPathArg, workControl } from './projectAccess.js';
+import {
+  codeStateOutput,
+  encodingArg,
+  fileListArg,
+  openProject,
+  projectPathArg,
+  workControl,
+} from './projectAccess.js';
 
 export const contextBundleTool = defineTool({
   definition: {
@@ -22,6 +29,7 @@ export const contextBundleTool = defineTool({
       encoding: encodingArg,
     }),
     output: z.object({
+      state: codeStateOutput,
       encoding: z.enum(ENCODINGS),
       budget_tokens: z.number().int(),
       total_tokens: z.number().int(),
@@ -47,18 +55,20 @@ export const contextBundleTool = defineTool({
   async apply(args, ctx) {
     await using opened = await openProject(args.path, ctx);
     const { index, project } = opened;
+    // The answer's `state` is framing the bundle's budget must leave room for.
+    const state = JSON.stringify({ state: opened.state });
     const bundle = await buildContextBundle(
       index,
       project,
       {
         files: args.files,
-        budgetTokens: args.budget_tokens,
-        maxChars: ctx.answer.maxChars,
+        budgetTokens: Math.max(MIN_BUNDLE_TOKENS, args.budget_tokens - (await countTokens(state)) - 1),
+        maxChars: ctx.answer.maxChars - state.length,
         depth: args.depth,
         encoding: args.encoding,
       },
       workControl(ctx),
     );
-    return ToolResult.success(bundle);
+    return ToolResult.success({ state: opened.state, ...bundle, budget_tokens: args.budget_tokens });
   },
 });

@@ -2,7 +2,14 @@ import { defineTool, fitList, optionalBoundedInt, ToolResult } from '@groundwork
 import { z } from 'zod';
 import { ENCODINGS } from '../core/tokenCounter.js';
 import { estimateTokens } from '../core/tokenEstimate.js';
-import { encodingArg, fileListArg, openProject, projectPathArg, workControl } from './projectAccess.js';
+import {
+  codeStateOutput,
+  encodingArg,
+  fileListArg,
+  openProject,
+  projectPathArg,
+  workControl,
+} from './projectAccess.js';
 
 export const estimateTokensTool = defineTool({
   definition: {
@@ -17,6 +24,7 @@ export const estimateTokensTool = defineTool({
       encoding: encodingArg,
     }),
     output: z.object({
+      state: codeStateOutput,
       encoding: z.enum(ENCODINGS),
       total: z.number().int(),
       files: z.array(z.object({ path: z.string(), tokens: z.number().int(), distance: z.number().int() })),
@@ -36,7 +44,7 @@ export const estimateTokensTool = defineTool({
     // The total covers every file; the list stops where the answer would outgrow its budget.
     const { answer } = await fitList(estimate.files, {
       budget: ctx.answer,
-      frame: (files, paging) => ({ ...estimate, files, truncated: paging.truncated }),
+      frame: (files, paging) => ({ state: opened.state, ...estimate, files, truncated: paging.truncated }),
     });
     return ToolResult.success(answer);
   },

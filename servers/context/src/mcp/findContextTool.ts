@@ -9,7 +9,7 @@ import {
 } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { lookupFile } from '../core/fileLookup.js';
-import { fileArg, openProject, pageKey, projectPathArg } from './projectAccess.js';
+import { codeStateOutput, fileArg, openProject, pageKey, projectPathArg } from './projectAccess.js';
 
 const DIRECTIONS = ['dependencies', 'dependents', 'both'] as const;
 
@@ -28,6 +28,7 @@ export const findContextTool = defineTool({
       ...pagingArguments,
     }),
     output: z.object({
+      state: codeStateOutput,
       file: z.string(),
       direction: z.enum(DIRECTIONS),
       files: z.array(
@@ -54,7 +55,7 @@ export const findContextTool = defineTool({
       offset: decodeCursor(args.cursor, key),
       cursorKey: key,
       maxItems: args.limit,
-      frame: (files, paging) => ({ file, direction: args.direction, files, ...paging }),
+      frame: (files, paging) => ({ state: opened.state, file, direction: args.direction, files, ...paging }),
     });
     return ToolResult.success(answer);
   },

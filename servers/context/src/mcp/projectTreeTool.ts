@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { LANGUAGES } from '../core/languages/fileLanguage.js';
 import { describeProjectTree, summarizeProjectTree, treePage } from '../core/projectTree.js';
 import { renderTree, TREE_FORMATS } from '../core/treeRendering.js';
-import { openProject, pageKey, projectPathArg } from './projectAccess.js';
+import { codeStateOutput, openProject, pageKey, projectPathArg } from './projectAccess.js';
 
 const treeFile = z.object({
   path: z.string(),
@@ -53,6 +53,7 @@ export const projectTreeTool = defineTool({
       ...pagingArguments,
     }),
     output: z.object({
+      state: codeStateOutput,
       mode: z.enum(['files', 'summary']),
       format: z.enum(TREE_FORMATS),
       file_count: z.number().int(),
@@ -93,6 +94,7 @@ export const projectTreeTool = defineTool({
     const key = pageKey(graph.stamp, args);
     const unresolved = { count: graph.unresolved.count, samples: graph.unresolved.samples.slice(0, 10) };
     const common = {
+      state: opened.state,
       format: args.format,
       file_count: tree.paths.length,
       edge_count: tree.edge_count,

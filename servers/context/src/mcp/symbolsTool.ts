@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { lookupFile } from '../core/fileLookup.js';
 import { readProjectFile } from '../core/fileTokens.js';
 import { outlineSymbols } from '../core/symbolOutline.js';
-import { fileArg, openProject, pageKey, projectPathArg } from './projectAccess.js';
+import { codeStateOutput, fileArg, openProject, pageKey, projectPathArg } from './projectAccess.js';
 
 export const symbolsTool = defineTool({
   definition: {
@@ -24,6 +24,7 @@ export const symbolsTool = defineTool({
       ...pagingArguments,
     }),
     output: z.object({
+      state: codeStateOutput,
       file: z.string(),
       language: z.string().optional(),
       symbols: z.array(
@@ -44,14 +45,15 @@ export const symbolsTool = defineTool({
     const { project } = opened;
     const file = lookupFile(project.graph, args.file);
     const language = project.graph.files.get(file)?.language;
-    if (language === undefined) return ToolResult.success({ file, symbols: [], truncated: false, total: 0 });
+    if (language === undefined)
+      return ToolResult.success({ state: opened.state, file, symbols: [], truncated: false, total: 0 });
     const symbols = await outlineSymbols(language, file, await readProjectFile(project, file, ctx.signal));
     const key = pageKey(project.graph.stamp, args);
     const { answer } = await fitList(symbols, {
       budget: ctx.answer,
       offset: decodeCursor(args.cursor, key),
       cursorKey: key,
-      frame: (run, paging) => ({ file, language, symbols: run, ...paging }),
+      frame: (run, paging) => ({ state: opened.state, file, language, symbols: run, ...paging }),
     });
     return ToolResult.success(answer);
   },
