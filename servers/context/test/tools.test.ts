@@ -337,7 +337,7 @@ describe('symbols', () => {
         expect(page.isError, page.text).toBeFalsy();
         expect(await defaultBudgetProblem(page.text)).toBeUndefined();
         expect(page.structuredContent?.total).toBe(3000);
-        for (const symbol of page.structuredContent?.symbols as Array<{ name: string }>)
+        for (const symbol of (page.structuredContent?.symbols ?? []) as Array<{ name: string }>)
           names.push(symbol.name);
         cursor = page.structuredContent?.next_cursor as string | undefined;
       } while (cursor !== undefined);
