@@ -1,4 +1,12 @@
-import { defineTool, optionalBoolean, optionalBoundedInt, pathArg, ToolResult } from '@groundwork/mcp-common';
+import {
+  defineTool,
+  fitList,
+  maxTokensArgument,
+  optionalBoolean,
+  optionalBoundedInt,
+  pathArg,
+  ToolResult,
+} from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { clusterFailures } from '../core/failureClusters.js';
 import { type FoldedTest, isFailing, shownFile, testId } from '../core/testRun.js';
@@ -21,6 +29,7 @@ export const listFailuresTool = defineTool({
       path: pathArg('A report file or a directory searched for reports.'),
       limit: optionalBoundedInt(1, 200, 20, 'Failures per page.'),
       offset: optionalBoundedInt(0, 1_000_000, 0, 'Failures to skip (from next_offset).'),
+      max_tokens: maxTokensArgument,
       group: optionalBoolean(
         false,
         'Group by cause: failures ordered cluster by cluster (largest first), each with its cluster_id, and the clusters listed (see failure_clusters for the signature).',
@@ -73,39 +82,15 @@ export const listFailuresTool = defineTool({
   },
   async apply(args, ctx) {
     const { run } = await readReportsAt(args.path, ctx, { details: true });
-    let failing: FoldedTest[] = run.tests.values().filter(isFailing);
+    let failing: FoldedTest[] = [...run.tests.values()].filter(isFailing);
     const clusterOf = new Map<FoldedTest, string>();
     const clusters = args.group ? clusterFailures(failing) : undefined;
     if (clusters !== undefined) {
       failing = clusters.flatMap((cluster) => cluster.members);
       for (const cluster of clusters) for (const member of cluster.members) clusterOf.set(member, cluster.id);
     }
-    const page = failing.slice(args.offset, args.offset + args.limit);
-    const next = args.offset + page.length;
-    return ToolResult.success({
-      verdict: verdictOf(run),
-      summary: verdictSentence(run),
-      failures: page.map((test) => {
-        const first = test.failures[0];
-        return {
-          id: testId(test),
-          suite: test.suite,
-          classname: test.classname,
-          name: test.name,
-          ...(shownFile(test) === undefined ? {} : { file: shownFile(test) as string }),
-          ...(test.line === undefined ? {} : { line: test.line }),
-          status: test.status as 'failed' | 'errored',
-          message: first?.message ?? '',
-          ...(first?.type === undefined ? {} : { type: first.type }),
-          stack: test.trimmedStack ?? '',
-          folded_frames: test.foldedFrames ?? 0,
-          ...(test.output === undefined ? {} : { output: test.output }),
-          attempts: test.attempts,
-          failure_count: test.failures.length,
-          ...(clusterOf.has(test) ? { cluster_id: clusterOf.get(test) as string } : {}),
-        };
-      }),
-      ...(clusters === undefined
+    const grouping =
+      clusters === undefined
         ? {}
         : {
             clusters: clusters.slice(0, 20).map((cluster) => ({
@@ -114,12 +99,53 @@ export const listFailuresTool = defineTool({
               ...cluster.signature,
             })),
             cluster_count: clusters.length,
-          }),
-      total: failing.length,
+          };
+    const verdict = verdictOf(run);
+    const summary = verdictSentence(run);
+    const reports = describeReports(run, ctx);
+    // A page holds at most `limit` failures, fewer when their stacks and output would outgrow the budget.
+    const { answer } = await fitList(failing, {
+      budget: ctx.answer,
       offset: args.offset,
-      truncated: next < failing.length,
-      ...(next < failing.length ? { next_offset: next } : {}),
-      reports: describeReports(run, ctx),
+      maxItems: args.limit,
+      frame: (page, paging) => {
+        const next = paging.truncated ? args.offset + Math.max(page.length, 1) : undefined;
+        return {
+          verdict,
+          summary,
+          failures: page.map((test) => ({
+            ...failureOut(test),
+            ...(clusterOf.has(test) ? { cluster_id: clusterOf.get(test) as string } : {}),
+          })),
+          ...grouping,
+          total: failing.length,
+          offset: args.offset,
+          truncated: paging.truncated,
+          ...(next === undefined ? {} : { next_offset: next }),
+          reports,
+        };
+      },
     });
+    return ToolResult.success(answer);
   },
 });
+
+function failureOut(test: FoldedTest) {
+  const first = test.failures[0];
+  return {
+    id: testId(test),
+    suite: test.suite,
+    classname: test.classname,
+    name: test.name,
+    ...(shownFile(test) === undefined ? {} : { file: shownFile(test) as string }),
+    ...(test.line === undefined ? {} : { line: test.line }),
+    status: test.status as 'failed' | 'errored',
+    message: first?.message ?? '',
+    ...(first?.type === undefined ? {} : { type: first.type }),
+    stack: test.trimmedStack ?? '',
+    folded_frames: test.foldedFrames ?? 0,
+    ...(test.output === undefined ? {} : { output: test.output }),
+    attempts: test.attempts,
+    failure_count: test.failures.length,
+  };
+}
