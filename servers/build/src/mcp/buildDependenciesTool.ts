@@ -1,8 +1,15 @@
-import { defineTool, optionalBoolean, optionalString, ToolResult } from '@groundwork/mcp-common';
+import {
+  defineTool,
+  fitList,
+  optionalBoolean,
+  optionalString,
+  pagingArguments,
+  pagingOutput,
+  ToolResult,
+} from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { declaredDependencies } from '../core/dependencies/declaredDependencies.js';
-import { pathArgument, withWorkspace } from './buildRoot.js';
-import { cursorOf, offsetOf, pageArguments, pageOf, pageSchema } from './page.js';
+import { pageOf, pathArgument, withWorkspace } from './buildRoot.js';
 import { resolvedFor } from './resolvedDependencies.js';
 import { dependencyOf, dependencySchema, problemSchema, problemsOf, systemSchema } from './schemas.js';
 
@@ -30,7 +37,7 @@ export const buildDependenciesTool = defineTool({
         false,
         'With resolve: only the dependencies whose selected version differs from a requested one.',
       ),
-      ...pageArguments,
+      ...pagingArguments,
     }),
     output: z.object({
       static: z.boolean().describe('True: read from the build files; false: resolved by the build tool.'),
@@ -49,39 +56,34 @@ export const buildDependenciesTool = defineTool({
           }),
         )
         .optional(),
-      total: z.number().int(),
       problems: z.array(problemSchema),
-      ...pageSchema,
+      ...pagingOutput,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     taskSupport: 'optional',
   },
   async apply(args, ctx) {
     return withWorkspace(args.path, ctx, async (workspace) => {
-      const offset = offsetOf(args.cursor);
+      const { offset, key } = pageOf('build_dependencies', args, workspace);
+      const problems = problemsOf(workspace.problems);
       if (args.resolve) {
         const resolved = await resolvedFor(workspace, args, ctx);
-        const page = pageOf(resolved, offset, args.limit);
-        return ToolResult.success({
-          static: false,
-          dependencies: [],
-          resolved: page.items,
-          total: resolved.length,
-          problems: problemsOf(workspace.problems),
-          truncated: page.more,
-          ...(page.more ? { next_cursor: cursorOf(page.next) } : {}),
+        const { answer } = await fitList(resolved, {
+          budget: ctx.answer,
+          offset,
+          cursorKey: key,
+          frame: (page, paging) => ({ static: false, dependencies: [], resolved: page, problems, ...paging }),
         });
+        return ToolResult.success(answer);
       }
-      const dependencies = declaredDependencies(workspace, args);
-      const page = pageOf(dependencies, offset, args.limit);
-      return ToolResult.success({
-        static: true,
-        dependencies: page.items.map(dependencyOf),
-        total: dependencies.length,
-        problems: problemsOf(workspace.problems),
-        truncated: page.more,
-        ...(page.more ? { next_cursor: cursorOf(page.next) } : {}),
+      const dependencies = declaredDependencies(workspace, args).map(dependencyOf);
+      const { answer } = await fitList(dependencies, {
+        budget: ctx.answer,
+        offset,
+        cursorKey: key,
+        frame: (page, paging) => ({ static: true, dependencies: page, problems, ...paging }),
       });
+      return ToolResult.success(answer);
     });
   },
 });

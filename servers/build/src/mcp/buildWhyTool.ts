@@ -1,14 +1,19 @@
 import {
   defineTool,
-  optionalBoundedInt,
+  fitList,
   optionalString,
+  pagingArguments,
+  pagingOutput,
   requiredString,
   ToolResult,
 } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { dependencyPaths } from '../core/dependencies/dependencyPaths.js';
-import { pathArgument, withWorkspace } from './buildRoot.js';
+import { pageOf, pathArgument, withWorkspace } from './buildRoot.js';
 import { dependencyOf, dependencySchema, locationSchema, systemSchema } from './schemas.js';
+
+/** Paths the search collects at most (a diamond-shaped build has exponentially many). */
+const MAX_PATHS = 2_000;
 
 export const buildWhyTool = defineTool({
   definition: {
@@ -24,7 +29,7 @@ export const buildWhyTool = defineTool({
       module: optionalString(
         'The module asking (its id as build_workspace lists it); default: every module that declares it.',
       ),
-      limit: optionalBoundedInt(1, 500, 50, 'Paths to return at most.'),
+      ...pagingArguments,
     }),
     output: z.object({
       paths: z.array(
@@ -40,27 +45,39 @@ export const buildWhyTool = defineTool({
         .boolean()
         .describe('Whether the build declares the dependency anywhere on a path from the module.'),
       note: z.string().optional(),
-      truncated: z.boolean(),
+      search_complete: z.boolean().describe(`False when the search stopped at ${MAX_PATHS} paths.`),
+      ...pagingOutput,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async apply(args, ctx) {
-    return withWorkspace(args.path, ctx, (workspace) => {
+    return withWorkspace(args.path, ctx, async (workspace) => {
       const { paths, complete } = dependencyPaths(workspace, {
         dependency: args.dependency,
         module: args.module,
-        maxPaths: args.limit,
+        maxPaths: MAX_PATHS,
       });
-      return ToolResult.success({
-        paths: paths.map((path) => ({ ...path, declaration: dependencyOf(path.declaration) })),
-        declared: paths.length > 0,
-        ...(paths.length === 0
-          ? {
-              note: `No module${args.module === undefined ? '' : ` reachable from ${args.module}`} declares ${args.dependency}: it is either not a dependency or a transitive one of an external library, which only the build tool's resolution shows (build_dependencies with resolve: true).`,
-            }
-          : {}),
-        truncated: !complete,
-      });
+      const { offset, key } = pageOf('build_why', args, workspace);
+      const note =
+        paths.length === 0
+          ? `No module${args.module === undefined ? '' : ` reachable from ${args.module}`} declares ${args.dependency}: it is either not a dependency or a transitive one of an external library, which only the build tool's resolution shows (build_dependencies with resolve: true).`
+          : undefined;
+      const { answer } = await fitList(
+        paths.map((path) => ({ ...path, declaration: dependencyOf(path.declaration) })),
+        {
+          budget: ctx.answer,
+          offset,
+          cursorKey: key,
+          frame: (page, paging) => ({
+            paths: page,
+            declared: paths.length > 0,
+            ...(note === undefined ? {} : { note }),
+            search_complete: complete,
+            ...paging,
+          }),
+        },
+      );
+      return ToolResult.success(answer);
     });
   },
 });

@@ -141,7 +141,11 @@ function referencedFrom(files: RepoFiles, documents: Iterable<LoadedMarkdown>, t
   return false;
 }
 
-/** Follows `@path` imports the way Claude Code does (relative to the importing file, four hops at most). */
+/**
+ * Follows `@path` imports the way Claude Code does (relative to the importing file, four hops at most). Each
+ * distinct target is looked up once, and a document's imports are looked up together, so a file with tens of
+ * thousands of imports costs one lookup per distinct path.
+ */
 async function walkImports(
   files: RepoFiles,
   root: LoadedMarkdown,
@@ -149,13 +153,39 @@ async function walkImports(
   kindOf: KindOf,
 ): Promise<LoadedMarkdown[]> {
   const loaded = new Map<string, LoadedMarkdown>([[root.file, root]]);
+  const kinds = new Map<string, Promise<'file' | 'directory' | undefined>>();
+  const kindOnce = (target: string) => {
+    let kind = kinds.get(target);
+    if (kind === undefined) {
+      kind = kindOf(target);
+      kinds.set(target, kind);
+    }
+    return kind;
+  };
   const visit = async (markdown: LoadedMarkdown, stack: readonly string[]): Promise<void> => {
-    for (const entry of markdown.document.imports) {
-      // Home-directory and absolute imports are the user's own files, outside the repository.
-      if (entry.path.startsWith('~') || entry.path.startsWith('/')) continue;
-      const target = files.resolveFrom(markdown.file, entry.path);
-      if (target === undefined || target === '' || stack.includes(target) || loaded.has(target)) continue;
-      const kind = await kindOf(target);
+    const imports = markdown.document.imports.filter((entry) => {
+      // Home-directory imports are the documented place for one's own instructions (not shared by design).
+      if (entry.path.startsWith('~')) return false;
+      if (entry.path.startsWith('/')) {
+        if (looksLikeAbsoluteFile(entry.path)) reportOutside(markdown.file, entry, sink);
+        return false;
+      }
+      if (files.resolveFrom(markdown.file, entry.path) === undefined) {
+        reportOutside(markdown.file, entry, sink);
+        return false;
+      }
+      return true;
+    });
+    const resolved = await Promise.all(
+      imports.map(async (entry) => {
+        const target = files.resolveFrom(markdown.file, entry.path) ?? '';
+        const skip = target === '' || stack.includes(target);
+        return { entry, target, kind: skip ? 'skip' : await kindOnce(target) };
+      }),
+    );
+    const next: LoadedMarkdown[] = [];
+    for (const { entry, target, kind } of resolved) {
+      if (kind === 'skip' || loaded.has(target)) continue;
       if (kind !== 'file') {
         // `@scope/package` and `@someone` are mentions; only a path with a file extension reads as an import.
         if (kind === undefined && /\.[A-Za-z0-9]+$/.test(path.posix.basename(entry.path))) {
@@ -192,11 +222,32 @@ async function walkImports(
           : { headings: [], links: [], imports: [], prose: '' },
       };
       loaded.set(target, imported);
-      await visit(imported, [...stack, target]);
+      next.push(imported);
     }
+    for (const imported of next) await visit(imported, [...stack, imported.file]);
   };
   await visit(root, [root.file]);
   return [...loaded.values()];
+}
+
+// `@/components/Button` is a bundler alias in prose, not a file; a system folder or a file name is a path.
+const SYSTEM_ROOTS = /^\/(etc|home|Users|usr|var|tmp|opt|root|mnt|private|srv|Volumes)(\/|$)/;
+
+function looksLikeAbsoluteFile(importPath: string): boolean {
+  return SYSTEM_ROOTS.test(importPath) || /\.[A-Za-z0-9]+$/.test(path.posix.basename(importPath));
+}
+
+/** An absolute import, or one that climbs out of the repository, loads a file only where it happens to exist. */
+function reportOutside(file: string, entry: { path: string; line: number }, sink: FindingSink): void {
+  sink.report(
+    'claude-md/import-outside',
+    file,
+    `Import '@${entry.path}' points outside the repository: it loads a file only on a machine that has it, and whatever that file holds.`,
+    {
+      line: entry.line,
+      fix: 'Copy what it should load into the repository and import it by a relative path (personal instructions belong in `@~/.claude/…` or CLAUDE.local.md).',
+    },
+  );
 }
 
 function folderOf(file: string): string {

@@ -145,6 +145,12 @@ export const RULES = {
     rationale: 'An `@path` import that names no file loads nothing, and Claude Code says nothing about it.',
     docs: `${MEMORY}#import-additional-files`,
   },
+  'claude-md/import-outside': {
+    severity: 'warning',
+    rationale:
+      'An absolute `@/…` import or one whose `..` climbs out of the repository loads a file only on the machines that have it (and whatever it holds there); teammates and CI load nothing.',
+    docs: `${MEMORY}#import-additional-files`,
+  },
   'claude-md/import-depth': {
     severity: 'warning',
     rationale: 'Imports load at most four hops deep; files further down are not loaded.',

@@ -46,6 +46,14 @@ const corpus: Array<{ rule: RuleId; pass: FixtureFiles; fail: FixtureFiles }> = 
     },
     fail: { 'CLAUDE.md': '# Demo\n\n@AGENTS.md\n@docs/missing.md\n' },
   },
+  {
+    rule: 'claude-md/import-outside',
+    pass: {
+      'CLAUDE.md':
+        '# Demo\n\n@AGENTS.md\n\nMine: @~/.claude/notes.md. Alias: use @/components/Button in code.\n',
+    },
+    fail: { 'CLAUDE.md': '# Demo\n\n@AGENTS.md\n@../../../../etc/passwd\n' },
+  },
   { rule: 'claude-md/import-depth', pass: chain(4), fail: chain(5) },
   {
     rule: 'claude-md/token-budget',
@@ -543,6 +551,20 @@ describe('verify_repo', () => {
         expect.stringContaining("did you mean 'stable'"),
       ]);
     });
+  });
+
+  it('checks a CLAUDE.md just under the size cap whole: every heading read, every import reported on its line', async () => {
+    const sections = 17_000;
+    let text = '# Demo\n\n@AGENTS.md\n\n';
+    for (let index = 0; index < sections; index++)
+      text += `## Part ${index}\n\nSee @docs/part-${index % 1000}.md and @docs/part-${index % 1000}.md\n\n`;
+    expect(text.length).toBeGreaterThan(1_000_000);
+    expect(text.length).toBeLessThan(1024 * 1024);
+    const report = await verifyWith({ 'CLAUDE.md': text });
+    const unresolved = report.findings.filter((finding) => finding.rule === 'claude-md/import-unresolved');
+    expect(unresolved).toHaveLength(2 * sections);
+    expect(unresolved.at(-1)?.line).toBe(4 * sections + 3);
+    expect(report.findings.filter((finding) => finding.rule.startsWith('files/'))).toEqual([]);
   });
 
   it('refuses a path that is not a directory', async () => {
