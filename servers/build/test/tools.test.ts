@@ -84,16 +84,25 @@ describe('build_workspace', () => {
     const files: Record<string, string> = {
       'settings.gradle.kts': `${ids.map((id) => `include("${id}")`).join('\n')}\n`,
     };
-    for (const id of ids) files[`${id.slice(1)}/build.gradle.kts`] = 'dependencies { implementation(project(":module-000")) }\n';
+    for (const id of ids)
+      files[`${id.slice(1)}/build.gradle.kts`] = 'dependencies { implementation(project(":module-000")) }\n';
     const root = await tree('many', files);
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = await call('build_workspace', { path: root, max_tokens: 1000, ...(cursor === undefined ? {} : { cursor }) });
+      const page = await call('build_workspace', {
+        path: root,
+        max_tokens: 1000,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
       expect(page.isError, page.text).toBeFalsy();
       expect(page.text.length).toBeLessThanOrEqual(2500);
-      const content = page.structuredContent as { modules: Array<{ id: string }>; next_cursor?: string; total: number };
+      const content = page.structuredContent as {
+        modules: Array<{ id: string }>;
+        next_cursor?: string;
+        total: number;
+      };
       expect(content.total).toBe(121);
       seen.push(...content.modules.map((module) => module.id));
       cursor = content.next_cursor;
@@ -103,7 +112,11 @@ describe('build_workspace', () => {
     expect(seen).toEqual([':', ...ids]);
     const first = await call('build_workspace', { path: root, max_tokens: 1000 });
     await writeFile(path.join(root, 'module-000/build.gradle.kts'), '// changed\n');
-    const stale = await call('build_workspace', { path: root, max_tokens: 1000, cursor: first.structuredContent?.next_cursor });
+    const stale = await call('build_workspace', {
+      path: root,
+      max_tokens: 1000,
+      cursor: first.structuredContent?.next_cursor,
+    });
     expect(stale.isError).toBe(true);
     expect(stale.text).toContain('the input changed since');
   });

@@ -1,12 +1,16 @@
 // CLAUDE.md and AGENTS.md at every level: Claude Code reads CLAUDE.md (and what it imports, four hops deep),
 // not AGENTS.md, so each AGENTS.md needs a CLAUDE.md beside it that imports it or is the same file (a symlink).
 import path from 'node:path';
+import { withinTokens } from '@groundwork/mcp-common/tokens';
 import { type FindingSink, withoutBom } from './finding.js';
 import { type MarkdownDocument, parseMarkdown } from './markdownDocument.js';
 import type { RepoFiles } from './repoFiles.js';
 
 const MAX_HOPS = 4;
-const CHARACTERS_PER_TOKEN = 4;
+/** Claude Code warns at start ("Large CLAUDE.md will impact performance") past this many characters. */
+export const LARGE_CLAUDE_MD_CHARS = 40_000;
+/** Claude's standard context window: instructions larger than it cannot load with room for any work. */
+export const CONTEXT_WINDOW_TOKENS = 200_000;
 
 type KindOf = (relative: string) => Promise<'file' | 'directory' | undefined>;
 
@@ -46,7 +50,7 @@ export async function checkInstructionFiles(
       const root: LoadedMarkdown = { file: claudeFile, text, document: parseMarkdown(text) };
       claudeLoads = await walkImports(files, root, sink, kindOf);
       for (const markdown of claudeLoads) loaded.set(markdown.file, markdown);
-      if (folder === '') checkRootClaudeMd(root, claudeLoads, tokenBudget, sink);
+      if (folder === '') await checkRootClaudeMd(root, claudeLoads, tokenBudget, sink);
     }
     if (agentsFile === undefined) continue;
     const agentsText = byFile.get(agentsFile) ?? '';
@@ -86,12 +90,12 @@ export async function checkInstructionFiles(
   return [...loaded.values()];
 }
 
-function checkRootClaudeMd(
+async function checkRootClaudeMd(
   root: LoadedMarkdown,
   loads: readonly LoadedMarkdown[],
   tokenBudget: number,
   sink: FindingSink,
-): void {
+): Promise<void> {
   if (root.text.trim() === '') {
     sink.report('claude-md/empty', root.file, `${root.file} is empty.`, {
       fix: 'Give it a title and the project instructions (or `@AGENTS.md`).',
@@ -107,12 +111,29 @@ function checkRootClaudeMd(
     });
   }
   const characters = loads.reduce((sum, markdown) => sum + markdown.text.length, 0);
-  const tokens = Math.ceil(characters / CHARACTERS_PER_TOKEN);
-  if (tokens > tokenBudget) {
+  // Counted only up to each threshold (o200k stops there), so a file at the size cap costs no full count.
+  const text = loads.map((markdown) => markdown.text).join('\n');
+  const size = `${root.file} with its imports is ${characters} characters`;
+  if (!(await withinTokens(text, CONTEXT_WINDOW_TOKENS))) {
+    sink.report(
+      'claude-md/context-window',
+      root.file,
+      `${size}, over ${CONTEXT_WINDOW_TOKENS} tokens (o200k): more than a context window holds, and it loads into every session.`,
+      { fix: 'Keep CLAUDE.md to what every session needs; move the rest into skills or linked documents.' },
+    );
+  } else if (characters > LARGE_CLAUDE_MD_CHARS) {
+    sink.report(
+      'claude-md/large',
+      root.file,
+      `${size}: over the ${LARGE_CLAUDE_MD_CHARS} past which Claude Code warns at start that it will impact performance.`,
+      { fix: 'Move detail into skills, path-scoped rules (.claude/rules/) or linked documents.' },
+    );
+  }
+  if (!(await withinTokens(text, tokenBudget))) {
     sink.report(
       'claude-md/token-budget',
       root.file,
-      `${root.file} with its imports is about ${tokens} tokens (budget ${tokenBudget}).`,
+      `${size}, over ${tokenBudget} tokens (o200k), the budget.`,
       {
         fix: 'Move detail into skills, path-scoped rules or linked documents, or raise `token_budget` in .groundwork/adopt.json.',
       },

@@ -166,6 +166,18 @@ export const RULES = {
     rationale: 'House style: a level-1 title names the project for readers and agents.',
     docs: `${MEMORY}#write-effective-instructions`,
   },
+  'claude-md/context-window': {
+    severity: 'error',
+    rationale:
+      'CLAUDE.md and its imports load whole into every session; past 200,000 tokens (o200k, as Claude’s tokenizer is not published) they are larger than Claude’s standard context window, so no session has room to work.',
+    docs: MEMORY,
+  },
+  'claude-md/large': {
+    severity: 'warning',
+    rationale:
+      'Claude Code warns at start that a CLAUDE.md over 40,000 characters will impact performance; the documentation advises under 200 lines per file.',
+    docs: `${MEMORY}#write-effective-instructions`,
+  },
   'claude-md/token-budget': {
     severity: 'note',
     rationale:

@@ -56,6 +56,21 @@ const corpus: Array<{ rule: RuleId; pass: FixtureFiles; fail: FixtureFiles }> = 
   },
   { rule: 'claude-md/import-depth', pass: chain(4), fail: chain(5) },
   {
+    rule: 'claude-md/large',
+    pass: { 'docs/notes.md': 'word '.repeat(7_000), 'CLAUDE.md': '# Demo\n\n@AGENTS.md @docs/notes.md\n' },
+    fail: { 'docs/notes.md': 'word '.repeat(8_200), 'CLAUDE.md': '# Demo\n\n@AGENTS.md @docs/notes.md\n' },
+  },
+  {
+    rule: 'claude-md/context-window',
+    // Two imports of 140,000 o200k tokens each ("a1 " is two tokens): 280,000 tokens in all, one of them alone fits.
+    pass: { 'docs/a.md': 'a1 '.repeat(70_000), 'CLAUDE.md': '# Demo\n\n@AGENTS.md @docs/a.md\n' },
+    fail: {
+      'docs/a.md': 'a1 '.repeat(70_000),
+      'docs/b.md': 'a1 '.repeat(70_000),
+      'CLAUDE.md': '# Demo\n\n@AGENTS.md @docs/a.md @docs/b.md\n',
+    },
+  },
+  {
     rule: 'claude-md/token-budget',
     pass: { '.groundwork/adopt.json': '{ "token_budget": 2000 }' },
     fail: {
