@@ -95,6 +95,13 @@ export const SERVERS = [
       },
     ],
   },
+  {
+    dir: 'servers/build',
+    registryDescription:
+      'Build modules, declared dependencies and build health for Gradle, Maven, npm, Go and Cargo.',
+    defaultPort: 3105,
+    env: [],
+  },
 ];
 
 export async function packageOf(server) {

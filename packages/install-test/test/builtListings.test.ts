@@ -38,7 +38,7 @@ async function listedBy(entry: string): Promise<{ tools: unknown[]; stderr: stri
   }
 }
 
-describe.each(['data', 'context', 'test-reports', 'adopt'])('servers/%s', (name) => {
+describe.each(['data', 'context', 'test-reports', 'adopt', 'build'])('servers/%s', (name) => {
   it("serves from its bin the listing installed.mjs computes from the server's code", async () => {
     const dist = path.join(repoRoot, 'servers', name, 'dist');
     const written = await listedBy(path.join(dist, 'bin.js'));

@@ -17,7 +17,7 @@ const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats.default(ajv);
 const validate = ajv.compile(schema);
 
-describe.each(['data', 'context', 'test-reports', 'adopt'])('servers/%s/server.json', (name) => {
+describe.each(['data', 'context', 'test-reports', 'adopt', 'build'])('servers/%s/server.json', (name) => {
   it('validates against the MCP registry schema and names the npm package over stdio and HTTP', async () => {
     const serverJson = JSON.parse(
       await readFile(path.join(repoRoot, 'servers', name, 'server.json'), 'utf8'),
@@ -58,7 +58,7 @@ it('server.json files are generated from package.json (scripts/release/serverJso
   ).resolves.toBeDefined();
 });
 
-describe.each(['data', 'context', 'test-reports', 'adopt'])('servers/%s/package.json', (name) => {
+describe.each(['data', 'context', 'test-reports', 'adopt', 'build'])('servers/%s/package.json', (name) => {
   it('installs on its own: no workspace dependency at run time, mcp-common’s dependencies declared', async () => {
     const pkg = JSON.parse(await readFile(path.join(repoRoot, 'servers', name, 'package.json'), 'utf8'));
     const common = JSON.parse(

@@ -20,7 +20,7 @@ import { type LocalRegistry, startLocalRegistry } from './localRegistry.js';
 
 const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
-const SERVERS = ['data', 'context', 'test-reports', 'adopt'] as const;
+const SERVERS = ['data', 'context', 'test-reports', 'adopt', 'build'] as const;
 const pnpmCommand = ['-y', 'pnpm@10.34.9'];
 
 interface Demo {

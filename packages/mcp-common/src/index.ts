@@ -1,6 +1,6 @@
 // Everything exported here is public API of @groundwork/mcp-common; nothing else is (besides the pure
 // `@groundwork/mcp-common/masking`, `/childProcess`, `/files`, `/git` and `/domainError` subpaths, which domain
-// cores may use).
+// cores may use, and `/sarif`, which CLIs use).
 // The stdout guard comes first: it must be in place before any other module is evaluated.
 import './stdoutGuard.js';
 // Then zod's settings, before any schema is built.

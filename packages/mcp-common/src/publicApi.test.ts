@@ -5,6 +5,7 @@ import * as files from './files/index.js';
 import * as git from './git/index.js';
 import * as publicApi from './index.js';
 import * as masking from './masking.js';
+import * as sarif from './sarif.js';
 
 // The public surface only grows on purpose: a new export must be added here, in review.
 describe('@groundwork/mcp-common public API', () => {
@@ -79,6 +80,10 @@ describe('@groundwork/mcp-common public API', () => {
       'runChild',
       'scrubbedEnv',
     ]);
+  });
+
+  it('keeps the sarif subpath to the log builder', () => {
+    expect(Object.keys(sarif).sort()).toEqual(['SARIF_SCHEMA', 'relativeUri', 'toSarifLog']);
   });
 
   it('keeps the files subpath to handles, their refusals and the path limits', () => {

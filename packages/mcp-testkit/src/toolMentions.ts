@@ -42,16 +42,19 @@ export function toolMentionProblems(text: string, tools: readonly McpTool[]): st
     if (definition === undefined)
       return [`no tool '${tool}' (the server has ${[...byName.keys()].join(', ')})`];
     const known = new Set(Object.keys(definition.input.shape));
-    const keys = [...argumentsText.matchAll(/"([A-Za-z_][A-Za-z0-9_]*)"\s*:/g)].map(
-      (match) => match[1] as string,
-    );
-    const problems = keys.filter((key) => !known.has(key)).map((key) => `${tool}: no argument '${key}'`);
     let parsed: unknown;
     try {
       parsed = JSON.parse(argumentsText);
     } catch {
-      return problems;
+      // Not plain JSON (a skill's placeholders): every key written counts, nested ones included.
+      const keys = [...argumentsText.matchAll(/"([A-Za-z_][A-Za-z0-9_]*)"\s*:/g)].map(
+        (match) => match[1] as string,
+      );
+      return keys.filter((key) => !known.has(key)).map((key) => `${tool}: no argument '${key}'`);
     }
+    // Plain JSON: its top-level keys are the arguments (a nested object is one argument's value).
+    const keys = typeof parsed === 'object' && parsed !== null ? Object.keys(parsed) : [];
+    const problems = keys.filter((key) => !known.has(key)).map((key) => `${tool}: no argument '${key}'`);
     const checked = definition.input.safeParse(parsed);
     if (!checked.success) {
       problems.push(...checked.error.issues.map((issue) => `${tool} ${argumentsText}: ${issue.message}`));

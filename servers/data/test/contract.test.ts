@@ -36,8 +36,21 @@ describeTransportContract({
     'find-table-key': { file: 'people.csv' },
     'check-key-unique': { file: 'people.csv', columns: 'email', compare: 'loose' },
     'profile-a-dataset': { ...database, columns: 'email' },
+    'check-join': {
+      left_file: 'people.csv',
+      right_file: database.file,
+      right_table: 'customers',
+      on: 'email',
+    },
   },
   completionSamples: [
+    {
+      prompt: 'check-join',
+      argument: 'on',
+      value: 'id, em',
+      arguments: { left_file: 'people.csv', right_file: database.file, right_table: 'customers' },
+      offers: 'id, email',
+    },
     { prompt: 'find-table-key', argument: 'file', value: 'peo', offers: 'people.csv', path: true },
     { prompt: 'find-table-key', argument: 'table', value: 'cu', arguments: database, offers: 'customers' },
     {

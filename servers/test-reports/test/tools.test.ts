@@ -34,7 +34,7 @@ async function success(name: string, args: Record<string, unknown>): Promise<Rec
 }
 
 describe('tools/list', () => {
-  it('lists the five read-only tools with output schemas', async () => {
+  it('lists the read-only tools with output schemas', async () => {
     const { tools } = await server.client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       'test_summary',
@@ -42,6 +42,7 @@ describe('tools/list', () => {
       'failure_context',
       'flaky_tests',
       'compare_runs',
+      'export_ctrf',
     ]);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint).toBe(true);

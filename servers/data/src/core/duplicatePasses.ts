@@ -46,7 +46,7 @@ export interface DuplicatePasses {
 }
 
 /** Hashes a row's key into `hash`, telling whether it has a null and whether that excludes the row. */
-function keyHasher(width: number, comparison: Comparison) {
+export function keyHasher(width: number, comparison: Comparison) {
   const nullsEqual = comparison.nulls === 'equal';
   const hash = new FieldHash();
   const hashKey = (cursor: RecordCursor): KeyState => {
@@ -173,5 +173,5 @@ export function groupKey(values: (string | null)[]): string | null {
   return values.length === 1 ? values[0]! : JSON.stringify(values);
 }
 
-const KeyState = { Excluded: 0, Keyed: 1, KeyedWithNull: 2 } as const;
-type KeyState = (typeof KeyState)[keyof typeof KeyState];
+export const KeyState = { Excluded: 0, Keyed: 1, KeyedWithNull: 2 } as const;
+export type KeyState = (typeof KeyState)[keyof typeof KeyState];

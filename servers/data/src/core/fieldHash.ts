@@ -7,6 +7,9 @@ const FNV_PRIME = 0x01000193;
 const LANE2_OFFSET = 0x3c6ef372;
 const LANE2_PRIME = 0x5bd1e995;
 
+/** The UTF-8 bytes of one code point, reused. */
+const UTF8 = new Uint8Array(4);
+
 export class FieldHash {
   h1 = FNV_OFFSET;
   h2 = LANE2_OFFSET;
@@ -51,17 +54,59 @@ export class FieldHash {
     this.endField(length);
   }
 
+  /**
+   * The UTF-8 bytes of `text`, so a value hashes alike whether a source read it as bytes or as a string
+   * (CSV and Parquet sides of one join); a lone U+DC80–U+DCFF is the invalid byte it stands for
+   * (textEncoding.ts), any other lone surrogate its three-byte form.
+   */
   addString(text: string): void {
     let h1 = this.h1;
     let h2 = this.h2;
-    for (let i = 0; i < text.length; i++) {
+    let length = 0;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
       const c = text.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, FNV_PRIME);
-      h2 = Math.imul(h2 ^ c, LANE2_PRIME);
+      if (c < 0x80) {
+        h1 = Math.imul(h1 ^ c, FNV_PRIME);
+        h2 = Math.imul(h2 ^ c, LANE2_PRIME);
+        length++;
+        continue;
+      }
+      let point = c;
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+        const next = text.charCodeAt(i + 1);
+        if (next >= 0xdc00 && next <= 0xdfff) {
+          point = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+          i++;
+        }
+      }
+      let count = 1;
+      if (point >= 0xdc80 && point <= 0xdcff) UTF8[0] = point & 0xff;
+      else if (point < 0x800) {
+        UTF8[0] = 0xc0 | (point >> 6);
+        UTF8[1] = 0x80 | (point & 0x3f);
+        count = 2;
+      } else if (point < 0x10000) {
+        UTF8[0] = 0xe0 | (point >> 12);
+        UTF8[1] = 0x80 | ((point >> 6) & 0x3f);
+        UTF8[2] = 0x80 | (point & 0x3f);
+        count = 3;
+      } else {
+        UTF8[0] = 0xf0 | (point >> 18);
+        UTF8[1] = 0x80 | ((point >> 12) & 0x3f);
+        UTF8[2] = 0x80 | ((point >> 6) & 0x3f);
+        UTF8[3] = 0x80 | (point & 0x3f);
+        count = 4;
+      }
+      for (let k = 0; k < count; k++) {
+        h1 = Math.imul(h1 ^ UTF8[k]!, FNV_PRIME);
+        h2 = Math.imul(h2 ^ UTF8[k]!, LANE2_PRIME);
+      }
+      length += count;
     }
     this.h1 = h1;
     this.h2 = h2;
-    this.endField(text.length);
+    this.endField(length);
   }
 
   addNull(): void {

@@ -93,6 +93,12 @@ export class HashCounts {
     return 1;
   }
 
+  /** The tag the hash was first added with, or undefined when it never was. */
+  tagOf(h1: number, h2: number): number | undefined {
+    const at = this.find(h1, h2);
+    return this.slots[at + 2] === 0 ? undefined : this.slots[at + 3];
+  }
+
   has(h1: number, h2: number): boolean {
     return this.slots[this.find(h1, h2) + 2] !== 0;
   }

@@ -115,3 +115,21 @@ describe('bytes that are not valid UTF-8', () => {
     expect(result).toMatchObject({ rows: 2, distinct: 2, groups: [] });
   });
 });
+
+describe('FieldHash', () => {
+  it('hashes a string as the UTF-8 bytes it stands for, an escaped invalid byte as that byte', async () => {
+    const { FieldHash } = await import('./fieldHash.js');
+    const { decodeUtf8 } = await import('./sources/textEncoding.js');
+    for (const bytes of [
+      Buffer.from('plain'),
+      Buffer.from('Tromsø 東京 😀'),
+      Buffer.from([0x63, 0xe9, 0xf0, 0x9f, 0x41]),
+    ]) {
+      const fromBytes = new FieldHash();
+      fromBytes.addBytes(bytes, 0, bytes.length, -1);
+      const fromString = new FieldHash();
+      fromString.addString(decodeUtf8(bytes, 0, bytes.length));
+      expect([fromString.h1, fromString.h2]).toEqual([fromBytes.h1, fromBytes.h2]);
+    }
+  });
+});

@@ -24,10 +24,20 @@ const SAMPLES: Record<string, Array<Record<string, string>>> = {
     { file: 'people "2024".csv', columns: 'first name,last name' },
   ],
   'profile-a-dataset': [{ file: 'people.csv' }, { file: 'events.jsonl', columns: 'user.address.city' }],
+  'check-join': [
+    { left_file: 'orders.csv', right_file: 'sqlite:shop.db', right_table: 'customers', on: 'customer_id=id' },
+    {
+      left_connection_env: 'DATABASE_URL',
+      left_table: 'lines',
+      right_file: 'orders.parquet',
+      on: 'order_id, line',
+      compare: 'loose',
+    },
+  ],
 };
 
 describe('the prompts', () => {
-  it('are the three workflows, each with a sample here', () => {
+  it('are the four workflows, each with a sample here', () => {
     expect(dataPrompts.map((prompt) => prompt.definition.name)).toEqual(Object.keys(SAMPLES));
   });
 
@@ -42,6 +52,7 @@ describe('the prompts', () => {
         expect(calls.length).toBeGreaterThan(0);
         // toolCallsIn has checked each call against its tool's input schema.
         for (const call of calls) {
+          if (name === 'check-join') continue;
           // The source reaches every call as given; empty arguments are left out.
           for (const source of ['file', 'table', 'connection_env']) {
             if ((args[source] ?? '') === '') expect(call.args, source).not.toHaveProperty(source);
@@ -60,6 +71,21 @@ describe('the prompts', () => {
         if (args.compare === 'loose') expect(first).toMatchObject({ trim: true, case_insensitive: true });
       },
     );
+
+    if (name === 'check-join') {
+      it('check-join passes each side to join_check as given, and refuses a side that names no data', async () => {
+        const [message] = await prompt.render(SAMPLES[name]![0]!, ctx);
+        const [join, duplicates] = toolCallsIn(message?.text ?? '');
+        expect(join?.args).toEqual({
+          left: { file: 'orders.csv' },
+          right: { file: 'sqlite:shop.db', table: 'customers' },
+          on: ['customer_id=id'],
+        });
+        expect(duplicates?.args).toEqual({ file: 'sqlite:shop.db', table: 'customers', columns: ['id'] });
+        await expect(prompt.render({ left_file: 'a.csv', on: 'id' }, ctx)).rejects.toThrow(/'right_file'/);
+      });
+      continue;
+    }
 
     it(`${name} refuses, naming 'file', arguments that name no data`, async () => {
       await expect(prompt.render({ table: 'orders', columns: 'id' }, ctx)).rejects.toThrow(ToolError);

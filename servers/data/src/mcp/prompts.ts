@@ -1,4 +1,5 @@
 import type { McpPrompt } from '@groundwork/mcp-common';
+import { checkJoinPrompt } from './checkJoinPrompt.js';
 import { checkKeyUniquePrompt } from './checkKeyUniquePrompt.js';
 import { findTableKeyPrompt } from './findTableKeyPrompt.js';
 import { profileADatasetPrompt } from './profileADatasetPrompt.js';
@@ -8,4 +9,5 @@ export const dataPrompts: readonly McpPrompt[] = [
   findTableKeyPrompt,
   checkKeyUniquePrompt,
   profileADatasetPrompt,
+  checkJoinPrompt,
 ];

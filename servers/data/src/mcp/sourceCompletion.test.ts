@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { columnsOf } from './dataSource.js';
-import { completeColumns, completeDataFile, completeTable } from './sourceCompletion.js';
+import { completeColumns, completeDataFile, completeJoinOn, completeTable } from './sourceCompletion.js';
 
 const directory = mkdtempSync(path.join(tmpdir(), 'groundwork-data-completion-'));
 const inside = (name: string) => path.join(directory, name);
@@ -248,3 +248,33 @@ describe.skipIf(pgUrl === undefined)('PostgreSQL table and column names', () => 
 function range(from: number, to: number): string[] {
   return Array.from({ length: to - from }, (_, i) => `col_${from + i}`);
 }
+
+describe('join on completion', () => {
+  const join = (value: string) => ({
+    value,
+    arguments: {
+      left_file: 'sqlite:shop.db',
+      left_table: 'orders',
+      right_file: 'sqlite:shop.db',
+      right_table: '"Order Lines"',
+    },
+  });
+
+  it("offers the left side's columns, a name the right side lacks followed by '='", async () => {
+    expect((await completeJoinOn(join('o'), ctx)).values).toEqual(['order_id=']);
+  });
+
+  it("after '=', offers the right side's columns as left=right", async () => {
+    expect((await completeJoinOn(join('order_id='), ctx)).values).toEqual([
+      'order_id=Order ID',
+      'order_id=qty',
+    ]);
+    expect((await completeJoinOn(join('line, order_id=q'), ctx)).values).toEqual(['line, order_id=qty']);
+  });
+
+  it('offers nothing when a side names no data', async () => {
+    expect(
+      (await completeJoinOn({ value: '', arguments: { left_file: 'missing.csv' } }, ctx)).values,
+    ).toEqual([]);
+  });
+});

@@ -33,15 +33,36 @@ export const completeDataFile: Completer = async (request, ctx) => {
 };
 
 /** The `table` argument: the tables and views of the database `file` (`sqlite:<path>`) or `connection_env` names. */
-export const completeTable: Completer = async (request, ctx) => {
-  const tables = await offered(() => tablesOf(sourceOf(request), ctx, MAX_TABLES + 1));
-  const completion = await completeFrom(tables.slice(0, MAX_TABLES))(request, ctx);
-  return tables.length > MAX_TABLES ? { values: completion.values, hasMore: true } : completion;
-};
+export const completeTable = completeTableOf('');
+
+/** A `<side>table` argument (`left_table`): the tables of the database `<side>file` or `<side>connection_env` names. */
+export function completeTableOf(side: string): Completer {
+  return async (request, ctx) => {
+    const tables = await offered(() => tablesOf(sourceOf(request, side), ctx, MAX_TABLES + 1));
+    const completion = await completeFrom(tables.slice(0, MAX_TABLES))(request, ctx);
+    return tables.length > MAX_TABLES ? { values: completion.values, hasMore: true } : completion;
+  };
+}
+
+/**
+ * The `on` argument of a join, a comma-separated list of pairs: before an `=`, the left source's columns (a
+ * name both sides have as itself, any other followed by `=`); after it, `left=` and the right source's columns.
+ */
+export const completeJoinOn = completeListItem(async (request, ctx) => {
+  const at = request.value.indexOf('=');
+  const right = await offered(() => columnsOf(sourceOf(request, 'right_'), ctx));
+  if (at >= 0) {
+    const left = request.value.slice(0, at + 1);
+    return completeFrom(right.map((column) => `${left}${column}`))(request, ctx);
+  }
+  const left = await offered(() => columnsOf(sourceOf(request, 'left_'), ctx));
+  const both = new Set(right);
+  return completeFrom(left.map((column) => (both.has(column) ? column : `${column}=`)))(request, ctx);
+});
 
 /** The source arguments a prompt carries (only where the data is: delimiters and the like are sniffed). */
-function sourceOf({ arguments: args }: CompletionRequest) {
-  const given = (name: string) => (args[name] === '' ? undefined : args[name]);
+function sourceOf({ arguments: args }: CompletionRequest, side = '') {
+  const given = (name: string) => (args[side + name] === '' ? undefined : args[side + name]);
   return {
     file: given('file'),
     table: given('table'),

@@ -1,6 +1,7 @@
 import type { McpTool } from '@groundwork/mcp-common';
 import { findDuplicatesTool } from './findDuplicatesTool.js';
 import { findKeysTool } from './findKeysTool.js';
+import { joinCheckTool } from './joinCheckTool.js';
 import { profileColumnsTool } from './profileColumnsTool.js';
 import { uniquenessCheckTool } from './uniquenessCheckTool.js';
 
@@ -9,4 +10,5 @@ export const dataTools: readonly McpTool[] = [
   findDuplicatesTool,
   findKeysTool,
   profileColumnsTool,
+  joinCheckTool,
 ];

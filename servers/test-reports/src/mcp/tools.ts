@@ -1,5 +1,6 @@
 import type { McpTool } from '@groundwork/mcp-common';
 import { compareRunsTool } from './compareRunsTool.js';
+import { exportCtrfTool } from './exportCtrfTool.js';
 import { failureContextTool } from './failureContextTool.js';
 import { flakyTestsTool } from './flakyTestsTool.js';
 import { listFailuresTool } from './listFailuresTool.js';
@@ -11,4 +12,5 @@ export const testReportTools: readonly McpTool[] = [
   failureContextTool,
   flakyTestsTool,
   compareRunsTool,
+  exportCtrfTool,
 ];

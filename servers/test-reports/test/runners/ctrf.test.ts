@@ -4,6 +4,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { validate } from 'ctrf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectSummary,
@@ -152,5 +153,19 @@ describe.each(Object.keys(PROJECTS))('CTRF from %s-ctrf-json-reporter', (name) =
       const firstLine = (test.message ?? '').trim().split('\n')[0] ?? '';
       expect(failure?.message, test.name).toContain(firstLine);
     }
+  });
+
+  it("writes the run back as CTRF that the ctrf library validates, with the reporter's counts", async () => {
+    const { summary, tests } = (await written(name)).results;
+    const todo = tests.filter((test) => test.status === 'other' && test.rawStatus === 'todo').length;
+    const answer = await server.call('export_ctrf', { path: name });
+    const document = answer.ctrf as Ctrf & { results: { tests: { status: string; rawStatus: string }[] } };
+    const validation = validate(document);
+    expect(validation.errors ?? [], JSON.stringify(validation.errors)).toEqual([]);
+    expect(validation.valid).toBe(true);
+    expect(answer.truncated).toBe(false);
+    expect(document.results.summary).toMatchObject({ tests: summary.tests, passed: summary.passed });
+    const failedAgain = document.results.tests.filter((test) => test.status === 'failed').length;
+    expect(failedAgain).toBe((summary.failed ?? 0) + (summary.other ?? 0) - todo);
   });
 });

@@ -155,7 +155,13 @@ export class CsvSource implements TabularSource {
     const reader = await openByteReader(this.file, range.start);
     const parser = new CsvRecordParser(this.dialect, this.decode);
     let checkUtf8 = this.encoding === 'utf-8' && this.invalidUtf8Line === undefined;
-    const cursor = new CsvCursor(parser.record, columns, comparison, this.dialect.quote);
+    const cursor = new CsvCursor(
+      parser.record,
+      columns,
+      comparison,
+      this.dialect.quote,
+      this.encoding === 'utf-8',
+    );
     const width = this.columns.length;
     const { headerRow, allowRagged } = this;
     const stops = range.stops;
@@ -292,6 +298,8 @@ class CsvCursor implements RecordCursor {
     private readonly fields: readonly number[],
     private readonly comparison: Comparison,
     private readonly quote: number,
+    /** Whether the file's bytes are the UTF-8 that FieldHash.addString hashes (else non-ASCII is decoded). */
+    private readonly utf8: boolean,
   ) {}
 
   get line(): number {
@@ -313,26 +321,26 @@ class CsvCursor implements RecordCursor {
     let end = record.ends[field]!;
     const quote = record.escaped[field] === 1 ? this.quote : -1;
     const { trim, caseInsensitive } = this.comparison;
-    if (!trim && !caseInsensitive) {
-      if (start === end) return false;
-      hash.addBytes(record.bytes, start, end, quote);
-      return true;
-    }
     const bytes = record.bytes;
-    if (trim) {
-      while (start < end && isAsciiSpace(bytes[start]!)) start++;
-      while (end > start && isAsciiSpace(bytes[end - 1]!)) end--;
-    }
-    if (caseInsensitive) {
+    if (caseInsensitive || !this.utf8) {
       for (let i = start; i < end; i++) {
         if (bytes[i]! >= 0x80) {
-          // Unicode case folding needs the decoded text.
+          // Unicode case folding, and bytes in another encoding, need the decoded text.
           const text = this.text(column);
           if (text === null) return false;
           hash.addString(text);
           return true;
         }
       }
+    }
+    if (!trim && !caseInsensitive) {
+      if (start === end) return false;
+      hash.addBytes(bytes, start, end, quote);
+      return true;
+    }
+    if (trim) {
+      while (start < end && isAsciiSpace(bytes[start]!)) start++;
+      while (end > start && isAsciiSpace(bytes[end - 1]!)) end--;
     }
     if (start === end) return false;
     if (caseInsensitive) hash.addBytesFolded(bytes, start, end, quote);

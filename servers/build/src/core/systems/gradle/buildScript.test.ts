@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { parseScript, walkCalls } from './buildScript.js';
+
+const dependencies = async (text: string, language: 'groovy' | 'kotlin') => {
+  const script = await parseScript(text, language);
+  return [...walkCalls(script.statements)]
+    .filter(({ blocks }) => blocks[blocks.length - 1] === 'dependencies')
+    .map(({ call }) => ({ name: call.name, args: call.args, line: call.line }));
+};
+
+describe('parseScript (Groovy)', () => {
+  it("joins Gradle's command expressions back into one call", async () => {
+    const found = await dependencies(
+      "dependencies {\n  implementation project(':core')\n  api libs.foo.bar\n  testImplementation 'junit:junit:4.13.2'\n}\n",
+      'groovy',
+    );
+    expect(found).toEqual([
+      {
+        name: 'implementation',
+        args: [
+          {
+            kind: 'call',
+            call: expect.objectContaining({
+              name: 'project',
+              args: [expect.objectContaining({ value: ':core' })],
+            }),
+          },
+        ],
+        line: 2,
+      },
+      { name: 'api', args: [expect.objectContaining({ kind: 'reference', path: 'libs.foo.bar' })], line: 3 },
+      {
+        name: 'testImplementation',
+        args: [expect.objectContaining({ kind: 'string', value: 'junit:junit:4.13.2' })],
+        line: 4,
+      },
+    ]);
+  });
+
+  it('keeps chained calls (`id ... version ... apply false`)', async () => {
+    const script = await parseScript("plugins {\n  id 'org.x' version '1.0' apply false\n}\n", 'groovy');
+    const [plugin] = [...walkCalls(script.statements)].filter(({ call }) => call.name === 'id');
+    expect(plugin?.call.chain.map((call) => call.name)).toEqual(['version', 'apply']);
+  });
+
+  it('names the line that does not parse and reads the rest', async () => {
+    const script = await parseScript("dependencies {\n  implementation 'a:b:1'\n}\n}}} (((\n", 'groovy');
+    expect(script.errorLines).toEqual([4]);
+    expect([...walkCalls(script.statements)].some(({ call }) => call.name === 'implementation')).toBe(true);
+  });
+});
+
+describe('parseScript (Kotlin DSL)', () => {
+  it('reads calls, named arguments, receivers and vals', async () => {
+    const text =
+      'val v = "1.0"\ndependencies {\n  implementation(project(":core"))\n  testImplementation(group = "g", name = "n", version = "1.+")\n}\ntasks.register("x") { }\n';
+    const script = await parseScript(text, 'kotlin');
+    expect(script.errorLines).toEqual([]);
+    expect(script.statements[0]).toMatchObject({
+      kind: 'assignment',
+      target: 'v',
+      value: { kind: 'string', value: '1.0' },
+    });
+    const found = await dependencies(text, 'kotlin');
+    expect(found[1]?.args.map((arg) => (arg.kind === 'named' ? arg.key : arg.kind))).toEqual([
+      'group',
+      'name',
+      'version',
+    ]);
+    expect(script.statements[2]).toMatchObject({ kind: 'call', name: 'register', receiver: 'tasks' });
+  });
+});

@@ -1,0 +1,536 @@
+// A Gradle build read statically: the settings file's projects (include, includeFlat, projectDir), each
+// project's build script (Groovy or Kotlin DSL) with its declared dependencies, repositories and task API use,
+// gradle.properties, the wrapper's pinned version and the version catalogs. Nothing is run.
+import { getProperties } from 'properties-file';
+import type { ScriptLanguage } from '../../grammars/treeSitter.js';
+import { LineIndex } from '../../text/lineIndex.js';
+import type {
+  BuildModule,
+  BuildSystemModel,
+  DeclaredVersion,
+  SourceLocation,
+} from '../../workspace/model.js';
+import { baseName, emptySystem, fileIn, folderOf, joinPath, type ReadContext } from '../readContext.js';
+import {
+  type ParsedScript,
+  parseScript,
+  type ScriptCall,
+  type ScriptValue,
+  walkAssignments,
+  walkCalls,
+} from './buildScript.js';
+import { type Catalog, readCatalog } from './versionCatalog.js';
+
+const SETTINGS_FILES = ['settings.gradle.kts', 'settings.gradle'];
+const BUILD_FILES = ['build.gradle.kts', 'build.gradle'];
+
+/** Calls inside `dependencies { }` that are not configurations. */
+const NOT_CONFIGURATIONS = new Set([
+  'constraints',
+  'components',
+  'modules',
+  'attributesSchema',
+  'artifactTypes',
+]);
+
+/** Task container calls that create or configure tasks eagerly (Gradle's task configuration avoidance). */
+const EAGER_TASK_CALLS = new Set(['create', 'getByName', 'findByName', 'getByPath', 'all', 'whenTaskAdded']);
+
+/** Every Gradle build under the tree: one per settings file, and one per build script no settings file claims. */
+export async function readGradleBuilds(context: ReadContext, rootName: string): Promise<BuildSystemModel[]> {
+  const settingsFolders = [...context.tree.folders].filter((folder) =>
+    SETTINGS_FILES.some((name) => context.tree.has(fileIn(folder, name))),
+  );
+  const claimed = new Set<string>();
+  const builds: BuildSystemModel[] = [];
+  for (const folder of settingsFolders.sort()) {
+    const build = await readGradleBuild(context, folder, rootName);
+    for (const module of build.modules) claimed.add(module.dir);
+    builds.push(build);
+  }
+  for (const folder of [...context.tree.folders].sort()) {
+    if (claimed.has(folder)) continue;
+    if (!BUILD_FILES.some((name) => context.tree.has(fileIn(folder, name)))) continue;
+    // A build script outside every settings file's projects: Gradle runs it as a single-project build.
+    builds.push(await readGradleBuild(context, folder, rootName));
+  }
+  return builds;
+}
+
+interface ProjectEntry {
+  id: string;
+  dir: string;
+}
+
+async function readGradleBuild(
+  context: ReadContext,
+  root: string,
+  rootName: string,
+): Promise<BuildSystemModel> {
+  const system = emptySystem('gradle', root);
+  const properties = await readProperties(context, system, root);
+  await readWrapper(context, system, root);
+  const settingsFile = SETTINGS_FILES.map((name) => fileIn(root, name)).find((file) =>
+    context.tree.has(file),
+  );
+  const projects = new Map<string, ProjectEntry>();
+  const rootId = ':';
+  projects.set(rootId, { id: rootId, dir: root });
+  let rootProjectName = baseName(root === '.' ? rootName : root);
+  let settingsText: string | undefined;
+  if (settingsFile !== undefined) {
+    system.files.push(settingsFile);
+    settingsText = await context.text(settingsFile);
+    const script = settingsText === undefined ? undefined : await parsed(context, settingsFile, settingsText);
+    if (script !== undefined) {
+      const named = readSettings(script, root, projects);
+      if (named !== undefined) rootProjectName = named;
+    }
+  }
+  const catalogs = await readCatalogs(context, system, root, settingsText);
+  for (const project of [...projects.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+    const buildFile = BUILD_FILES.map((name) => fileIn(project.dir, name)).find((file) =>
+      context.tree.has(file),
+    );
+    const module: BuildModule = {
+      system: 'gradle',
+      id: project.id,
+      dir: project.dir,
+      file: buildFile,
+    };
+    system.modules.push(module);
+    if (buildFile === undefined) continue;
+    system.files.push(buildFile);
+    const text = await context.text(buildFile);
+    if (text === undefined) continue;
+    const script = await parsed(context, buildFile, text);
+    if (script === undefined) continue;
+    const projectProperties = await readProperties(context, system, project.dir, project.dir === root);
+    readBuildScript(system, module, buildFile, script, {
+      properties: new Map([...properties, ...projectProperties]),
+      catalogs,
+      projects,
+    });
+  }
+  // The root project's name, for display; its id stays `:` as Gradle's project path.
+  const rootModule = system.modules.find((module) => module.id === rootId);
+  if (rootModule !== undefined) rootModule.version = undefined;
+  system.settings.push(
+    ...(settingsFile === undefined
+      ? []
+      : [
+          {
+            system: 'gradle' as const,
+            key: 'rootProject.name',
+            value: rootProjectName,
+            at: { file: settingsFile, line: 1 },
+          },
+        ]),
+  );
+  return system;
+}
+
+async function parsed(context: ReadContext, file: string, text: string): Promise<ParsedScript | undefined> {
+  const language: ScriptLanguage = file.endsWith('.kts') ? 'kotlin' : 'groovy';
+  const script = await parseScript(text, language);
+  for (const line of script.errorLines.slice(0, 5)) {
+    context.problem(
+      file,
+      line,
+      'SYNTAX_ERROR',
+      `${file}:${line}: the ${language === 'kotlin' ? 'Kotlin' : 'Groovy'} build script does not parse here; what parsed around it is still read.`,
+    );
+  }
+  return script;
+}
+
+/** include / includeFlat / project(':x').projectDir / rootProject.name. Returns the root project's name. */
+function readSettings(
+  script: ParsedScript,
+  root: string,
+  projects: Map<string, ProjectEntry>,
+): string | undefined {
+  let rootName: string | undefined;
+  const add = (path: string, dir: string | undefined) => {
+    if (dir === undefined) return;
+    const id = path.startsWith(':') ? path : `:${path}`;
+    // Gradle creates every ancestor of a nested path (`:a:b` makes `:a` too).
+    const segments = id.split(':').filter((segment) => segment !== '');
+    for (let depth = 1; depth < segments.length; depth++) {
+      const ancestor = `:${segments.slice(0, depth).join(':')}`;
+      if (!projects.has(ancestor)) {
+        const ancestorDir = joinPath(root, segments.slice(0, depth).join('/'));
+        if (ancestorDir !== undefined) projects.set(ancestor, { id: ancestor, dir: ancestorDir });
+      }
+    }
+    projects.set(id, { id, dir });
+  };
+  for (const { call, blocks } of walkCalls(script.statements)) {
+    if (blocks.length > 0 && !blocks.every((block) => block === 'settings')) continue;
+    if (call.name === 'include' && call.receiver === undefined) {
+      for (const path of stringsOf(call.args))
+        add(path, joinPath(root, path.replace(/^:/, '').replace(/:/g, '/')));
+    } else if (call.name === 'includeFlat') {
+      for (const path of stringsOf(call.args)) add(path, joinPath(root, `../${path}`));
+    }
+  }
+  for (const { assignment } of walkAssignments(script.statements)) {
+    if (assignment.target === 'rootProject.name' && assignment.value.kind === 'string')
+      rootName = assignment.value.value;
+    const moved = /^project\(\s*["']([^"']+)["']\s*\)\.projectDir$/.exec(
+      assignment.target.replace(/\s+/g, ''),
+    );
+    if (moved !== null && assignment.value.kind === 'call') {
+      const dir = stringsOf(assignment.value.call.args)[0];
+      const id = (moved[1] as string).startsWith(':') ? (moved[1] as string) : `:${moved[1]}`;
+      const entry = projects.get(id);
+      if (entry !== undefined && dir !== undefined) {
+        const joined = joinPath(root, dir);
+        if (joined !== undefined) entry.dir = joined;
+      }
+    }
+  }
+  return rootName;
+}
+
+function stringsOf(values: readonly ScriptValue[]): string[] {
+  return values.flatMap((value) => (value.kind === 'string' ? [value.value] : []));
+}
+
+/** gradle.properties of a folder: its org.gradle.* settings recorded, every key returned for `$name` lookups. */
+async function readProperties(
+  context: ReadContext,
+  system: BuildSystemModel,
+  folder: string,
+  skip = false,
+): Promise<Map<string, { value: string; at: SourceLocation }>> {
+  const file = fileIn(folder, 'gradle.properties');
+  const found = new Map<string, { value: string; at: SourceLocation }>();
+  if (skip || !context.tree.has(file)) return found;
+  const text = await context.text(file);
+  if (text === undefined) return found;
+  system.files.push(file);
+  const lines = new LineIndex(text);
+  for (const [key, value] of Object.entries(getProperties(text))) {
+    const at = { file, line: lines.keyLine(key) ?? 1 };
+    found.set(key, { value, at });
+    if (key.startsWith('org.gradle.')) system.settings.push({ system: 'gradle', key, value, at });
+  }
+  return found;
+}
+
+async function readWrapper(context: ReadContext, system: BuildSystemModel, root: string): Promise<void> {
+  const file = fileIn(root, 'gradle/wrapper/gradle-wrapper.properties');
+  if (!context.tree.has(file)) return;
+  const text = await context.text(file);
+  if (text === undefined) return;
+  system.files.push(file);
+  const url = getProperties(text).distributionUrl;
+  const at = { file, line: new LineIndex(text).keyLine('distributionUrl') ?? 1 };
+  system.facts.push({ system: 'gradle', kind: 'wrapper', name: 'gradle-wrapper', at });
+  const version = url === undefined ? undefined : /gradle-([^/]+?)-(?:bin|all)\.zip$/.exec(url)?.[1];
+  if (version !== undefined) system.tools.push({ system: 'gradle', tool: 'gradle', version, at });
+  else
+    context.problem(
+      file,
+      at.line,
+      'UNKNOWN_WRAPPER_VERSION',
+      `${file}: distributionUrl names no Gradle version.`,
+    );
+}
+
+async function readCatalogs(
+  context: ReadContext,
+  system: BuildSystemModel,
+  root: string,
+  settingsText: string | undefined,
+): Promise<Map<string, Catalog>> {
+  const catalogs = new Map<string, Catalog>();
+  const folder = fileIn(root, 'gradle');
+  for (const file of [...context.tree.files.keys()].sort()) {
+    if (folderOf(file) !== folder || !file.endsWith('.versions.toml')) continue;
+    const name = file.slice(folder.length + 1, -'.versions.toml'.length);
+    // gradle/libs.versions.toml is the `libs` catalog by convention; any other is one only when settings name it.
+    if (name !== 'libs' && settingsText?.includes(`${name}.versions.toml`) !== true) continue;
+    const text = await context.text(file);
+    if (text === undefined) continue;
+    system.files.push(file);
+    try {
+      const catalog = readCatalog(name, file, text);
+      catalogs.set(name, catalog);
+      system.catalogs.push(catalog.summary);
+    } catch (error) {
+      const line = (error as { line?: number }).line;
+      context.problem(
+        file,
+        line,
+        'SYNTAX_ERROR',
+        `${file}${line === undefined ? '' : `:${line}`}: ${(error as Error).message.split('\n')[0]}`,
+      );
+    }
+  }
+  return catalogs;
+}
+
+interface ScriptScope {
+  properties: Map<string, { value: string; at: SourceLocation }>;
+  catalogs: Map<string, Catalog>;
+  projects: Map<string, ProjectEntry>;
+}
+
+function readBuildScript(
+  system: BuildSystemModel,
+  module: BuildModule,
+  file: string,
+  script: ParsedScript,
+  scope: ScriptScope,
+): void {
+  // `ext.x = '1'`, `ext { x = '1' }`, `val x = "1"`, `extra["x"] = "1"`: names a notation may interpolate.
+  const properties = new Map(scope.properties);
+  for (const { assignment, blocks } of walkAssignments(script.statements)) {
+    if (assignment.value.kind !== 'string') continue;
+    const target = assignment.target
+      .replace(/^(project\.)?(ext|extra)\./, '')
+      .replace(/^extra\[["'](.+)["']\]$/, '$1');
+    if (
+      blocks.length === 0 ||
+      blocks[blocks.length - 1] === 'ext' ||
+      blocks.every((block) => block === 'buildscript' || block === 'ext')
+    ) {
+      properties.set(target, { value: assignment.value.value, at: { file, line: assignment.line } });
+    }
+  }
+  for (const { call, blocks } of walkCalls(script.statements)) {
+    const parent = blocks[blocks.length - 1];
+    const at = { file, line: call.line };
+    if (parent === 'dependencies' && !NOT_CONFIGURATIONS.has(call.name) && call.receiver === undefined) {
+      const configuration = blocks.includes('buildscript') ? `buildscript:${call.name}` : call.name;
+      for (const argument of call.args) {
+        readNotation(system, module, configuration, argument, call, at, properties, scope);
+      }
+      // Named arguments are one notation (`group: 'g', name: 'n', version: 'v'`).
+    }
+    if (
+      parent === 'repositories' &&
+      ['jcenter', 'mavenLocal', 'mavenCentral', 'google', 'gradlePluginPortal'].includes(call.name)
+    ) {
+      system.facts.push({ system: 'gradle', kind: 'repository', name: call.name, module: module.id, at });
+    }
+    if (
+      blocks.length === 0 &&
+      (call.name === 'allprojects' || call.name === 'subprojects') &&
+      call.receiver === undefined
+    ) {
+      system.facts.push({
+        system: 'gradle',
+        kind: 'cross-project-configuration',
+        name: call.name,
+        module: module.id,
+        at,
+      });
+    }
+    const eager =
+      (call.receiver === 'tasks' && EAGER_TASK_CALLS.has(call.name)) ||
+      (call.receiver === 'tasks' && call.name === 'withType' && call.body !== undefined) ||
+      (call.receiver === undefined && call.name === 'task' && blocks.length === 0);
+    if (eager) {
+      const api = call.receiver === undefined ? 'task' : `tasks.${call.name}`;
+      system.facts.push({ system: 'gradle', kind: 'eager-task-api', name: api, module: module.id, at });
+    }
+  }
+}
+
+function readNotation(
+  system: BuildSystemModel,
+  module: BuildModule,
+  configuration: string,
+  argument: ScriptValue,
+  call: ScriptCall,
+  at: SourceLocation,
+  properties: ScriptScope['properties'],
+  scope: ScriptScope,
+  kind: 'external' | 'platform' = 'external',
+): void {
+  const push = (
+    coordinates: string,
+    dependencyKind: 'external' | 'project' | 'platform' | 'files',
+    version: DeclaredVersion,
+  ) => {
+    system.dependencies.push({
+      system: 'gradle',
+      module: module.id,
+      configuration,
+      coordinates,
+      kind: dependencyKind,
+      version,
+      at,
+    });
+  };
+  if (argument.kind === 'string') {
+    const parts = argument.value.split('@')[0]?.split(':') ?? [];
+    if (parts.length < 2) return;
+    const coordinates = `${parts[0]}:${parts[1]}`;
+    push(coordinates, kind, versionFrom(parts[2], at, properties));
+    return;
+  }
+  if (argument.kind === 'named') {
+    // One notation spread over named arguments: read it once, from its `name` argument.
+    if (argument.key !== 'name') return;
+    const named = new Map(
+      call.args.flatMap((value) => (value.kind === 'named' ? [[value.key, value.value] as const] : [])),
+    );
+    const text = (key: string) => {
+      const value = named.get(key);
+      return value?.kind === 'string' ? value.value : undefined;
+    };
+    const group = text('group');
+    const name = text('name');
+    if (name === undefined) return;
+    push(group === undefined ? name : `${group}:${name}`, kind, versionFrom(text('version'), at, properties));
+    return;
+  }
+  if (argument.kind === 'call') {
+    const inner = argument.call;
+    if (inner.name === 'project') {
+      const path = stringsOf(inner.args)[0] ?? namedString(inner.args, 'path');
+      if (path === undefined) return;
+      const target = path.startsWith(':') ? path : `:${path}`;
+      push(target, 'project', { source: 'none' });
+      system.edges.push({
+        system: 'gradle',
+        from: module.id,
+        to: target,
+        kind: 'dependency',
+        configuration,
+        at,
+      });
+      return;
+    }
+    if (inner.name === 'platform' || inner.name === 'enforcedPlatform') {
+      for (const value of inner.args)
+        readNotation(system, module, configuration, value, inner, at, properties, scope, 'platform');
+      return;
+    }
+    if (inner.name === 'files' || inner.name === 'fileTree') {
+      push(stringsOf(inner.args).join(', ') || inner.name, 'files', { source: 'none' });
+      return;
+    }
+    if (inner.name === 'kotlin' && inner.receiver === undefined) {
+      const name = stringsOf(inner.args)[0];
+      if (name === undefined) return;
+      const version = stringsOf(inner.args)[1] ?? namedString(inner.args, 'version');
+      push(
+        `org.jetbrains.kotlin:kotlin-${name}`,
+        kind,
+        version === undefined
+          ? {
+              source: 'none',
+              unknown:
+                'kotlin("…") without a version takes the Kotlin plugin\'s version, known only to Gradle.',
+            }
+          : versionFrom(version, at, properties),
+      );
+      return;
+    }
+    if (inner.name === 'get' && inner.receiver !== undefined) {
+      // `libs.foo.get()` in the Kotlin DSL.
+      readNotation(
+        system,
+        module,
+        configuration,
+        { kind: 'reference', path: inner.receiver, line: inner.line },
+        call,
+        at,
+        properties,
+        scope,
+        kind,
+      );
+      return;
+    }
+    return;
+  }
+  if (argument.kind === 'reference') {
+    const [catalogName, ...rest] = argument.path.split('.');
+    const catalog = catalogName === undefined ? undefined : scope.catalogs.get(catalogName);
+    if (catalog === undefined) {
+      push(argument.path, kind, {
+        source: 'none',
+        unknown: `${argument.path} is a value computed by the build script; only Gradle knows it.`,
+      });
+      return;
+    }
+    const accessor = rest.join('.');
+    const bundle = accessor.startsWith('bundles.')
+      ? catalog.bundles.get(accessor.slice('bundles.'.length))
+      : undefined;
+    const aliases = bundle ?? [accessor];
+    for (const alias of aliases) {
+      const library = catalog.libraries.get(bundle === undefined ? alias : alias.replace(/[-_.]/g, '.'));
+      if (library === undefined) {
+        push(`${catalogName}.${alias}`, kind, {
+          source: 'catalog',
+          via: `${catalogName}.${alias}`,
+          unknown: `the catalog ${catalog.summary.file} has no library ${alias}.`,
+        });
+        continue;
+      }
+      push(library.module, kind, {
+        spec: library.version,
+        source: 'catalog',
+        via: `${catalogName}.${accessorOrAlias(library.alias)}`,
+        definedAt: library.versionAt ?? library.at,
+        ...(library.version === undefined
+          ? { unknown: 'the catalog entry has no version (a platform or a constraint supplies it).' }
+          : {}),
+      });
+    }
+  }
+}
+
+function accessorOrAlias(alias: string): string {
+  return alias.replace(/[-_]/g, '.');
+}
+
+function namedString(values: readonly ScriptValue[], key: string): string | undefined {
+  for (const value of values) {
+    if (value.kind === 'named' && value.key === key && value.value.kind === 'string')
+      return value.value.value;
+  }
+  return undefined;
+}
+
+/** A version as written: a literal, a `$property` found in gradle.properties or the script, or unknown. */
+function versionFrom(
+  written: string | undefined,
+  at: SourceLocation,
+  properties: ScriptScope['properties'],
+): DeclaredVersion {
+  if (written === undefined || written === '') {
+    return {
+      source: 'none',
+      unknown: 'no version: a platform, a constraint or a plugin supplies it, known only to Gradle.',
+    };
+  }
+  const reference = /^\$\{?([A-Za-z_][\w.]*)\}?$/.exec(written);
+  if (reference === null) {
+    if (written.includes('$'))
+      return {
+        spec: undefined,
+        source: 'property',
+        via: written,
+        unknown: `${written} is an expression Gradle evaluates.`,
+      };
+    return { spec: written, source: 'literal' };
+  }
+  const name = (reference[1] as string).replace(/^(project\.|rootProject\.)?(ext\.)?/, '');
+  const property = properties.get(name);
+  if (property === undefined) {
+    return {
+      source: 'property',
+      via: name,
+      unknown: `the property ${name} is set outside the files read (a plugin, an init script, -P); only Gradle knows it.`,
+    };
+  }
+  void at;
+  return { spec: property.value, source: 'property', via: name, definedAt: property.at };
+}

@@ -1,0 +1,430 @@
+// Maven reactors read statically: every pom.xml (text kept as text: `1.10` stays `1.10`), the reactor each
+// aggregator's <modules> builds, <parent> links, properties, <dependencyManagement> (with `import` BOMs),
+// dependencies with where their versions come from, build plugins and their versions, and the wrapper.
+import { XMLParser } from 'fast-xml-parser';
+import { getProperties } from 'properties-file';
+import { LineIndex } from '../../text/lineIndex.js';
+import type { BuildSystemModel, DeclaredVersion, SourceLocation } from '../../workspace/model.js';
+import { emptySystem, fileIn, folderOf, joinPath, type ReadContext } from '../readContext.js';
+
+type Element = Record<string | symbol, unknown>;
+
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  alwaysCreateTextNode: true,
+  captureMetaData: true,
+  processEntities: true,
+  htmlEntities: false,
+  isArray: (name) => ['module', 'dependency', 'plugin', 'profile', 'exclusion'].includes(name),
+});
+const META = XMLParser.getMetaDataSymbol() as unknown as symbol;
+
+export interface Pom {
+  dir: string;
+  file: string;
+  groupId?: string | undefined;
+  artifactId: string;
+  version?: string | undefined;
+  packaging: string;
+  parent?:
+    | {
+        groupId?: string | undefined;
+        artifactId?: string | undefined;
+        version?: string | undefined;
+        relativePath: string;
+        at: SourceLocation;
+      }
+    | undefined;
+  modules: Array<{ path: string; at: SourceLocation }>;
+  properties: Map<string, { value: string; at: SourceLocation }>;
+  managed: PomDependency[];
+  dependencies: PomDependency[];
+  plugins: Array<{ key: string; version?: string | undefined; managed: boolean; at: SourceLocation }>;
+}
+
+interface PomDependency {
+  groupId: string;
+  artifactId: string;
+  version?: string | undefined;
+  scope?: string | undefined;
+  type?: string | undefined;
+  at: SourceLocation;
+  versionAt?: SourceLocation | undefined;
+}
+
+function child(element: unknown, name: string): Element | undefined {
+  const value = (element as Element | undefined)?.[name];
+  if (Array.isArray(value)) return value[0] as Element | undefined;
+  return typeof value === 'object' && value !== null ? (value as Element) : undefined;
+}
+
+function children(element: unknown, name: string): Element[] {
+  const value = (element as Element | undefined)?.[name];
+  if (Array.isArray(value))
+    return value.filter((item): item is Element => typeof item === 'object' && item !== null);
+  return typeof value === 'object' && value !== null ? [value as Element] : [];
+}
+
+function text(element: unknown, name: string): string | undefined {
+  const node = child(element, name);
+  const value = node?.['#text'];
+  return typeof value === 'string' ? value : value === undefined ? undefined : String(value);
+}
+
+export function parsePom(file: string, source: string): Pom {
+  const lines = new LineIndex(source);
+  const locate = (element: unknown): SourceLocation => {
+    const meta = (element as Element | undefined)?.[META] as { startIndex?: number } | undefined;
+    return { file, line: meta?.startIndex === undefined ? 1 : lines.lineAt(meta.startIndex) };
+  };
+  const document = parser.parse(source) as Element;
+  const project = child(document, 'project');
+  if (project === undefined) throw Object.assign(new Error('no <project> element'), { line: 1 });
+  const parentElement = child(project, 'parent');
+  const dependencyOf = (element: Element): PomDependency | undefined => {
+    const groupId = text(element, 'groupId');
+    const artifactId = text(element, 'artifactId');
+    if (groupId === undefined || artifactId === undefined) return undefined;
+    const versionElement = child(element, 'version');
+    return {
+      groupId,
+      artifactId,
+      version: text(element, 'version'),
+      scope: text(element, 'scope'),
+      type: text(element, 'type'),
+      at: locate(element),
+      versionAt: versionElement === undefined ? undefined : locate(versionElement),
+    };
+  };
+  const properties = new Map<string, { value: string; at: SourceLocation }>();
+  const propertiesElement = child(project, 'properties');
+  for (const [key, value] of Object.entries(propertiesElement ?? {})) {
+    const node = Array.isArray(value) ? value[0] : value;
+    const content = (node as Element | undefined)?.['#text'];
+    properties.set(key, { value: typeof content === 'string' ? content : '', at: locate(node) });
+  }
+  const build = child(project, 'build');
+  const pluginsOf = (owner: unknown, managed: boolean) =>
+    children(child(owner, 'plugins'), 'plugin').map((plugin) => ({
+      key: `${text(plugin, 'groupId') ?? 'org.apache.maven.plugins'}:${text(plugin, 'artifactId') ?? ''}`,
+      version: text(plugin, 'version'),
+      managed,
+      at: locate(plugin),
+    }));
+  return {
+    dir: folderOf(file),
+    file,
+    groupId: text(project, 'groupId') ?? text(parentElement, 'groupId'),
+    artifactId: text(project, 'artifactId') ?? '',
+    version: text(project, 'version') ?? text(parentElement, 'version'),
+    packaging: text(project, 'packaging') ?? 'jar',
+    parent:
+      parentElement === undefined
+        ? undefined
+        : {
+            groupId: text(parentElement, 'groupId'),
+            artifactId: text(parentElement, 'artifactId'),
+            version: text(parentElement, 'version'),
+            relativePath: text(parentElement, 'relativePath') ?? '../pom.xml',
+            at: locate(parentElement),
+          },
+    modules: children(child(project, 'modules'), 'module').flatMap((module) => {
+      const path = module['#text'];
+      return typeof path === 'string' ? [{ path, at: locate(module) }] : [];
+    }),
+    properties,
+    managed: children(child(child(project, 'dependencyManagement'), 'dependencies'), 'dependency').flatMap(
+      (d) => dependencyOf(d) ?? [],
+    ),
+    dependencies: children(child(project, 'dependencies'), 'dependency').flatMap(
+      (d) => dependencyOf(d) ?? [],
+    ),
+    plugins: [...pluginsOf(build, false), ...pluginsOf(child(build, 'pluginManagement'), true)],
+  };
+}
+
+const idOf = (pom: Pom) => `${pom.groupId ?? '?'}:${pom.artifactId}`;
+
+export async function readMavenReactors(context: ReadContext): Promise<BuildSystemModel[]> {
+  const poms = new Map<string, Pom>();
+  for (const file of [...context.tree.files.keys()].sort()) {
+    if (!(file === 'pom.xml' || file.endsWith('/pom.xml'))) continue;
+    const source = await context.text(file);
+    if (source === undefined) continue;
+    try {
+      poms.set(folderOf(file), parsePom(file, source));
+    } catch (error) {
+      const line = (error as { line?: number }).line;
+      context.problem(
+        file,
+        line,
+        'SYNTAX_ERROR',
+        `${file}${line === undefined ? '' : `:${line}`}: the POM does not parse (${(error as Error).message.split('\n')[0]}).`,
+      );
+    }
+  }
+  // A reactor root: a POM no other POM lists in <modules>.
+  const listed = new Set<string>();
+  for (const pom of poms.values()) {
+    for (const module of pom.modules) {
+      const dir = joinPath(pom.dir, module.path.replace(/\/pom\.xml$/, ''));
+      if (dir !== undefined) listed.add(dir);
+    }
+  }
+  const systems: BuildSystemModel[] = [];
+  for (const root of [...poms.values()].filter((pom) => !listed.has(pom.dir))) {
+    const system = emptySystem('maven', root.dir);
+    const members: Pom[] = [];
+    const visit = (pom: Pom, seen: Set<string>) => {
+      if (seen.has(pom.dir)) return;
+      seen.add(pom.dir);
+      members.push(pom);
+      for (const module of pom.modules) {
+        const dir = joinPath(pom.dir, module.path.replace(/\/pom\.xml$/, ''));
+        const target = dir === undefined ? undefined : poms.get(dir);
+        if (target === undefined) {
+          context.problem(
+            pom.file,
+            module.at.line,
+            'MODULE_NOT_FOUND',
+            `${pom.file}:${module.at.line}: <module>${module.path}</module> names no folder with a pom.xml.`,
+          );
+          continue;
+        }
+        system.edges.push({
+          system: 'maven',
+          from: idOf(pom),
+          to: idOf(target),
+          kind: 'aggregates',
+          at: module.at,
+        });
+        visit(target, seen);
+      }
+    };
+    visit(root, new Set());
+    readReactor(system, members, poms);
+    await readMavenWrapper(context, system, root.dir);
+    systems.push(system);
+  }
+  return systems;
+}
+
+/** The POM a `<parent>` names: its relativePath when that POM matches, else unknown (a repository's). */
+export function parentOf(pom: Pom, poms: Map<string, Pom>): Pom | undefined {
+  if (pom.parent === undefined) return undefined;
+  const path = pom.parent.relativePath.replace(/\/?pom\.xml$/, '');
+  const dir = path === '' ? undefined : joinPath(pom.dir, path);
+  const candidate = dir === undefined ? undefined : poms.get(dir);
+  if (candidate !== undefined && candidate.artifactId === pom.parent.artifactId) return candidate;
+  return undefined;
+}
+
+function readReactor(system: BuildSystemModel, members: readonly Pom[], poms: Map<string, Pom>): void {
+  const reactorIds = new Set(members.map(idOf));
+  for (const pom of members) {
+    system.files.push(pom.file);
+    system.modules.push({
+      system: 'maven',
+      id: idOf(pom),
+      dir: pom.dir,
+      file: pom.file,
+      version: pom.version,
+    });
+    const parent = parentOf(pom, poms);
+    if (pom.parent !== undefined) {
+      const to =
+        parent === undefined ? `${pom.parent.groupId ?? '?'}:${pom.parent.artifactId ?? '?'}` : idOf(parent);
+      if (parent !== undefined || reactorIds.has(to))
+        system.edges.push({ system: 'maven', from: idOf(pom), to, kind: 'parent', at: pom.parent.at });
+    }
+    const lineage = ancestry(pom, poms);
+    for (const dependency of pom.dependencies) {
+      const coordinates = `${dependency.groupId}:${dependency.artifactId}`;
+      const resolvedGroup = resolveProperties(dependency.groupId, lineage).value;
+      const resolvedCoordinates = `${resolvedGroup}:${dependency.artifactId}`;
+      const local = reactorIds.has(resolvedCoordinates);
+      const scope = dependency.scope ?? 'compile';
+      system.dependencies.push({
+        system: 'maven',
+        module: idOf(pom),
+        configuration: scope,
+        coordinates: resolvedCoordinates === coordinates ? coordinates : resolvedCoordinates,
+        kind: local ? 'project' : dependency.type === 'pom' && scope === 'import' ? 'platform' : 'external',
+        version: versionOf(dependency, lineage),
+        at: dependency.at,
+      });
+      if (local)
+        system.edges.push({
+          system: 'maven',
+          from: idOf(pom),
+          to: resolvedCoordinates,
+          kind: 'dependency',
+          configuration: scope,
+          at: dependency.at,
+        });
+    }
+    for (const managed of pom.managed) {
+      if (managed.scope === 'import') {
+        system.dependencies.push({
+          system: 'maven',
+          module: idOf(pom),
+          configuration: 'import',
+          coordinates: `${managed.groupId}:${managed.artifactId}`,
+          kind: 'platform',
+          version: versionOf(managed, lineage),
+          at: managed.at,
+        });
+      }
+    }
+    for (const plugin of pom.plugins) {
+      system.facts.push({
+        system: 'maven',
+        kind: plugin.managed ? 'maven-plugin-management' : 'maven-plugin',
+        name: plugin.key,
+        version: plugin.version ?? managedPluginVersion(plugin.key, lineage),
+        module: idOf(pom),
+        at: plugin.at,
+      });
+    }
+  }
+}
+
+/** The POM and its ancestors that are in the tree, nearest first. */
+function ancestry(pom: Pom, poms: Map<string, Pom>): Pom[] {
+  const chain: Pom[] = [];
+  for (
+    let current: Pom | undefined = pom;
+    current !== undefined && !chain.includes(current);
+    current = parentOf(current, poms)
+  ) {
+    chain.push(current);
+  }
+  return chain;
+}
+
+function managedPluginVersion(key: string, lineage: readonly Pom[]): string | undefined {
+  for (const pom of lineage) {
+    const managed = pom.plugins.find(
+      (plugin) => plugin.managed && plugin.key === key && plugin.version !== undefined,
+    );
+    if (managed !== undefined) return managed.version;
+  }
+  return undefined;
+}
+
+const BUILT_IN = new Set([
+  'project.version',
+  'project.groupId',
+  'project.artifactId',
+  'pom.version',
+  'version',
+]);
+
+/** `${x}` replaced from the nearest POM defining x (and project.version); `unresolved` names what is not. */
+function resolveProperties(
+  value: string,
+  lineage: readonly Pom[],
+): { value: string; via?: string; at?: SourceLocation; unresolved?: string } {
+  let via: string | undefined;
+  let at: SourceLocation | undefined;
+  let unresolved: string | undefined;
+  const replaced = value.replace(/\$\{([^}]+)\}/g, (whole, name: string) => {
+    via ??= name;
+    if (BUILT_IN.has(name)) {
+      const own = lineage[0];
+      const version = name.endsWith('groupId')
+        ? own?.groupId
+        : name.endsWith('artifactId')
+          ? own?.artifactId
+          : own?.version;
+      if (version !== undefined && !version.includes('${')) return version;
+    }
+    for (const pom of lineage) {
+      const property = pom.properties.get(name);
+      if (property !== undefined) {
+        at ??= property.at;
+        return property.value;
+      }
+    }
+    unresolved ??= name;
+    return whole;
+  });
+  return {
+    value: replaced,
+    ...(via === undefined ? {} : { via }),
+    ...(at === undefined ? {} : { at }),
+    ...(unresolved === undefined ? {} : { unresolved }),
+  };
+}
+
+function versionOf(dependency: PomDependency, lineage: readonly Pom[]): DeclaredVersion {
+  if (dependency.version !== undefined) {
+    if (!dependency.version.includes('${')) return { spec: dependency.version, source: 'literal' };
+    const resolved = resolveProperties(dependency.version, lineage);
+    if (resolved.unresolved !== undefined) {
+      return {
+        source: 'property',
+        via: resolved.unresolved,
+        unknown: `the property ${resolved.unresolved} is not defined in the POMs read (a parent outside the tree, a profile or -D); only Maven knows it.`,
+      };
+    }
+    return { spec: resolved.value, source: 'property', via: resolved.via, definedAt: resolved.at };
+  }
+  // No version: the nearest <dependencyManagement> entry (own POM first, then each parent) supplies it.
+  const [self, ...ancestors] = lineage;
+  for (const pom of [self, ...ancestors]) {
+    if (pom === undefined) continue;
+    const managed = pom.managed.find(
+      (entry) =>
+        entry.groupId === dependency.groupId &&
+        entry.artifactId === dependency.artifactId &&
+        entry.scope !== 'import',
+    );
+    if (managed?.version !== undefined) {
+      const resolved = resolveProperties(managed.version, lineage);
+      return {
+        spec: resolved.unresolved === undefined ? resolved.value : undefined,
+        source: pom === self ? 'dependency-management' : 'parent',
+        via: `${pom.file} <dependencyManagement>`,
+        definedAt: managed.versionAt ?? managed.at,
+        ...(resolved.unresolved === undefined
+          ? {}
+          : { unknown: `the property ${resolved.unresolved} is not defined in the POMs read.` }),
+      };
+    }
+  }
+  const boms = lineage.flatMap((pom) => pom.managed.filter((entry) => entry.scope === 'import'));
+  if (boms.length > 0) {
+    return {
+      source: 'bom',
+      via: boms.map((bom) => `${bom.groupId}:${bom.artifactId}`).join(', '),
+      unknown:
+        'the version comes from an imported BOM outside the repository; only Maven (resolve) knows it.',
+    };
+  }
+  const outside = lineage[lineage.length - 1]?.parent;
+  return {
+    source: outside === undefined ? 'none' : 'parent',
+    unknown:
+      outside === undefined
+        ? 'no version and no <dependencyManagement> entry for it: Maven refuses this POM.'
+        : `the version comes from the parent ${outside.groupId ?? '?'}:${outside.artifactId ?? '?'}, which is not in the tree; only Maven (resolve) knows it.`,
+  };
+}
+
+async function readMavenWrapper(context: ReadContext, system: BuildSystemModel, root: string): Promise<void> {
+  const file = fileIn(root, '.mvn/wrapper/maven-wrapper.properties');
+  if (!context.tree.has(file)) return;
+  const source = await context.text(file);
+  if (source === undefined) return;
+  system.files.push(file);
+  const url = getProperties(source).distributionUrl;
+  const at = { file, line: new LineIndex(source).keyLine('distributionUrl') ?? 1 };
+  system.facts.push({ system: 'maven', kind: 'wrapper', name: 'maven-wrapper', at });
+  const version =
+    url === undefined ? undefined : /apache-maven-([^/]+?)-bin\.(?:zip|tar\.gz)$/.exec(url)?.[1];
+  if (version !== undefined) system.tools.push({ system: 'maven', tool: 'maven', version, at });
+}

@@ -1,0 +1,12 @@
+import type { McpTool } from '@groundwork/mcp-common';
+import { buildDependenciesTool } from './buildDependenciesTool.js';
+import { buildHealthTool } from './buildHealthTool.js';
+import { buildWhyTool } from './buildWhyTool.js';
+import { buildWorkspaceTool } from './buildWorkspaceTool.js';
+
+export const buildTools: readonly McpTool[] = [
+  buildWorkspaceTool,
+  buildDependenciesTool,
+  buildWhyTool,
+  buildHealthTool,
+];
