@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { declaredDependencies } from '../core/dependencies/declaredDependencies.js';
 import { pathArgument, withWorkspace } from './buildRoot.js';
 import { cursorOf, offsetOf, pageArguments, pageOf, pageSchema } from './page.js';
-import { resolvedFor } from './resolvedDependencies.js';
+import { resolvedRows, resolveFor } from './resolvedDependencies.js';
+import { runSchema } from './runSchemas.js';
 import { dependencyOf, dependencySchema, problemSchema, problemsOf, systemSchema } from './schemas.js';
 
 export const buildDependenciesTool = defineTool({
@@ -28,7 +29,15 @@ export const buildDependenciesTool = defineTool({
       ),
       only_conflicts: optionalBoolean(
         false,
-        'With resolve: only the dependencies whose selected version differs from a requested one.',
+        'With resolve: only the dependencies requested at more than one version (or that the tool says it resolved a conflict for).',
+      ),
+      network: optionalBoolean(
+        false,
+        'With resolve: let the build tool download what it misses (default: offline).',
+      ),
+      use_wrapper: optionalBoolean(
+        false,
+        "With resolve: use the build's gradlew / mvnw (refused unless the server was started with --allow-build-wrapper).",
       ),
       ...pageArguments,
     }),
@@ -41,14 +50,27 @@ export const buildDependenciesTool = defineTool({
             module: z.string(),
             configuration: z.string(),
             coordinates: z.string(),
-            requested: z.string().optional(),
+            requested: z.array(z.string()).describe('Every version asked for in the graph.'),
             selected: z.string().optional(),
-            reason: z.string().optional(),
+            reason: z.string().describe("The tool's rule: conflict resolution, nearest wins, requested, …"),
             conflict: z.boolean(),
-            path: z.array(z.string()),
+            direct: z.boolean().describe('Declared by the module itself.'),
+            path: z.array(z.string()).describe('The shortest path from the module to it.'),
+            failure: z.string().optional(),
           }),
         )
         .optional(),
+      run: z
+        .object({
+          run_id: runSchema.run_id,
+          status: runSchema.status,
+          network_needed: runSchema.network_needed,
+          log_tail: runSchema.log_tail,
+        })
+        .optional()
+        .describe(
+          'With resolve on Gradle or Maven: the build run that resolved (page its log with build_log).',
+        ),
       total: z.number().int(),
       problems: z.array(problemSchema),
       ...pageSchema,
@@ -60,12 +82,24 @@ export const buildDependenciesTool = defineTool({
     return withWorkspace(args.path, ctx, async (workspace) => {
       const offset = offsetOf(args.cursor);
       if (args.resolve) {
-        const resolved = await resolvedFor(workspace, args, ctx);
+        const resolution = await resolveFor(args.path, args, ctx, 'build_dependencies with resolve: true');
+        const resolved = resolvedRows(resolution, args);
         const page = pageOf(resolved, offset, args.limit);
+        const run = resolution.run;
         return ToolResult.success({
           static: false,
           dependencies: [],
           resolved: page.items,
+          ...(run === undefined
+            ? {}
+            : {
+                run: {
+                  run_id: run.run_id,
+                  status: run.status,
+                  ...(run.network_needed === undefined ? {} : { network_needed: run.network_needed }),
+                  log_tail: run.status === 'succeeded' ? [] : run.log_tail,
+                },
+              }),
           total: resolved.length,
           problems: problemsOf(workspace.problems),
           truncated: page.more,

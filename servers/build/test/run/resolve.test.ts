@@ -102,7 +102,7 @@ describe.skipIf(!mavenPresent)('resolve on Maven 3.8.7, against `mvn dependency:
   }, async () => {
     const resolution = await resolve(root, 'maven');
     expect(resolution.run?.status).toBe('succeeded');
-    const app = resolution.graphs.find((g) => g.module === 'app');
+    const app = resolution.graphs.find((g) => g.module === 'demo:app');
     expect(app).toBeDefined();
     const qdox = resolvedDependencies(app!).find((d) => d.dependency === 'com.thoughtworks.qdox:qdox');
     expect(qdox).toMatchObject({

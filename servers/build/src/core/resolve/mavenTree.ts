@@ -49,7 +49,7 @@ export function readMavenTrees(text: string): ResolvedGraph[] {
         [root.key, { key: root.key, reason: 'root', project: true }],
       ]);
       graph = {
-        module: root.key.split(':')[1] as string,
+        module: root.key,
         configuration: 'maven',
         root: root.key,
         components,
