@@ -2,11 +2,13 @@
 // JSON-RPC error the client can read and retry, never dropped. One limiter serves the whole server and one
 // each session, so a single client cannot take every slot.
 
-/** JSON-RPC server error answered when a limit and its queue are full. */
-export const SERVER_BUSY = -32000;
+import { RpcError, RpcErrorCode } from './protocol/rpcError.js';
 
-export class ServerBusyError extends Error {
-  readonly code = SERVER_BUSY;
+/** Answered when a limit and its queue are full. */
+export class ServerBusyError extends RpcError {
+  constructor(message: string) {
+    super(RpcErrorCode.ServerError, message);
+  }
 }
 
 interface Waiter {

@@ -9,8 +9,9 @@ import { completeFrom } from './completers.js';
 import { defaultLimits } from './limits.js';
 import { definePrompt, type McpPrompt } from './prompt.js';
 import { PromptCatalog } from './promptCatalog.js';
-import { createProtocolServer, type ServerApp } from './protocolServer.js';
-import { ModernProtocol } from './revision2026/modernProtocol.js';
+import { Connection } from './protocol/connection.js';
+import { Dispatcher } from './protocol/dispatcher.js';
+import type { ServerApp } from './serverApp.js';
 import { ToolError } from './toolError.js';
 import { ToolRegistry } from './toolRegistry.js';
 
@@ -85,7 +86,7 @@ async function appWith(prompts: readonly McpPrompt[]): Promise<ServerApp> {
 beforeEach(async () => {
   app = await appWith([paint, failing, huge]);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createProtocolServer(app, { stateless: false }).connect(serverSide);
+  await new Connection(app, { stateless: false }).connect(serverSide);
   client = new Client({ name: 'prompt-test', version: '0' });
   await client.connect(clientSide);
 });
@@ -168,7 +169,7 @@ describe('completion/complete', () => {
     expect(client.getServerCapabilities()?.completions).toEqual({});
     const bare = await appWith([failing]);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createProtocolServer(bare, { stateless: false }).connect(serverSide);
+    await new Connection(bare, { stateless: false }).connect(serverSide);
     const other = new Client({ name: 'prompt-test', version: '0' });
     await other.connect(clientSide);
     expect(other.getServerCapabilities()?.completions).toBeUndefined();
@@ -282,11 +283,13 @@ describe('on the 2026-07-28 layer', () => {
     'io.modelcontextprotocol/clientCapabilities': {},
   };
   const ask = (method: string, params: Record<string, unknown>) =>
-    new ModernProtocol(app).answer(
+    new Dispatcher(app).answer(
       1,
       method,
       { ...params, _meta: meta },
       {
+        era: 'modern',
+        client: 'test',
         signal: new AbortController().signal,
         send: async () => undefined,
       },

@@ -11,7 +11,7 @@ import {
   type McpPrompt,
   type PromptContext,
 } from './prompt.js';
-import { internalError, invalidParams } from './rpcErrors.js';
+import { RpcError, RpcErrorCode } from './protocol/rpcError.js';
 import { ToolError } from './toolError.js';
 
 /** What a client may send: at most this many arguments, each value at most this many characters. */
@@ -122,7 +122,8 @@ export class PromptCatalog {
     const bytes = Buffer.byteLength(JSON.stringify(rendered));
     if (bytes > this.maxResultBytes) {
       this.logger.error({ prompt: definition.name, bytes }, 'rendered prompt exceeds the reply limit');
-      throw internalError(
+      throw new RpcError(
+        RpcErrorCode.InternalError,
         `Prompt '${definition.name}' rendered ${bytes} bytes, over this server's reply limit.`,
       );
     }
@@ -186,17 +187,17 @@ export class PromptCatalog {
       this.listing.length === 0
         ? 'this server has none'
         : `its prompts are ${this.listing.map((p) => `'${p.name}'`).join(', ')}`;
-    throw Object.assign(invalidParams(`Unknown prompt ${shown}; ${offered}.`), {
-      data: { name: typeof name === 'string' ? clip(name) : null },
+    throw invalidParams(`Unknown prompt ${shown}; ${offered}.`, {
+      name: typeof name === 'string' ? clip(name) : null,
     });
   }
 
   /** An expected failure keeps its message (masked) as -32602; anything else is logged and reported as -32603. */
-  private failure(what: string, error: unknown, sentByClient: unknown): Error {
+  private failure(what: string, error: unknown, sentByClient: unknown): RpcError {
     if (error instanceof ToolError) return invalidParams(maskForClient(error.message, sentByClient));
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
     this.logger.error({ what, error: maskSecrets(message) }, 'prompt or completion failed');
-    return internalError(`${what} failed; the server's log has the details.`);
+    return new RpcError(RpcErrorCode.InternalError, `${what} failed; the server's log has the details.`);
   }
 }
 
@@ -283,4 +284,8 @@ export function promptsOf(app: AppWithPrompts): PromptCatalog {
     emptyCatalogs.set(app, empty);
   }
   return empty;
+}
+
+function invalidParams(message: string, data?: unknown): RpcError {
+  return new RpcError(RpcErrorCode.InvalidParams, message, data);
 }

@@ -5,7 +5,7 @@ import { parseCommandLine, type ServerSwitch, type StartupOptions, usage } from 
 import { createLogger, preloadLogger } from './logger.js';
 import type { McpPrompt } from './prompt.js';
 import { PromptCatalog } from './promptCatalog.js';
-import type { ServerApp } from './protocolServer.js';
+import type { ServerApp } from './serverApp.js';
 import { SkillCatalog } from './skills/skillCatalog.js';
 import type { McpTool } from './tool.js';
 import { ToolRegistry } from './toolRegistry.js';

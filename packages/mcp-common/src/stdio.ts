@@ -1,20 +1,22 @@
 // Serving on stdio: stdout is the JSON-RPC wire. The process lives as long as stdin, plus a short grace
 // in which requests already read are still answered (a client may write its requests, then close stdin).
 import { preloadLogger } from './logger.js';
-import { createProtocolServer, type ServerApp } from './protocolServer.js';
-import { screenEitherRevision } from './revision2026/revision.js';
-import { answerModernRequestsOn } from './revision2026/stdioRevision.js';
+import { Connection } from './protocol/connection.js';
+import { classify } from './protocol/eras.js';
+import { screenFor } from './protocol/screening.js';
+import type { ServerApp } from './serverApp.js';
 import { StdioTransport } from './stdioTransport.js';
 
 const ANSWER_GRACE_MS = 500;
 const EXIT_GRACE_MS = 900;
 
 export async function serveStdio(app: ServerApp): Promise<void> {
-  const server = createProtocolServer(app, { stateless: false });
+  // Both eras share the one stream: each message is screened as the era it belongs to.
+  const connection = new Connection(app, { stateless: false });
   const transport = new StdioTransport(process.stdin, process.stdout, {
     maxLineBytes: app.limits.maxRequestBytes,
     report: (message) => app.logger.warn(message),
-    screen: screenEitherRevision,
+    screen: (raw) => screenFor(classify(raw))(raw),
     // The log is loaded (and the tool listing read) once the first answer — a client's initialize — is on
     // its way, not before it (logger.ts, toolRegistry.ts).
     afterFirstSend: () =>
@@ -23,8 +25,7 @@ export async function serveStdio(app: ServerApp): Promise<void> {
         preloadLogger(app.logger);
       }),
   });
-  await server.connect(transport);
-  answerModernRequestsOn(transport, app);
+  await connection.connect(transport);
   let exiting = false;
   const exit = async (code: number) => {
     if (exiting) return;
@@ -32,7 +33,7 @@ export async function serveStdio(app: ServerApp): Promise<void> {
     // Pending timers or handles must not keep an editor waiting on a process whose client has gone.
     setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
     await settled(transport, ANSWER_GRACE_MS);
-    server.close().finally(() => process.exit(code));
+    connection.close().finally(() => process.exit(code));
   };
   process.stdin.on('end', () => void exit(0));
   process.stdin.on('close', () => void exit(0));

@@ -4,15 +4,8 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import {
-  INVALID_REQUEST,
-  parseError,
-  type RpcErrorReply,
-  type RpcId,
-  rpcError,
-  type Screened,
-  screenMessage,
-} from './rpcScreening.js';
+import { errorReply, RpcErrorCode, type RpcErrorReply, type RpcId } from './protocol/rpcError.js';
+import { parseError, type Screened, screenMessage } from './protocol/screening.js';
 
 export interface StdioTransportOptions {
   /** A line longer than this is skipped (its bytes are not kept), reported on stderr and answered. */
@@ -92,7 +85,9 @@ export class StdioTransport implements Transport {
       this.options.report(
         `skipped a stdin message longer than ${limit} bytes (the limit; raise it with --max-request-bytes)`,
       );
-      void this.send(rpcError(null, INVALID_REQUEST, `Invalid Request: the message exceeds ${limit} bytes.`));
+      void this.send(
+        errorReply(null, RpcErrorCode.InvalidRequest, `Invalid Request: the message exceeds ${limit} bytes.`),
+      );
       return;
     }
     this.pending.push(piece);
@@ -134,10 +129,10 @@ export class StdioTransport implements Transport {
       const id = (item as { id?: unknown } | null)?.id;
       const isRequest = typeof (item as { method?: unknown } | null)?.method === 'string';
       return isRequest && (typeof id === 'string' || Number.isSafeInteger(id))
-        ? [rpcError(id as RpcId, INVALID_REQUEST, problem)]
+        ? [errorReply(id as RpcId, RpcErrorCode.InvalidRequest, problem)]
         : [];
     });
-    const answer = replies.length > 0 ? replies : rpcError(null, INVALID_REQUEST, problem);
+    const answer = replies.length > 0 ? replies : errorReply(null, RpcErrorCode.InvalidRequest, problem);
     void this.write(`${JSON.stringify(answer)}\n`);
   }
 

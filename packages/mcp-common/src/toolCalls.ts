@@ -1,18 +1,15 @@
 // Runs one tools/call for any protocol revision: the context a tool sees (signal, progress, log, paths,
 // result limit), the call limits of the server and of the caller's session, and the log lines operators and
-// tests wait for. The 2025 SDK Server and the 2026-07-28 dispatcher both call this, so a call behaves the
+// tests wait for. The dispatcher calls this for both eras (and a task for its call), so a call behaves the
 // same whichever revision carried it.
 import { CallLimiter } from './callLimiter.js';
 import type { Logger } from './logger.js';
 import { maskValue } from './masking.js';
 import { MemoryBudget } from './memoryBudget.js';
-import { invalidParams } from './rpcErrors.js';
+import { RpcError, RpcErrorCode } from './protocol/rpcError.js';
 import type { ServerApp } from './serverApp.js';
 import type { LogLevel, ToolContext, ToolLog } from './tool.js';
 import { type CallContext, type CallOutcome, UnknownToolError } from './toolRegistry.js';
-
-// Still importable from here, where request handlers have always found it.
-export { invalidParams };
 
 /** A notification sent to the caller while its call runs (progress, log messages). */
 export type Send = (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
@@ -99,7 +96,7 @@ export async function runToolCall(app: ServerApp, request: ToolCallRequest): Pro
       structuredOutput: request.structuredOutput,
     });
   } catch (error) {
-    if (error instanceof UnknownToolError) throw invalidParams(error.message);
+    if (error instanceof UnknownToolError) throw new RpcError(RpcErrorCode.InvalidParams, error.message);
     throw error;
   } finally {
     // Every exit (answer, error, cancellation) returns the call's memory before its slot.

@@ -1,7 +1,7 @@
 // The server's MCP_USAGE.md as a resource: listed and read the same way by every protocol revision.
 import { maskSecrets } from './masking.js';
+import { RpcError, RpcErrorCode } from './protocol/rpcError.js';
 import type { ServerApp } from './serverApp.js';
-import { invalidParams } from './toolCalls.js';
 
 export function usageUri(app: ServerApp): string {
   return `groundwork://${app.name}/usage`;
@@ -25,7 +25,7 @@ export function readUsage(app: ServerApp, uri: string) {
   if (app.usage === undefined || uri !== usageUri(app)) {
     // Quoted cut short and masked: the URI is the client's, of any length, and may carry a token.
     const quoted = maskSecrets(uri.length > 200 ? `${uri.slice(0, 200)}…` : uri);
-    throw Object.assign(invalidParams(`Unknown resource '${quoted}'.`), { data: { uri: quoted } });
+    throw new RpcError(RpcErrorCode.InvalidParams, `Unknown resource '${quoted}'.`, { uri: quoted });
   }
   return { contents: [{ uri: usageUri(app), mimeType: 'text/markdown', text: app.usage }] };
 }

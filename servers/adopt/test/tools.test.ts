@@ -6,8 +6,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectOverStdio, type StdioSession, type ToolOutcome } from '@groundwork/mcp-testkit';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainRepo } from '../src/testing/buildToolRepos.js';
+import { conventionalRepo } from '../src/testing/conventionalRepo.js';
+import { type FixtureFiles, writeFixtureFiles } from '../src/testing/fixtureRepo.js';
 import { createBareRemote } from '../src/testing/gitFixtures.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
@@ -15,6 +18,8 @@ const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
 const TOKEN = 'ghp_WIREfakeWIREfakeWIREfakeWIREfake0001';
 
 let server: StdioSession;
+let brokenSkills: string;
+const rank = (severity: unknown) => ['error', 'warning', 'note'].indexOf(String(severity));
 let workspaceRoot: string;
 
 beforeAll(async () => {
@@ -68,6 +73,50 @@ describe('verify_repo', () => {
       fix: 'Fix the path (it is relative to this file) or remove the link.',
       docs: 'https://agents.md',
     });
+  });
+
+  it('pages 400 broken skills into answers that fit the default budget, with every count whole', {
+    timeout: 120_000,
+  }, async () => {
+    const files: FixtureFiles = conventionalRepo();
+    for (let index = 0; index < 400; index++)
+      files[`.claude/skills/skill-${index}/SKILL.md`] =
+        `---\nname: skill-${index}\ndescription: [Use when the task ${index} comes up\n---\n\nBody.\n`;
+    brokenSkills = path.join(workspaceRoot, 'broken-skills');
+    await writeFixtureFiles(brokenSkills, files);
+    const seen: Array<Record<string, unknown>> = [];
+    let cursor: string | undefined;
+    let first: Record<string, unknown> | undefined;
+    do {
+      const result = await call('verify_repo', { path: brokenSkills, ...(cursor ? { cursor } : {}) });
+      expect(result.isError, result.text).toBeFalsy();
+      // The text block is the whole answer: within 50,000 characters and 20,000 o200k tokens.
+      expect(result.text.length).toBeLessThanOrEqual(50_000);
+      expect(countTokens(result.text)).toBeLessThanOrEqual(20_000);
+      expect(JSON.parse(result.text)).toEqual(result.structuredContent);
+      first ??= result.structuredContent;
+      seen.push(...((result.structuredContent?.findings ?? []) as Array<Record<string, unknown>>));
+      cursor = result.structuredContent?.next_cursor as string | undefined;
+      expect(seen.length).toBeLessThan(10_000);
+    } while (cursor !== undefined);
+    const totals = first?.totals as { errors: number; warnings: number; notes: number };
+    expect(first?.truncated).toBe(true);
+    expect(seen).toHaveLength(totals.errors + totals.warnings + totals.notes);
+    expect(first?.total).toBe(seen.length);
+    const byRule = first?.by_rule as Array<{ rule: string; count: number }>;
+    expect(byRule.find((entry) => entry.rule === 'skill/front-matter-strict')?.count).toBe(400);
+    expect(byRule.reduce((sum, entry) => sum + entry.count, 0)).toBe(seen.length);
+    const severities = seen.map((finding) => finding.severity);
+    expect(severities).toEqual([...severities].sort((a, b) => rank(a) - rank(b)));
+  });
+
+  it('refuses a cursor handed out for another repository, naming the argument', async () => {
+    const first = await call('verify_repo', { path: brokenSkills, max_tokens: 1_000 });
+    const cursor = first.structuredContent?.next_cursor as string;
+    expect(cursor).toEqual(expect.any(String));
+    const result = await call('verify_repo', { path: 'broken-repo', cursor });
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain("Invalid argument 'cursor'");
   });
 
   it('refuses a path outside the allowed directories without revealing where they are', async () => {

@@ -79,15 +79,46 @@ describe('build_workspace', () => {
     });
   });
 
-  it('pages modules with a cursor', async () => {
-    const first = await call('build_workspace', { path: 'gradle-kotlin', limit: 2 });
-    expect(first.structuredContent).toMatchObject({
-      truncated: true,
-      modules: [{ id: ':' }, { id: ':app' }],
+  it('pages a large build under a small budget, every module once, then refuses the cursor once files change', async () => {
+    const ids = Array.from({ length: 120 }, (_, index) => `:module-${String(index).padStart(3, '0')}`);
+    const files: Record<string, string> = {
+      'settings.gradle.kts': `${ids.map((id) => `include("${id}")`).join('\n')}\n`,
+    };
+    for (const id of ids)
+      files[`${id.slice(1)}/build.gradle.kts`] = 'dependencies { implementation(project(":module-000")) }\n';
+    const root = await tree('many', files);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await call('build_workspace', {
+        path: root,
+        max_tokens: 1000,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      expect(page.isError, page.text).toBeFalsy();
+      expect(page.text.length).toBeLessThanOrEqual(2500);
+      const content = page.structuredContent as {
+        modules: Array<{ id: string }>;
+        next_cursor?: string;
+        total: number;
+      };
+      expect(content.total).toBe(121);
+      seen.push(...content.modules.map((module) => module.id));
+      cursor = content.next_cursor;
+      pages++;
+    } while (cursor !== undefined && pages < 200);
+    expect(pages).toBeGreaterThan(2);
+    expect(seen).toEqual([':', ...ids]);
+    const first = await call('build_workspace', { path: root, max_tokens: 1000 });
+    await writeFile(path.join(root, 'module-000/build.gradle.kts'), '// changed\n');
+    const stale = await call('build_workspace', {
+      path: root,
+      max_tokens: 1000,
+      cursor: first.structuredContent?.next_cursor,
     });
-    const cursor = first.structuredContent?.next_cursor as string;
-    const second = await call('build_workspace', { path: 'gradle-kotlin', limit: 2, cursor });
-    expect(second.structuredContent).toMatchObject({ truncated: false, modules: [{ id: ':core' }] });
+    expect(stale.isError).toBe(true);
+    expect(stale.text).toContain('the input changed since');
   });
 
   it('refuses a folder with no build file, saying what it looked for', async () => {

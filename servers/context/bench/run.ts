@@ -3,7 +3,8 @@
 //   with tsconfig aliases and on real TypeScript sources; a warm call on 5,000 files; estimate_tokens
 //   throughput vs gpt-tokenizer called directly. Env: BENCH_FILES (sizes, default 1000,5000,20000),
 //   BENCH_COMPETITOR_MAX (largest size the competitors run on, default 5000), BENCH_SEED (default 42),
-//   BENCH_PARTS (any of cold,warm,tokens; default all), BENCH_COMPETITORS (default dependency-cruiser,madge).
+//   BENCH_PARTS (any of cold,warm,tokens; default all), BENCH_COMPETITORS (default dependency-cruiser,madge),
+//   BENCH_REAL (real corpora, default effect-rxjs,zod,ajv; BENCH_FILES= for none of the generated ones).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -18,12 +19,16 @@ import { ContextServer, coldProjectTree } from './contextServer.js';
 import { cpuMillisecondsIn } from './cpuTime.js';
 import { generateRepo } from './generateRepo.js';
 
-const sizes = (process.env.BENCH_FILES ?? '1000,5000,20000').split(',').map((size) => Number(size.trim()));
+const sizes = (process.env.BENCH_FILES ?? '1000,5000,20000')
+  .split(',')
+  .filter((size) => size.trim() !== '')
+  .map((size) => Number(size.trim()));
 const competitorMax = Number(process.env.BENCH_COMPETITOR_MAX ?? 5000);
 const seed = Number(process.env.BENCH_SEED ?? 42);
 const competitorNames = (process.env.BENCH_COMPETITORS ?? 'dependency-cruiser,madge')
   .split(',')
   .map((name) => name.trim());
+const realWanted = (process.env.BENCH_REAL ?? 'effect-rxjs,zod,ajv').split(',').map((name) => name.trim());
 const parts = new Set((process.env.BENCH_PARTS ?? 'cold,warm,tokens').split(',').map((part) => part.trim()));
 const dataDir = fileURLToPath(new URL('../bench-data', import.meta.url));
 const pnpmStore = fileURLToPath(new URL('../../../node_modules/.pnpm', import.meta.url));
@@ -41,24 +46,33 @@ interface Corpus {
   files: number;
 }
 
-/** An installed package's TypeScript sources copied out of node_modules (which every tool skips). */
-function realCorpus(name: string, subdir: string, compilerOptions: object): Corpus | undefined {
-  const installed = readdirSync(pnpmStore).find((entry) => entry.startsWith(`${name}@`));
-  if (installed === undefined) return undefined;
-  const source = path.join(pnpmStore, installed, 'node_modules', name, subdir);
-  const root = path.join(dataDir, 'real', name);
-  if (!existsSync(root)) {
-    cpSync(source, path.join(root, 'src'), {
-      recursive: true,
-      filter: (file) => !/\.d\.[cm]?ts$/.test(file),
-    });
-    writeFileSync(
-      path.join(root, 'tsconfig.json'),
-      `${JSON.stringify({ compilerOptions, include: ['src'] })}\n`,
-    );
+/**
+ * Installed packages' TypeScript sources copied out of node_modules (which every tool skips), each into
+ * `src/<name>/` of one tree.
+ */
+function realCorpus(
+  label: string,
+  packages: ReadonlyArray<[name: string, subdir: string]>,
+  compilerOptions: object,
+): Corpus | undefined {
+  const root = path.join(dataDir, 'real', label);
+  const versions: string[] = [];
+  for (const [name, subdir] of packages) {
+    const installed = readdirSync(pnpmStore).find((entry) => entry.startsWith(`${name}@`));
+    if (installed === undefined) return undefined;
+    versions.push(installed.split('_')[0]!);
+    const target = packages.length === 1 ? path.join(root, 'src') : path.join(root, 'src', name);
+    if (!existsSync(target)) {
+      const source = path.join(pnpmStore, installed, 'node_modules', name, subdir);
+      cpSync(source, target, { recursive: true, filter: (file) => !/\.d\.[cm]?ts$/.test(file) });
+    }
   }
+  writeFileSync(
+    path.join(root, 'tsconfig.json'),
+    `${JSON.stringify({ compilerOptions, include: ['src'] })}\n`,
+  );
   return {
-    name: `${installed.split('_')[0]} ${subdir}/ (real)`,
+    name: `${versions.join(' + ')} (real)`,
     root,
     sourceDir: 'src',
     files: countTs(path.join(root, 'src')),
@@ -233,13 +247,21 @@ say(
 
 say('\n## Cold project_tree vs dependency-cruiser and madge');
 const corpora: Corpus[] = [];
-for (const name of ['zod', 'ajv']) {
-  const corpus =
-    name === 'zod'
-      ? realCorpus('zod', 'src', { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true })
-      : realCorpus('ajv', 'lib', { module: 'CommonJS', moduleResolution: 'node', strict: true });
-  if (corpus) corpora.push(corpus);
-}
+const realCorpora = [
+  // effect writes NodeNext `.js` specifiers, rxjs extensionless ones: the bundler rules read both.
+  realCorpus(
+    'effect-rxjs',
+    [
+      ['effect', 'src'],
+      ['rxjs', 'src'],
+    ],
+    { module: 'ESNext', moduleResolution: 'Bundler', strict: true },
+  ),
+  realCorpus('zod', [['zod', 'src']], { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true }),
+  realCorpus('ajv', [['ajv', 'lib']], { module: 'CommonJS', moduleResolution: 'node', strict: true }),
+];
+for (const corpus of realCorpora)
+  if (corpus && realWanted.some((name) => corpus.root.endsWith(name))) corpora.push(corpus);
 for (const files of sizes) {
   corpora.push({
     name: `generated, seed ${seed}`,

@@ -28,9 +28,10 @@ function call(name: string, args: Record<string, unknown>): Promise<ToolOutcome>
 }
 
 describe('tools/list', () => {
-  it('lists the five read-only tools with output schemas', async () => {
+  it('lists the six read-only tools with output schemas', async () => {
     const { tools } = await server.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'change_impact',
       'context_bundle',
       'estimate_tokens',
       'find_context',
@@ -224,6 +225,8 @@ describe('find_context', () => {
       depth: 2,
     });
     expect(result.structuredContent).toEqual({
+      // The fixtures lie in groundwork's own repository, above the allowed directory: git is not asked.
+      state: expect.objectContaining({ source: 'files', dirty_files: 0 }),
       file: 'src/utils/math.ts',
       direction: 'dependents',
       files: [

@@ -30,6 +30,7 @@ describeTransportContract({
     { name: 'find_duplicates', arguments: { file: 'people.csv', columns: ['email'] } },
     { name: 'find_keys', arguments: { file: 'people.csv' } },
     { name: 'profile_columns', arguments: { ...database } },
+    { name: 'join_check', arguments: { left: { file: 'people.csv' }, right: database, on: 'email' } },
   ],
   slowCall: { name: 'find_keys', arguments: { file: ensureSlowFixture(), max_columns: 3 } },
   promptArguments: {

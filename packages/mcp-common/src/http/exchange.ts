@@ -3,11 +3,8 @@
 // notifications. Messages refused before reaching the protocol server arrive answered already.
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { type RpcErrorReply, rpcError } from '../rpcScreening.js';
-import { type RpcId, SSE_HEADERS, sendJson, sseEvent } from './httpMessages.js';
-
-/** Answered for a request the client cancelled, so that its POST can end (MCP sends no result for it). */
-const REQUEST_CANCELLED = -32800;
+import { errorReply, RpcErrorCode, type RpcErrorReply, type RpcId } from '../protocol/rpcError.js';
+import { SSE_HEADERS, sendJson, sseEvent } from './httpMessages.js';
 
 type Reply = JSONRPCMessage | RpcErrorReply;
 
@@ -65,7 +62,8 @@ export class Exchange {
       if (this.waiting.size === 0) this.finish();
       return;
     }
-    this.respond(id, rpcError(replyId, REQUEST_CANCELLED, 'Request cancelled.'));
+    // Answered so that the POST can end (MCP sends no result for a cancelled request).
+    this.respond(id, errorReply(replyId, RpcErrorCode.RequestCancelled, 'Request cancelled.'));
   }
 
   /** Ends the exchange early (the session is closing). */
@@ -74,11 +72,7 @@ export class Exchange {
     this.done = true;
     if (this.streaming) this.res.end();
     else if (!this.res.headersSent)
-      sendJson(this.res, 503, {
-        jsonrpc: '2.0',
-        error: { code: -32000, message: 'Server is shutting down.' },
-        id: null,
-      });
+      sendJson(this.res, 503, errorReply(null, RpcErrorCode.ServerError, 'Server is shutting down.'));
   }
 
   private add(message: Reply): void {

@@ -8,7 +8,8 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ServerApp } from '../protocolServer.js';
+import { RpcErrorCode } from '../protocol/rpcError.js';
+import type { ServerApp } from '../serverApp.js';
 import { sendJson, sendRpcError } from './httpMessages.js';
 import { type McpEndpoint, SessionEndpoint, StatelessEndpoint } from './mcpEndpoint.js';
 import { RevisionRouter } from './modernEndpoint.js';
@@ -48,7 +49,7 @@ export async function serveHttp(app: ServerApp, options: HttpOptions): Promise<R
     if (!guard(req, res)) return;
     route(app, endpoint, options, req, res).catch((error: unknown) => {
       app.logger.error({ error: String(error) }, 'http request failed');
-      if (!res.headersSent) sendRpcError(res, 500, -32603, 'Internal error.');
+      if (!res.headersSent) sendRpcError(res, 500, RpcErrorCode.InternalError, 'Internal error.');
       else res.end();
     });
   });
@@ -121,7 +122,12 @@ function requestGuard(options: HttpOptions, port: number) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const host = (req.headers.host ?? '').toLowerCase();
     if (!hosts.has(host)) {
-      sendRpcError(res, 403, -32000, 'Forbidden: Host header not allowed (add it with --allowed-host).');
+      sendRpcError(
+        res,
+        403,
+        RpcErrorCode.ServerError,
+        'Forbidden: Host header not allowed (add it with --allowed-host).',
+      );
       return false;
     }
     const origin = req.headers.origin;
@@ -129,7 +135,7 @@ function requestGuard(options: HttpOptions, port: number) {
       sendRpcError(
         res,
         403,
-        -32000,
+        RpcErrorCode.ServerError,
         'Forbidden: Origin not allowed (add it with --allowed-origin or --cors-origin).',
       );
       return false;

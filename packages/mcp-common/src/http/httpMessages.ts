@@ -1,7 +1,7 @@
 // Small, shared pieces of the HTTP transports: JSON-RPC message classification and plain responses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { RpcErrorReply } from '../rpcScreening.js';
+import { errorReply, RpcErrorCode, type RpcErrorReply, type RpcId } from '../protocol/rpcError.js';
 
 export type RpcRequest = {
   jsonrpc: '2.0';
@@ -9,7 +9,6 @@ export type RpcRequest = {
   method: string;
   params?: Record<string, unknown>;
 };
-export type RpcId = string | number;
 
 /** A POST's messages after screening. */
 export interface ReadMessages {
@@ -47,11 +46,11 @@ export function hasProgressToken(message: RpcRequest): boolean {
 export function sendRpcError(
   res: ServerResponse,
   status: number,
-  code: number,
+  code: RpcErrorCode,
   message: string,
   headers = {},
 ): void {
-  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
+  sendJson(res, status, errorReply(null, code, message), headers);
 }
 
 export function sendJson(
@@ -86,7 +85,7 @@ export const SSE_HEADERS = {
 export class BodyError extends Error {
   constructor(
     readonly status: number,
-    readonly code: number,
+    readonly code: RpcErrorCode,
     message: string,
   ) {
     super(message);
@@ -103,7 +102,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   if (declared > 2 * limit) {
     req.pause();
-    throw new BodyError(413, -32600, `Request body exceeds ${limit} bytes.`);
+    throw new BodyError(413, RpcErrorCode.InvalidRequest, `Request body exceeds ${limit} bytes.`);
   }
   const body = await new Promise<Buffer | undefined>((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -121,10 +120,11 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     req.on('end', () => resolve(size <= limit ? Buffer.concat(chunks, size) : undefined));
     req.on('error', reject);
   });
-  if (body === undefined) throw new BodyError(413, -32600, `Request body exceeds ${limit} bytes.`);
+  if (body === undefined)
+    throw new BodyError(413, RpcErrorCode.InvalidRequest, `Request body exceeds ${limit} bytes.`);
   try {
     return JSON.parse(body.toString('utf8'));
   } catch {
-    throw new BodyError(400, -32700, 'Parse error: the request body is not valid JSON.');
+    throw new BodyError(400, RpcErrorCode.ParseError, 'Parse error: the request body is not valid JSON.');
   }
 }

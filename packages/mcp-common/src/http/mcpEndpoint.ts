@@ -1,12 +1,13 @@
 // The /mcp endpoint in its two HTTP modes. Streamable HTTP keeps sessions (idle expiry, a cap, DELETE);
-// stateless HTTP serves every POST from one protocol server built at start-up.
+// stateless HTTP serves every POST from one connection built at start-up.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Limits } from '../limits.js';
-import { createProtocolServer, type ServerApp } from '../protocolServer.js';
-import { INVALID_REQUEST, type RpcErrorReply, type Screened, screenMessage } from '../rpcScreening.js';
+import { Connection } from '../protocol/connection.js';
+import { isLegacyRevision, LEGACY_REVISIONS } from '../protocol/eras.js';
+import { RpcErrorCode, type RpcErrorReply } from '../protocol/rpcError.js';
+import { type Screened, screenMessage } from '../protocol/screening.js';
+import type { ServerApp } from '../serverApp.js';
 import {
   BodyError,
   isInitialize,
@@ -26,7 +27,7 @@ export interface McpEndpoint {
 }
 
 interface Session {
-  server: Server;
+  connection: Connection;
   transport: SessionTransport;
   lastSeen: number;
   /** When initialize opened it: an uninitialized session expires counting from here. */
@@ -43,7 +44,7 @@ const LINGER_MS = 2_000;
  * valid request (the server cannot accept it), else 200 carrying the JSON-RPC error, as the SDK answers.
  */
 function statusOf2025(reply: RpcErrorReply): number {
-  return reply.id === null || reply.error.code === INVALID_REQUEST ? 400 : 200;
+  return reply.id === null || reply.error.code === RpcErrorCode.InvalidRequest ? 400 : 200;
 }
 
 /** Reads a POST's JSON-RPC messages; false when the request has already been answered. */
@@ -55,7 +56,12 @@ export async function readMessages(
   statusOfRefusal: (reply: RpcErrorReply) => number = statusOf2025,
 ): Promise<ReadMessages | undefined> {
   if (!(req.headers['content-type'] ?? '').includes('application/json')) {
-    sendRpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json.');
+    sendRpcError(
+      res,
+      415,
+      RpcErrorCode.ServerError,
+      'Unsupported Media Type: Content-Type must be application/json.',
+    );
     return undefined;
   }
   let body: unknown;
@@ -84,7 +90,7 @@ export async function readMessages(
       list.length === 0
         ? 'an empty batch'
         : `a batch of ${list.length} messages is more than the limit of ${limits.maxBatch} (--max-batch)`;
-    sendRpcError(res, 400, -32600, `Invalid Request: ${problem}.`);
+    sendRpcError(res, 400, RpcErrorCode.InvalidRequest, `Invalid Request: ${problem}.`);
     return undefined;
   }
   const screened = list.map(screen);
@@ -108,12 +114,12 @@ export function clientOf(req: IncomingMessage): string {
 
 function protocolVersionSupported(req: IncomingMessage, res: ServerResponse): boolean {
   const version = req.headers['mcp-protocol-version'];
-  if (version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) return true;
+  if (version === undefined || isLegacyRevision(String(version))) return true;
   sendRpcError(
     res,
     400,
-    -32000,
-    `Bad Request: unsupported MCP-Protocol-Version '${String(version)}'; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
+    RpcErrorCode.ServerError,
+    `Bad Request: unsupported MCP-Protocol-Version '${String(version)}'; supported: ${LEGACY_REVISIONS.join(', ')}.`,
   );
   return false;
 }
@@ -153,7 +159,7 @@ export class SessionEndpoint implements McpEndpoint {
         return this.delete(req, res);
       default:
         res.setHeader('allow', 'GET, POST, DELETE');
-        return sendRpcError(res, 405, -32000, 'Method not allowed.');
+        return sendRpcError(res, 405, RpcErrorCode.ServerError, 'Method not allowed.');
     }
   }
 
@@ -164,14 +170,19 @@ export class SessionEndpoint implements McpEndpoint {
     let session: Session | undefined;
     if (messages.some(isInitialize)) {
       if (messages.length > 1 || refused.length > 0)
-        return sendRpcError(res, 400, -32600, 'Invalid Request: initialize must not be batched.');
+        return sendRpcError(
+          res,
+          400,
+          RpcErrorCode.InvalidRequest,
+          'Invalid Request: initialize must not be batched.',
+        );
       const client = clientOf(req);
       const retryAfter = await this.makeRoom(client);
       if (retryAfter !== undefined) {
         return sendRpcError(
           res,
           503,
-          -32000,
+          RpcErrorCode.ServerError,
           `Service Unavailable: too many open sessions, and every one is busy with a call; try again in ${retryAfter} s.`,
           { 'retry-after': String(retryAfter) },
         );
@@ -187,14 +198,24 @@ export class SessionEndpoint implements McpEndpoint {
 
   private get(req: IncomingMessage, res: ServerResponse): void {
     if (!(req.headers.accept ?? '').includes('text/event-stream')) {
-      sendRpcError(res, 406, -32000, 'Not Acceptable: the GET stream needs Accept: text/event-stream.');
+      sendRpcError(
+        res,
+        406,
+        RpcErrorCode.ServerError,
+        'Not Acceptable: the GET stream needs Accept: text/event-stream.',
+      );
       return;
     }
     const session = this.lookup(req, res);
     if (session === undefined) return;
     this.touch(session);
     if (!session.transport.openStream(res)) {
-      sendRpcError(res, 409, -32000, 'Conflict: this session already has an open GET stream.');
+      sendRpcError(
+        res,
+        409,
+        RpcErrorCode.ServerError,
+        'Conflict: this session already has an open GET stream.',
+      );
     }
   }
 
@@ -211,14 +232,19 @@ export class SessionEndpoint implements McpEndpoint {
       sendRpcError(
         res,
         400,
-        -32000,
+        RpcErrorCode.ServerError,
         'Bad Request: Mcp-Session-Id header is required (send initialize first).',
       );
       return undefined;
     }
     const session = this.sessions.get(id);
     if (session === undefined)
-      sendRpcError(res, 404, -32001, 'Session not found: it expired or was closed; initialize again.');
+      sendRpcError(
+        res,
+        404,
+        RpcErrorCode.SessionNotFound,
+        'Session not found: it expired or was closed; initialize again.',
+      );
     return session;
   }
 
@@ -266,12 +292,12 @@ export class SessionEndpoint implements McpEndpoint {
 
   private async open(client: string): Promise<Session> {
     const transport = new SessionTransport(randomUUID());
-    const server = createProtocolServer(this.app, { stateless: false });
-    const session: Session = { server, transport, lastSeen: this.clock(), opened: this.clock(), client };
+    const connection = new Connection(this.app, { stateless: false });
+    const session: Session = { connection, transport, lastSeen: this.clock(), opened: this.clock(), client };
     this.sessions.set(transport.sessionId, session);
     this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
     transport.onclose = () => this.forget(transport.sessionId);
-    await server.connect(transport);
+    await connection.connect(transport);
     return session;
   }
 
@@ -288,7 +314,7 @@ export class SessionEndpoint implements McpEndpoint {
     const session = this.sessions.get(id);
     if (session === undefined) return;
     this.forget(id);
-    await session.server.close();
+    await session.connection.close();
   }
 
   /** Closes sessions idle past their limit: minutes once initialized, seconds before. */
@@ -312,15 +338,15 @@ export class SessionEndpoint implements McpEndpoint {
 
 export class StatelessEndpoint implements McpEndpoint {
   private readonly transport = new StatelessTransport();
-  private readonly server: Server;
+  private readonly connection: Connection;
 
   private constructor(private readonly app: ServerApp) {
-    this.server = createProtocolServer(app, { stateless: true });
+    this.connection = new Connection(app, { stateless: true });
   }
 
   static async create(app: ServerApp): Promise<StatelessEndpoint> {
     const endpoint = new StatelessEndpoint(app);
-    await endpoint.server.connect(endpoint.transport);
+    await endpoint.connection.connect(endpoint.transport);
     return endpoint;
   }
 
@@ -335,7 +361,7 @@ export class StatelessEndpoint implements McpEndpoint {
       return sendRpcError(
         res,
         405,
-        -32000,
+        RpcErrorCode.ServerError,
         'Method not allowed: this server is stateless; only POST is served.',
       );
     }
@@ -345,6 +371,6 @@ export class StatelessEndpoint implements McpEndpoint {
   }
 
   async close(): Promise<void> {
-    await this.server.close();
+    await this.connection.close();
   }
 }

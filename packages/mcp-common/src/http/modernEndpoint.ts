@@ -4,10 +4,11 @@
 // plain round-robin load balancer may send it to any instance. Every other request (initialize, sessions,
 // GET streams, DELETE) goes to the 2025 endpoint unchanged.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { ModernProtocol, type ModernReply } from '../revision2026/modernProtocol.js';
-import { HEADER_MISMATCH, META, METHOD_NOT_FOUND, screenModern } from '../revision2026/revision.js';
-import { INVALID_REQUEST, type RpcErrorReply } from '../rpcScreening.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { Dispatcher, type Reply } from '../protocol/dispatcher.js';
+import { classify, META } from '../protocol/eras.js';
+import { RpcErrorCode, type RpcErrorReply } from '../protocol/rpcError.js';
+import { screenModern } from '../protocol/screening.js';
 import type { ServerApp } from '../serverApp.js';
 import {
   acceptsEventStream,
@@ -21,14 +22,14 @@ import { type McpEndpoint, readMessages } from './mcpEndpoint.js';
 
 /** HTTP statuses the revision gives its errors; any other error is a 200 carrying the JSON-RPC error. */
 const STATUS_OF_ERROR: Record<number, number> = {
-  [METHOD_NOT_FOUND]: 404,
-  [INVALID_REQUEST]: 400,
-  [-32602]: 400,
-  [-32700]: 400,
-  [HEADER_MISMATCH]: 400,
-  [-32021]: 400,
-  [-32022]: 400,
-  [-32603]: 500,
+  [RpcErrorCode.MethodNotFound]: 404,
+  [RpcErrorCode.InvalidRequest]: 400,
+  [RpcErrorCode.InvalidParams]: 400,
+  [RpcErrorCode.ParseError]: 400,
+  [RpcErrorCode.HeaderMismatch]: 400,
+  [RpcErrorCode.MissingClientCapability]: 400,
+  [RpcErrorCode.UnsupportedProtocolVersion]: 400,
+  [RpcErrorCode.InternalError]: 500,
 };
 
 /** The body field each method's `Mcp-Name` header mirrors (SEP-2243). */
@@ -54,7 +55,11 @@ export class RevisionRouter implements McpEndpoint {
   }
 
   handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    return ModernEndpoint.claims(req) ? this.modern.handle(req, res) : this.legacy.handle(req, res);
+    const era = classify(undefined, { protocolVersionHeader: headerValue(req, 'mcp-protocol-version') });
+    // Only a POST carries a request; GET streams and DELETE are the legacy session's.
+    return era === 'modern' && req.method === 'POST'
+      ? this.modern.handle(req, res)
+      : this.legacy.handle(req, res);
   }
 
   get busy(): boolean {
@@ -67,17 +72,11 @@ export class RevisionRouter implements McpEndpoint {
 }
 
 export class ModernEndpoint implements McpEndpoint {
-  private readonly protocol: ModernProtocol;
+  private readonly dispatcher: Dispatcher;
   private running = 0;
 
   constructor(private readonly app: ServerApp) {
-    this.protocol = new ModernProtocol(app);
-  }
-
-  /** A POST whose MCP-Protocol-Version is not a revision that opens with initialize. */
-  static claims(req: IncomingMessage): boolean {
-    const version = headerValue(req, 'mcp-protocol-version');
-    return req.method === 'POST' && version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version);
+    this.dispatcher = new Dispatcher(app);
   }
 
   get busy(): boolean {
@@ -92,7 +91,7 @@ export class ModernEndpoint implements McpEndpoint {
       return sendRpcError(
         res,
         400,
-        INVALID_REQUEST,
+        RpcErrorCode.InvalidRequest,
         'Invalid Request: MCP 2026-07-28 has no batches; send one request per POST.',
       );
     }
@@ -105,7 +104,7 @@ export class ModernEndpoint implements McpEndpoint {
       return reply(res, {
         jsonrpc: '2.0',
         id: message.id,
-        error: { code: HEADER_MISMATCH, message: mismatch },
+        error: { code: RpcErrorCode.HeaderMismatch, message: mismatch },
       });
     }
     const aborter = new AbortController();
@@ -126,7 +125,8 @@ export class ModernEndpoint implements McpEndpoint {
     };
     this.running++;
     try {
-      const answer = await this.protocol.answer(message.id, message.method, params, {
+      const answer = await this.dispatcher.answer(message.id, message.method, params, {
+        era: 'modern',
         signal: aborter.signal,
         send,
         client: req.socket.remoteAddress ?? 'unknown',
@@ -146,7 +146,7 @@ function statusOfError(answer: RpcErrorReply): number {
   return STATUS_OF_ERROR[answer.error.code] ?? 200;
 }
 
-function reply(res: ServerResponse, answer: ModernReply | RpcErrorReply): void {
+function reply(res: ServerResponse, answer: Reply | RpcErrorReply): void {
   sendJson(res, 'error' in answer ? statusOfError(answer) : 200, answer);
 }
 

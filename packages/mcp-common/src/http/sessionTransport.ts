@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { INVALID_REQUEST, rpcError } from '../rpcScreening.js';
+import { errorReply, RpcErrorCode, type RpcId } from '../protocol/rpcError.js';
 import { Exchange } from './exchange.js';
 import {
   acceptsEventStream,
@@ -12,7 +12,6 @@ import {
   isRequest,
   isResponse,
   type ReadMessages,
-  type RpcId,
   SSE_HEADERS,
   sseEvent,
 } from './httpMessages.js';
@@ -31,9 +30,9 @@ function withoutReusedIds(read: ReadMessages, inFlight: ReadonlyMap<RpcId, unkno
       return true;
     }
     refused.push(
-      rpcError(
+      errorReply(
         message.id,
-        INVALID_REQUEST,
+        RpcErrorCode.InvalidRequest,
         `Invalid Request: id ${JSON.stringify(message.id)} is already in use by a request still running in this session.`,
       ),
     );

@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { RpcId } from '../protocol/rpcError.js';
 import { Exchange } from './exchange.js';
 import {
   acceptsEventStream,
@@ -11,7 +12,6 @@ import {
   isRequest,
   isResponse,
   type ReadMessages,
-  type RpcId,
 } from './httpMessages.js';
 
 interface Pending {

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfinedDirectory } from '../files/confinedDirectory.js';
 import type { Logger } from '../logger.js';
 import { maskSecrets } from '../masking.js';
-import { invalidParams } from '../rpcErrors.js';
+import { RpcError, RpcErrorCode } from '../protocol/rpcError.js';
 import { readSkills, type Skill, type SkillFile } from './skillFolder.js';
 
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
@@ -36,7 +36,8 @@ export class SkillCatalog {
 
   async list(params: Record<string, unknown>): Promise<{ skills: SkillEntry[] }> {
     // One page holds every skill (at most 100), so no cursor is ever handed out.
-    if (params.cursor !== undefined) throw invalidParams('Invalid cursor: skills/list has a single page.');
+    if (params.cursor !== undefined)
+      throw new RpcError(RpcErrorCode.InvalidParams, 'Invalid cursor: skills/list has a single page.');
     return { skills: (await this.load()).entries };
   }
 
@@ -44,11 +45,10 @@ export class SkillCatalog {
     const uri = params.uri;
     const entry = (await this.load()).entries.find((candidate) => candidate.uri === uri);
     if (entry === undefined) {
-      throw Object.assign(
-        invalidParams(`Unknown skill '${clip(uri)}'; skills/list names the skills served.`),
-        {
-          data: { uri: typeof uri === 'string' ? clip(uri) : null },
-        },
+      throw new RpcError(
+        RpcErrorCode.InvalidParams,
+        `Unknown skill '${clip(uri)}'; skills/list names the skills served.`,
+        { uri: typeof uri === 'string' ? clip(uri) : null },
       );
     }
     return { skill: entry };

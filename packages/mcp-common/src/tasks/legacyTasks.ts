@@ -4,128 +4,108 @@
 // tasks/cancel; the server sends notifications/tasks/status when the session can receive them. A call
 // without `params.task` is answered as it always was. This is what the official SDK v1 client speaks
 // (`client.experimental.tasks`).
-import { randomUUID } from 'node:crypto';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CancelTaskRequestSchema,
-  GetTaskPayloadRequestSchema,
-  GetTaskRequestSchema,
-  ListTasksRequestSchema,
-  RELATED_TASK_META_KEY,
-  type ServerNotification,
-} from '@modelcontextprotocol/sdk/types.js';
+import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
+import type { Caller } from '../protocol/dispatcher.js';
+import { RpcError, RpcErrorCode } from '../protocol/rpcError.js';
 import type { ServerApp } from '../serverApp.js';
-import type { Send, ToolCallRequest } from '../toolCalls.js';
+import type { ToolCallRequest } from '../toolCalls.js';
 import { startToolTask, taskStoreOf, unknownTask } from './taskCalls.js';
 import { type TaskSnapshot, TERMINAL_STATUSES } from './taskStore.js';
 
-/** The capability a 2025 Server declares; a stateless one keeps no list (nobody owns its tasks). */
+/** The capability a legacy server declares; a stateless one keeps no list (nobody owns its tasks). */
 export function legacyTasksCapability(stateless: boolean): Record<string, unknown> {
   return { ...(stateless ? {} : { list: {} }), cancel: {}, requests: { tools: { call: {} } } };
 }
 
-export interface LegacyTasks {
-  /**
-   * Starts the call as a task when the request asked for one and returns the CreateTaskResult;
-   * undefined when it did not (or names no tool this server has): the call is then answered as usual.
-   */
-  start(
-    params: { name: string; task?: { ttl?: number | undefined } | undefined },
-    call: ToolCallRequest,
-    /** Stateless only: the address the request came from (what its tasks count against). */
-    client?: string | undefined,
-  ): Record<string, unknown> | undefined;
-}
+// A session owns its tasks: no other session sees them, they go when it closes, and their status
+// notifications reach it. Without a session (stateless HTTP) a task belongs to whoever holds its id and
+// counts against the client address it came from (as on 2026-07-28), so that one client cannot use up
+// every other client's tasks; no notification is sent.
+const ownerOf = (caller: Caller) => caller.session?.taskOwner;
 
 /**
- * Registers the task methods on a 2025 Server. A stateful Server (stdio, a streamable-HTTP session) owns
- * its tasks: no other session sees them, they go when it closes, and their status notifications reach it.
- * A stateless Server's tasks belong to whoever holds their id, and it sends no notifications.
+ * Starts the call as a task when the request asked for one and returns the CreateTaskResult;
+ * undefined when it did not (or names no tool this server has): the call is then answered as usual.
  */
-export function serveLegacyTasks(server: Server, app: ServerApp, stateless: boolean): LegacyTasks {
+export function startLegacyTask(
+  app: ServerApp,
+  params: Record<string, unknown>,
+  call: ToolCallRequest,
+  caller: Caller,
+): Record<string, unknown> | undefined {
+  const asked = params.task as { ttl?: number } | undefined;
+  if (asked === undefined) return undefined;
+  const support = app.registry.taskSupport(call.tool);
+  if (support === undefined) return undefined;
+  if (support === 'forbidden') {
+    // 2025-11-25: a task asked of a tool that does not take one SHOULD get -32601.
+    throw new RpcError(
+      RpcErrorCode.MethodNotFound,
+      `Tool '${call.tool}' does not run as a task; call it without 'task'.`,
+    );
+  }
+  const notify = caller.session?.notify;
+  const task = startToolTask(app, {
+    call,
+    owner: ownerOf(caller),
+    quota: ownerOf(caller) ?? `stateless:${caller.client}`,
+    requestedTtlMs: asked.ttl,
+    notify,
+    ...(notify === undefined
+      ? {}
+      : {
+          onStatus: (changed) =>
+            void notify({ method: 'notifications/tasks/status', params: legacyTask(changed) }),
+        }),
+  });
+  return { task: legacyTask(task) };
+}
+
+export function getLegacyTask(app: ServerApp, params: Record<string, unknown>, caller: Caller) {
+  const task = taskStoreOf(app).get(params.taskId as string, ownerOf(caller));
+  if (task === undefined) throw unknownTask(params.taskId);
+  return legacyTask(task);
+}
+
+/** tasks/result: waits for the end, then answers what the request itself would have been answered with. */
+export async function legacyTaskResult(
+  app: ServerApp,
+  params: Record<string, unknown>,
+  caller: Caller,
+): Promise<Record<string, unknown>> {
+  const taskId = params.taskId as string;
+  const task = await taskStoreOf(app).settled(taskId, ownerOf(caller), caller.signal);
+  if (task === undefined) throw unknownTask(taskId);
+  if (task.status === 'completed' && task.outcome !== undefined) {
+    const meta = (task.outcome._meta ?? {}) as Record<string, unknown>;
+    return { ...task.outcome, _meta: { ...meta, [RELATED_TASK_META_KEY]: { taskId } } };
+  }
+  if (task.status === 'failed' && task.error !== undefined) {
+    throw new RpcError(task.error.code as RpcErrorCode, task.error.message, task.error.data);
+  }
+  throw new RpcError(RpcErrorCode.InvalidParams, `Task '${taskId}' was cancelled; it has no result.`);
+}
+
+export function listLegacyTasks(app: ServerApp, caller: Caller) {
+  const owner = ownerOf(caller) as string;
+  return { tasks: taskStoreOf(app).list(owner).map(legacyTask) };
+}
+
+export function cancelLegacyTask(app: ServerApp, params: Record<string, unknown>, caller: Caller) {
+  const taskId = params.taskId as string;
   const store = taskStoreOf(app);
-  const owner = stateless ? undefined : randomUUID();
-  // Stateless requests carry no session: their tasks count against the client address they came from
-  // (as on 2026-07-28), so one client cannot use up every other client's tasks.
-  const quotaOf = (client: string | undefined) => owner ?? `stateless:${client ?? 'unknown'}`;
-  const notify: Send | undefined = stateless
-    ? undefined
-    : (notification) => server.notification(notification as ServerNotification).catch(() => undefined);
-  if (owner !== undefined) {
-    const previous = server.onclose;
-    server.onclose = () => {
-      previous?.();
-      store.closeOwner(owner);
-    };
+  const known = store.get(taskId, ownerOf(caller));
+  if (known === undefined) throw unknownTask(taskId);
+  // 2025-11-25: a task that has finished cannot be cancelled.
+  if (TERMINAL_STATUSES.has(known.status)) {
+    throw new RpcError(
+      RpcErrorCode.InvalidParams,
+      `Task '${taskId}' has already finished (${known.status}).`,
+    );
   }
-
-  server.setRequestHandler(GetTaskRequestSchema, (request) => {
-    const task = store.get(request.params.taskId, owner);
-    if (task === undefined) throw unknownTask(request.params.taskId);
-    return legacyTask(task);
-  });
-  server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
-    const { taskId } = request.params;
-    const task = await store.settled(taskId, owner, extra.signal);
-    if (task === undefined) throw unknownTask(taskId);
-    if (task.status === 'completed' && task.outcome !== undefined) {
-      const meta = (task.outcome._meta ?? {}) as Record<string, unknown>;
-      return { ...task.outcome, _meta: { ...meta, [RELATED_TASK_META_KEY]: { taskId } } };
-    }
-    // What the request itself would have been answered with.
-    if (task.status === 'failed' && task.error !== undefined)
-      throw Object.assign(new Error(task.error.message), task.error);
-    throw Object.assign(new Error(`Task '${taskId}' was cancelled; it has no result.`), { code: -32602 });
-  });
-  if (owner !== undefined) {
-    // At most --max-tasks-per-client tasks per session: one page holds them all.
-    server.setRequestHandler(ListTasksRequestSchema, () => ({ tasks: store.list(owner).map(legacyTask) }));
-  }
-  server.setRequestHandler(CancelTaskRequestSchema, (request) => {
-    const { taskId } = request.params;
-    const known = store.get(taskId, owner);
-    if (known === undefined) throw unknownTask(taskId);
-    // 2025-11-25: a task that has finished cannot be cancelled.
-    if (TERMINAL_STATUSES.has(known.status)) {
-      throw Object.assign(new Error(`Task '${taskId}' has already finished (${known.status}).`), {
-        code: -32602,
-      });
-    }
-    const cancelled = store.cancel(taskId, owner);
-    if (cancelled === undefined) throw unknownTask(taskId);
-    return legacyTask(cancelled);
-  });
-
-  return {
-    start(params, call, client) {
-      if (params.task === undefined) return undefined;
-      const support = app.registry.taskSupport(params.name);
-      if (support === undefined) return undefined;
-      if (support === 'forbidden') {
-        // 2025-11-25: a task asked of a tool that does not take one SHOULD get -32601.
-        throw Object.assign(
-          new Error(`Tool '${params.name}' does not run as a task; call it without 'task'.`),
-          {
-            code: -32601,
-          },
-        );
-      }
-      const task = startToolTask(app, {
-        call,
-        owner,
-        quota: quotaOf(client),
-        requestedTtlMs: params.task.ttl,
-        notify,
-        ...(notify === undefined
-          ? {}
-          : {
-              onStatus: (changed) =>
-                void notify({ method: 'notifications/tasks/status', params: legacyTask(changed) }),
-            }),
-      });
-      return { task: legacyTask(task) };
-    },
-  };
+  const cancelled = store.cancel(taskId, ownerOf(caller));
+  if (cancelled === undefined) throw unknownTask(taskId);
+  return legacyTask(cancelled);
 }
 
 /** A task as 2025-11-25 writes it: `ttl` and `pollInterval` in milliseconds, ISO 8601 times. */

@@ -11,15 +11,11 @@
 // quota of the client address that created it. Status notifications travel on subscriptions/listen,
 // which no groundwork server offers, so clients poll.
 
+import { RpcError, RpcErrorCode } from '../protocol/rpcError.js';
 import type { ServerApp } from '../serverApp.js';
 import type { ToolCallRequest } from '../toolCalls.js';
 import { startToolTask, TASKS_EXTENSION, taskStoreOf, unknownTask } from './taskCalls.js';
 import type { TaskSnapshot } from './taskStore.js';
-
-/** What server/discover adds to its capabilities. */
-export const MODERN_TASKS_CAPABILITY = { extensions: { [TASKS_EXTENSION]: {} } };
-
-const MISSING_CLIENT_CAPABILITY = -32021;
 
 /** Whether the request's client capabilities declare the tasks extension. */
 export function declaresTasks(clientCapabilities: Record<string, unknown>): boolean {
@@ -56,17 +52,15 @@ export function answerModernTaskMethod(
   clientCapabilities: Record<string, unknown>,
 ): Record<string, unknown> {
   if (!declaresTasks(clientCapabilities)) {
-    throw Object.assign(
-      new Error(`Missing required client capability: ${method} needs the '${TASKS_EXTENSION}' extension.`),
-      {
-        code: MISSING_CLIENT_CAPABILITY,
-        data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
-      },
+    throw new RpcError(
+      RpcErrorCode.MissingClientCapability,
+      `Missing required client capability: ${method} needs the '${TASKS_EXTENSION}' extension.`,
+      { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
     );
   }
   const { taskId } = params;
   if (typeof taskId !== 'string') {
-    throw Object.assign(new Error("Invalid params: 'taskId' must be a string."), { code: -32602 });
+    throw new RpcError(RpcErrorCode.InvalidParams, "Invalid params: 'taskId' must be a string.");
   }
   const store = taskStoreOf(app);
   const task = method === 'tasks/cancel' ? store.cancel(taskId, undefined) : store.get(taskId, undefined);

@@ -2,6 +2,7 @@
 // a task. The call runs through runToolCall like any other (limits, memory budget, masking, result cap),
 // only on the task's own signal and with notifications going wherever the session can receive them.
 import { maskSecrets } from '../masking.js';
+import { RpcError, RpcErrorCode } from '../protocol/rpcError.js';
 import type { ServerApp } from '../serverApp.js';
 import { runToolCall, type Send, type ToolCallRequest } from '../toolCalls.js';
 import { type TaskSnapshot, TaskStore } from './taskStore.js';
@@ -44,10 +45,8 @@ export function startToolTask(app: ServerApp, task: TaskCall): TaskSnapshot {
 }
 
 /** An unknown (or someone else's, or expired) task id: -32602, the id quoted as sent (cut short). */
-export function unknownTask(taskId: unknown): Error {
+export function unknownTask(taskId: unknown): RpcError {
   // Masked: whatever the client sent as an id may be a credential pasted in the wrong place.
   const quoted = maskSecrets(String(taskId).slice(0, 100));
-  return Object.assign(new Error(`Unknown task '${quoted}' (it may have expired).`), {
-    code: -32602,
-  });
+  return new RpcError(RpcErrorCode.InvalidParams, `Unknown task '${quoted}' (it may have expired).`);
 }

@@ -11,8 +11,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AllowedPaths } from '../allowedPaths.js';
 import { defaultLimits } from '../limits.js';
-import { createProtocolServer, type ServerApp } from '../protocolServer.js';
-import { ModernProtocol } from '../revision2026/modernProtocol.js';
+import { Connection } from '../protocol/connection.js';
+import { type Caller, Dispatcher } from '../protocol/dispatcher.js';
+import type { ServerApp } from '../serverApp.js';
 import { defineTool } from '../tool.js';
 import { ToolRegistry } from '../toolRegistry.js';
 import { ToolResult } from '../toolResult.js';
@@ -74,7 +75,7 @@ beforeEach(async () => {
 
 async function session(): Promise<{ client: Client; close(): Promise<void> }> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const server = createProtocolServer(app, { stateless: false });
+  const server = new Connection(app, { stateless: false });
   await server.connect(serverSide);
   const client = new Client({ name: 'task-test', version: '0' });
   await client.connect(clientSide);
@@ -88,7 +89,7 @@ function startTask(client: Client, name: string) {
   );
 }
 
-describe('2025-11-25 tasks on the SDK Server', () => {
+describe('2025-11-25 tasks in a legacy session', () => {
   it('lists execution.taskSupport only for tools that take a task', async () => {
     const { client, close } = await session();
     const { tools } = await client.listTools();
@@ -99,7 +100,7 @@ describe('2025-11-25 tasks on the SDK Server', () => {
 
   it('lists no execution to a client of an earlier revision (its tools/list is as before tasks)', async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createProtocolServer(app, { stateless: false }).connect(serverSide);
+    await new Connection(app, { stateless: false }).connect(serverSide);
     const answers = new Map<number, Record<string, unknown>>();
     const answered = new Map<number, () => void>();
     clientSide.onmessage = (message) => {
@@ -214,10 +215,15 @@ describe('2026-07-28 tasks extension in the modern dispatcher', () => {
     'io.modelcontextprotocol/protocolVersion': '2026-07-28',
     'io.modelcontextprotocol/clientCapabilities': capabilities,
   });
-  const call = { signal: new AbortController().signal, send: async () => undefined, client: '192.0.2.1' };
+  const call: Caller = {
+    era: 'modern',
+    signal: new AbortController().signal,
+    send: async () => undefined,
+    client: '192.0.2.1',
+  };
 
   it('advertises the extension, gates the task methods on it, and creates tasks only for clients that declare it', async () => {
-    const protocol = new ModernProtocol(app);
+    const protocol = new Dispatcher(app);
     const discover = await protocol.answer(1, 'server/discover', { _meta: meta({}) }, call);
     expect(discover).toMatchObject({
       result: { capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
@@ -265,7 +271,7 @@ describe('2026-07-28 tasks extension in the modern dispatcher', () => {
   });
 
   it('inlines the result of a completed task in tasks/get', async () => {
-    const protocol = new ModernProtocol(app);
+    const protocol = new Dispatcher(app);
     const running = heldStarted();
     const created = await protocol.answer(
       1,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ServerBusyError } from '../callLimiter.js';
 import type { CallOutcome } from '../toolRegistry.js';
 import { TaskLimitError, type TaskSnapshot, TaskStore } from './taskStore.js';
 
@@ -74,7 +75,7 @@ describe('TaskStore', () => {
     const store = new TaskStore(LIMITS);
     const busy = newTask(store, undefined, 'a');
     await busy.call.started;
-    busy.call.fail(Object.assign(new Error('Server busy: too many calls.'), { code: -32000 }));
+    busy.call.fail(new ServerBusyError('Server busy: too many calls.'));
     const bug = newTask(store, undefined, 'b');
     await bug.call.started;
     bug.call.fail(new Error('/secret/path exploded'));

@@ -15,6 +15,7 @@
 //   task's result before its time.
 import { randomBytes } from 'node:crypto';
 import type { Limits } from '../limits.js';
+import { errorBodyOf, RpcError, RpcErrorCode } from '../protocol/rpcError.js';
 import type { CallOutcome } from '../toolRegistry.js';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -61,8 +62,10 @@ export interface NewTask {
 /** The shortest lifetime a task is given, whatever the client asks for. */
 export const MIN_TASK_TTL_MS = 60_000;
 
-export class TaskLimitError extends Error {
-  readonly code = -32000;
+export class TaskLimitError extends RpcError {
+  constructor(message: string) {
+    super(RpcErrorCode.ServerError, message);
+  }
 }
 
 export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
@@ -270,14 +273,6 @@ function snapshot(entry: Entry): TaskSnapshot {
 }
 
 function asTaskError(error: unknown): TaskError {
-  const coded = error as { code?: unknown; message?: unknown; data?: unknown } | null;
-  if (coded !== null && typeof coded?.code === 'number' && typeof coded.message === 'string') {
-    return {
-      code: coded.code,
-      message: coded.message,
-      ...(coded.data === undefined ? {} : { data: coded.data }),
-    };
-  }
   // Tool failures are already error results; anything else is a bug whose details stay in the log.
-  return { code: -32603, message: 'Internal error.' };
+  return errorBodyOf(error, () => undefined);
 }

@@ -1,5 +1,16 @@
-// verify_repo over MCP: resolves the path inside the allowed directories and returns the core's report.
-import { defineTool, pathArg, ToolError, ToolResult } from '@groundwork/mcp-common';
+// verify_repo over MCP: resolves the path inside the allowed directories and returns the core's report, its
+// findings paged into the call's answer budget (errors first) with the counts always whole.
+import {
+  cursorKey,
+  decodeCursor,
+  defineTool,
+  fitList,
+  pagingArguments,
+  pagingOutput,
+  pathArg,
+  ToolError,
+  ToolResult,
+} from '@groundwork/mcp-common';
 import { type ConfinedDirectory, WrongFileKindError } from '@groundwork/mcp-common/files';
 import { z } from 'zod';
 
@@ -21,8 +32,14 @@ const verifyReportSchema = z.object({
     notes: z.number().int(),
     files_checked: z.number().int(),
   }),
-  findings: z.array(finding),
+  by_rule: z
+    .array(z.object({ rule: z.string(), severity: finding.shape.severity, count: z.number().int() }))
+    .describe('How many findings each rule reported (all of them, whatever page this is), most first.'),
+  findings: z.array(finding).describe('This page of the findings: errors, then warnings, then notes.'),
+  ...pagingOutput,
 });
+
+const SEVERITY_ORDER = { error: 0, warning: 1, note: 2 } as const;
 
 export const verifyRepoTool = defineTool({
   definition: {
@@ -35,8 +52,10 @@ export const verifyRepoTool = defineTool({
       'committed secrets (reported masked) and local Markdown links. Returns findings with rule, severity (error: Claude Code would not load it ' +
       'or would misbehave; warning: ignored or not portable; note: house style), file, line, a fix and a documentation link; ' +
       '`passed` is false when any error is found. Reads only regular files inside the repository (a symlink out, a FIFO or device, or a file ' +
-      'over 1 MiB is a finding, never read). Read-only and fast (well under a second). Call it before and after editing these files.',
-    input: z.object({ path: pathArg('The repository root folder.') }),
+      'over 1 MiB is a finding, never read). Read-only and fast (well under a second). Call it before and after editing these files. ' +
+      '`totals` and `by_rule` always count every finding; the findings themselves come errors first and are paged to the answer budget ' +
+      '(`truncated`, `next_cursor` for the rest).',
+    input: z.object({ path: pathArg('The repository root folder.'), ...pagingArguments }),
     output: verifyReportSchema,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
@@ -53,7 +72,29 @@ export const verifyRepoTool = defineTool({
       throw error;
     }
     try {
-      return ToolResult.success(await verifyRepo(root, args.path));
+      const report = await verifyRepo(root, args.path);
+      const findings = [...report.findings].sort(
+        (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity],
+      );
+      // A cursor pages the same findings: it is refused once the repository's findings changed.
+      const key = cursorKey({
+        path: args.path,
+        findings: findings.map((entry) => `${entry.rule} ${entry.file}:${entry.line} ${entry.message}`),
+      });
+      const byRule = countByRule(findings);
+      const { answer } = await fitList(findings, {
+        budget: ctx.answer,
+        offset: decodeCursor(args.cursor, key),
+        cursorKey: key,
+        frame: (page, paging) => ({
+          passed: report.passed,
+          totals: report.totals,
+          by_rule: byRule,
+          findings: page,
+          ...paging,
+        }),
+      });
+      return ToolResult.success(answer);
     } catch (error) {
       if (error instanceof NotARepositoryError) throw notARepository(error);
       throw error;
@@ -62,3 +103,16 @@ export const verifyRepoTool = defineTool({
     }
   },
 });
+
+function countByRule(
+  findings: ReadonlyArray<{ rule: string; severity: keyof typeof SEVERITY_ORDER }>,
+): Array<{ rule: string; severity: keyof typeof SEVERITY_ORDER; count: number }> {
+  const counts = new Map<string, { rule: string; severity: keyof typeof SEVERITY_ORDER; count: number }>();
+  for (const { rule, severity } of findings) {
+    const key = `${severity} ${rule}`;
+    const entry = counts.get(key) ?? { rule, severity, count: 0 };
+    entry.count++;
+    counts.set(key, entry);
+  }
+  return [...counts.values()].sort((a, b) => b.count - a.count || (a.rule < b.rule ? -1 : 1));
+}

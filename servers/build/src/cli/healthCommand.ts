@@ -1,9 +1,9 @@
 // `groundwork-build health [path] [--format text|json|sarif]`: build_health without MCP, for CI.
 // Exit codes: 0 no errors, 1 error findings, 2 the command line or the path was wrong.
 import path from 'node:path';
+import { DomainError } from '@groundwork/mcp-common/domainError';
 import { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { toSarifLog } from '@groundwork/mcp-common/sarif';
-import { BuildError } from '../core/buildError.js';
 import { checkBuildHealth, type HealthFinding } from '../core/health/buildHealth.js';
 import { RULES, ruleIds } from '../core/health/ruleCatalog.js';
 import { readWorkspace } from '../core/workspace/readWorkspace.js';
@@ -38,7 +38,8 @@ export async function runHealthCommand(argv: readonly string[], version: string)
     problems = workspace.problems;
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (!(error instanceof BuildError) && !(typeof code === 'string' && /^[A-Z_]+$/.test(code))) throw error;
+    // The core's errors and mcp-common's path refusals say what is wrong; anything else is a bug.
+    if (!(error instanceof DomainError) && !(typeof code === 'string' && /^[A-Z_]+$/.test(code))) throw error;
     process.stderr.write(`groundwork-build health: ${(error as Error).message}\n`);
     return 2;
   }

@@ -1,24 +1,19 @@
-// The build server's domain errors: a stable code and a message that says what to do. The adapters turn
-// them into tool errors; the core never builds a tool result.
+// The build server's domain errors: mcp-common's DomainError with the codes the static readers use. The tool
+// runner sends the message as it is (masked), so no adapter translates them.
+import { DomainError } from '@groundwork/mcp-common/domainError';
+
+export { throwIfAborted } from '@groundwork/mcp-common/domainError';
 
 export type BuildErrorCode =
   | 'NO_BUILD_FOUND'
   | 'MODULE_NOT_FOUND'
   | 'DEPENDENCY_NOT_FOUND'
   | 'BUILD_EXECUTION_NOT_ALLOWED'
-  | 'WORKSPACE_TOO_LARGE'
-  | 'CANCELLED';
+  | 'WORKSPACE_TOO_LARGE';
 
-export class BuildError extends Error {
-  override readonly name = 'BuildError';
-  constructor(
-    readonly code: BuildErrorCode,
-    message: string,
-  ) {
-    super(message);
+export class BuildError extends DomainError {
+  override readonly name: string = 'BuildError';
+  constructor(code: BuildErrorCode, message: string) {
+    super(code, message);
   }
-}
-
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new BuildError('CANCELLED', 'The call was cancelled.');
 }

@@ -1,10 +1,16 @@
-import { defineTool, optionalBoolean, optionalString, ToolResult } from '@groundwork/mcp-common';
+import {
+  defineTool,
+  fitList,
+  optionalBoolean,
+  optionalString,
+  pagingArguments,
+  pagingOutput,
+  ToolResult,
+} from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { declaredDependencies } from '../core/dependencies/declaredDependencies.js';
-import { pathArgument, withWorkspace } from './buildRoot.js';
-import { cursorOf, offsetOf, pageArguments, pageOf, pageSchema } from './page.js';
+import { pageOf, pathArgument, withWorkspace } from './buildRoot.js';
 import { resolvedRows, resolveFor } from './resolvedDependencies.js';
-import { runSchema } from './runSchemas.js';
 import { dependencyOf, dependencySchema, problemSchema, problemsOf, systemSchema } from './schemas.js';
 
 export const buildDependenciesTool = defineTool({
@@ -23,14 +29,6 @@ export const buildDependenciesTool = defineTool({
         'Only this configuration / scope (implementation, test, devDependencies…).',
       ),
       dependency: optionalString('Only dependencies whose coordinates contain this (e.g. guava).'),
-      resolve: optionalBoolean(
-        false,
-        'Run the build tool to resolve the graph (refused unless build execution is allowed).',
-      ),
-      only_conflicts: optionalBoolean(
-        false,
-        'With resolve: only the dependencies requested at more than one version (or that the tool says it resolved a conflict for).',
-      ),
       network: optionalBoolean(
         false,
         'With resolve: let the build tool download what it misses (default: offline).',
@@ -39,7 +37,15 @@ export const buildDependenciesTool = defineTool({
         false,
         "With resolve: use the build's gradlew / mvnw (refused unless the server was started with --allow-build-wrapper).",
       ),
-      ...pageArguments,
+      resolve: optionalBoolean(
+        false,
+        'Run the build tool to resolve the graph (refused unless build execution is allowed).',
+      ),
+      only_conflicts: optionalBoolean(
+        false,
+        'With resolve: only the dependencies whose selected version differs from a requested one.',
+      ),
+      ...pagingArguments,
     }),
     output: z.object({
       static: z.boolean().describe('True: read from the build files; false: resolved by the build tool.'),
@@ -60,62 +66,35 @@ export const buildDependenciesTool = defineTool({
           }),
         )
         .optional(),
-      run: z
-        .object({
-          run_id: runSchema.run_id,
-          status: runSchema.status,
-          network_needed: runSchema.network_needed,
-          log_tail: runSchema.log_tail,
-        })
-        .optional()
-        .describe(
-          'With resolve on Gradle or Maven: the build run that resolved (page its log with build_log).',
-        ),
-      total: z.number().int(),
       problems: z.array(problemSchema),
-      ...pageSchema,
+      ...pagingOutput,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     taskSupport: 'optional',
   },
   async apply(args, ctx) {
     return withWorkspace(args.path, ctx, async (workspace) => {
-      const offset = offsetOf(args.cursor);
+      const { offset, key } = pageOf('build_dependencies', args, workspace);
+      const problems = problemsOf(workspace.problems);
       if (args.resolve) {
         const resolution = await resolveFor(args.path, args, ctx, 'build_dependencies with resolve: true');
         const resolved = resolvedRows(resolution, args);
-        const page = pageOf(resolved, offset, args.limit);
-        const run = resolution.run;
-        return ToolResult.success({
-          static: false,
-          dependencies: [],
-          resolved: page.items,
-          ...(run === undefined
-            ? {}
-            : {
-                run: {
-                  run_id: run.run_id,
-                  status: run.status,
-                  ...(run.network_needed === undefined ? {} : { network_needed: run.network_needed }),
-                  log_tail: run.status === 'succeeded' ? [] : run.log_tail,
-                },
-              }),
-          total: resolved.length,
-          problems: problemsOf(workspace.problems),
-          truncated: page.more,
-          ...(page.more ? { next_cursor: cursorOf(page.next) } : {}),
+        const { answer } = await fitList(resolved, {
+          budget: ctx.answer,
+          offset,
+          cursorKey: key,
+          frame: (page, paging) => ({ static: false, dependencies: [], resolved: page, problems, ...paging }),
         });
+        return ToolResult.success(answer);
       }
-      const dependencies = declaredDependencies(workspace, args);
-      const page = pageOf(dependencies, offset, args.limit);
-      return ToolResult.success({
-        static: true,
-        dependencies: page.items.map(dependencyOf),
-        total: dependencies.length,
-        problems: problemsOf(workspace.problems),
-        truncated: page.more,
-        ...(page.more ? { next_cursor: cursorOf(page.next) } : {}),
+      const dependencies = declaredDependencies(workspace, args).map(dependencyOf);
+      const { answer } = await fitList(dependencies, {
+        budget: ctx.answer,
+        offset,
+        cursorKey: key,
+        frame: (page, paging) => ({ static: true, dependencies: page, problems, ...paging }),
       });
+      return ToolResult.success(answer);
     });
   },
 });

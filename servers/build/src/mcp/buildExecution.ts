@@ -9,7 +9,6 @@ import { BuildExecutionNotAllowedError, BuildRunError } from '../core/run/runErr
 import { RunLogs } from '../core/run/runLogs.js';
 import type { BuildSystemKind } from '../core/workspace/model.js';
 import { readWorkspace } from '../core/workspace/readWorkspace.js';
-import { withBuildErrors } from './buildRoot.js';
 
 export const ALLOW_BUILD_EXECUTION = 'allow-build-execution';
 export const ALLOW_BUILD_WRAPPER = 'allow-build-wrapper';
@@ -56,7 +55,7 @@ export async function withBuildRoot<T>(
   ctx: Pick<ToolContext, 'allowedPaths' | 'signal'>,
   use: (root: ConfinedDirectory, system: RunnableSystem) => Promise<T>,
 ): Promise<T> {
-  return withBuildErrors(async () => {
+  {
     await using opened = await ctx.allowedPaths.openDirectory(path, { signal: ctx.signal });
     await using boundary = await opened.asOwnBoundary({ signal: ctx.signal });
     const workspace = await readWorkspace(boundary, opened.realPath.split('/').pop() ?? 'root', {
@@ -72,5 +71,5 @@ export async function withBuildRoot<T>(
     if (chosen.root === '.') return use(boundary, RUNNABLE[chosen.kind]);
     await using root = await boundary.openDirectory(chosen.root, { signal: ctx.signal });
     return use(root, RUNNABLE[chosen.kind]);
-  });
+  }
 }

@@ -1,8 +1,7 @@
-import { defineTool, ToolResult } from '@groundwork/mcp-common';
+import { defineTool, fitList, pagingArguments, pagingOutput, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { checkBuildHealth } from '../core/health/buildHealth.js';
-import { pathArgument, withWorkspace } from './buildRoot.js';
-import { cursorOf, offsetOf, pageArguments, pageOf, pageSchema } from './page.js';
+import { pageOf, pathArgument, withWorkspace } from './buildRoot.js';
 import { problemSchema, problemsOf, systemSchema } from './schemas.js';
 
 export const buildHealthTool = defineTool({
@@ -11,7 +10,7 @@ export const buildHealthTool = defineTool({
     title: 'Build health',
     description:
       'Static findings about the build configuration, each with a rule id, severity, rationale, documentation link and the file:line to edit: build cache, parallel execution or configuration cache off, no or an old Gradle wrapper, no Maven wrapper, dynamic / + / latest.* / SNAPSHOT versions, jcenter() and mavenLocal(), Maven plugins without a version, one artifact at different versions across modules, eager task APIs, allprojects/subprojects configuration. Nothing runs. The same check in CI: `groundwork-build health <path> --format sarif`.',
-    input: z.object({ path: pathArgument, ...pageArguments }),
+    input: z.object({ path: pathArgument, ...pagingArguments }),
     output: z.object({
       findings: z.array(
         z.object({
@@ -28,22 +27,24 @@ export const buildHealthTool = defineTool({
       ),
       totals: z.object({ errors: z.number().int(), warnings: z.number().int(), notes: z.number().int() }),
       problems: z.array(problemSchema).describe('Files not read or not parsed: their findings are missing.'),
-      ...pageSchema,
+      ...pagingOutput,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async apply(args, ctx) {
-    return withWorkspace(args.path, ctx, (workspace) => {
+    return withWorkspace(args.path, ctx, async (workspace) => {
       const findings = checkBuildHealth(workspace);
-      const page = pageOf(findings, offsetOf(args.cursor), args.limit);
+      const { offset, key } = pageOf('build_health', args, workspace);
       const count = (severity: string) => findings.filter((finding) => finding.severity === severity).length;
-      return ToolResult.success({
-        findings: page.items,
-        totals: { errors: count('error'), warnings: count('warning'), notes: count('note') },
-        problems: problemsOf(workspace.problems),
-        truncated: page.more,
-        ...(page.more ? { next_cursor: cursorOf(page.next) } : {}),
+      const totals = { errors: count('error'), warnings: count('warning'), notes: count('note') };
+      const problems = problemsOf(workspace.problems);
+      const { answer } = await fitList(findings, {
+        budget: ctx.answer,
+        offset,
+        cursorKey: key,
+        frame: (page, paging) => ({ findings: page, totals, problems, ...paging }),
       });
+      return ToolResult.success(answer);
     });
   },
 });

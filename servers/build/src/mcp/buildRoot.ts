@@ -1,8 +1,6 @@
 // The one way a build tool reaches a build: the client's `path` opened inside the allowed directories, as its
-// own boundary (a link in the repository cannot lead elsewhere), read statically by the core; the core's
-// domain errors become tool errors here.
-import { requiredString, type ToolContext, ToolError } from '@groundwork/mcp-common';
-import { BuildError } from '../core/buildError.js';
+// own boundary (a link in the repository cannot lead elsewhere), and read statically by the core.
+import { cursorKey, decodeCursor, requiredString, type ToolContext } from '@groundwork/mcp-common';
 import type { Workspace } from '../core/workspace/model.js';
 import { readWorkspace } from '../core/workspace/readWorkspace.js';
 
@@ -18,22 +16,25 @@ export async function withWorkspace<T>(
   ctx: BuildAccess,
   use: (workspace: Workspace) => T | Promise<T>,
 ): Promise<T> {
-  return withBuildErrors(async () => {
-    await using opened = await ctx.allowedPaths.openDirectory(path, { signal: ctx.signal });
-    await using root = await opened.asOwnBoundary({ signal: ctx.signal });
-    const name = path.replace(/\/+$/, '').split('/').pop() ?? '';
-    const rootName =
-      name === '' || name === '.' || name === '..' ? (opened.realPath.split('/').pop() ?? 'root') : name;
-    const workspace = await readWorkspace(root, rootName, { signal: ctx.signal });
-    return await use(workspace);
-  });
+  await using opened = await ctx.allowedPaths.openDirectory(path, { signal: ctx.signal });
+  await using root = await opened.asOwnBoundary({ signal: ctx.signal });
+  const name = path.replace(/\/+$/, '').split('/').pop() ?? '';
+  const rootName =
+    name === '' || name === '.' || name === '..' ? (opened.realPath.split('/').pop() ?? 'root') : name;
+  const workspace = await readWorkspace(root, rootName, { signal: ctx.signal });
+  return await use(workspace);
 }
 
-export async function withBuildErrors<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof BuildError) throw new ToolError(error.code, error.message);
-    throw error;
-  }
+/**
+ * Where this call's page starts, and the key its next cursor carries: the call's arguments (but the cursor and
+ * budget) and the workspace's stamp, so a cursor is refused once the build files changed.
+ */
+export function pageOf(
+  tool: string,
+  args: { cursor?: string | undefined; max_tokens?: number | undefined },
+  workspace: Workspace,
+): { offset: number; key: string } {
+  const { cursor, max_tokens: _budget, ...rest } = args;
+  const key = cursorKey({ tool, rest, stamp: workspace.stamp });
+  return { offset: decodeCursor(cursor, key), key };
 }

@@ -1,7 +1,13 @@
-import { defineTool, optionalString, ToolResult } from '@groundwork/mcp-common';
+import {
+  defineTool,
+  fitList,
+  optionalString,
+  pagingArguments,
+  pagingOutput,
+  ToolResult,
+} from '@groundwork/mcp-common';
 import { z } from 'zod';
-import { pathArgument, withWorkspace } from './buildRoot.js';
-import { cursorOf, offsetOf, pageArguments, pageOf, pageSchema } from './page.js';
+import { pageOf, pathArgument, withWorkspace } from './buildRoot.js';
 import { locationSchema, MAX_PROBLEMS, problemSchema, problemsOf, systemSchema } from './schemas.js';
 
 export const buildWorkspaceTool = defineTool({
@@ -14,7 +20,7 @@ export const buildWorkspaceTool = defineTool({
       path: pathArgument,
       system: systemSchema.optional().describe('Only this build system.'),
       module: optionalString('Only modules whose id starts with this (and edges from them).'),
-      ...pageArguments,
+      ...pagingArguments,
     }),
     output: z.object({
       systems: z.array(
@@ -79,55 +85,65 @@ export const buildWorkspaceTool = defineTool({
         .array(problemSchema)
         .describe(`Files not read or not parsed (at most ${MAX_PROBLEMS}); the rest is still answered.`),
       totals: z.object({ modules: z.number().int(), edges: z.number().int(), problems: z.number().int() }),
-      ...pageSchema,
+      ...pagingOutput,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     taskSupport: 'optional',
   },
   async apply(args, ctx) {
-    return withWorkspace(args.path, ctx, (workspace) => {
+    return withWorkspace(args.path, ctx, async (workspace) => {
       const systems = workspace.systems.filter(
         (system) => args.system === undefined || system.kind === args.system,
       );
       const wanted = (id: string) => args.module === undefined || id.startsWith(args.module);
       const modules = systems.flatMap((system) => system.modules.filter((module) => wanted(module.id)));
       const edges = systems.flatMap((system) => system.edges.filter((edge) => wanted(edge.from)));
-      const offset = offsetOf(args.cursor);
-      const modulePage = pageOf(modules, offset, args.limit);
-      const edgePage = pageOf(edges, offset, args.limit);
-      const more = modulePage.more || edgePage.more;
-      return ToolResult.success({
-        systems: systems.map((system) => ({
-          kind: system.kind,
-          root: system.root,
-          modules: system.modules.length,
-          edges: system.edges.length,
-          files: system.files.length,
-        })),
-        modules: modulePage.items.map((module) => ({
-          system: module.system,
-          id: module.id,
-          dir: module.dir,
-          ...(module.file === undefined ? {} : { file: module.file }),
-          ...(module.version === undefined ? {} : { version: module.version }),
-        })),
-        edges: edgePage.items.map((edge) => ({
-          system: edge.system,
-          from: edge.from,
-          to: edge.to,
-          kind: edge.kind,
-          ...(edge.configuration === undefined ? {} : { configuration: edge.configuration }),
-          at: edge.at,
-        })),
-        tools: systems.flatMap((system) => system.tools),
-        settings: systems.flatMap((system) => system.settings),
-        catalogs: systems.flatMap((system) => system.catalogs),
-        cycles: workspace.cycles.filter((cycle) => args.system === undefined || cycle.system === args.system),
-        problems: problemsOf(workspace.problems),
-        totals: { modules: modules.length, edges: edges.length, problems: workspace.problems.length },
-        truncated: more,
-        ...(more ? { next_cursor: cursorOf(modulePage.next) } : {}),
+      const { offset, key } = pageOf('build_workspace', args, workspace);
+      // The modules are the paged list; each page carries the edges from its modules.
+      const { answer } = await fitList(modules, {
+        budget: ctx.answer,
+        offset,
+        cursorKey: key,
+        frame: (page, paging) => {
+          const ids = new Set(page.map((module) => `${module.system}\0${module.id}`));
+          return {
+            systems: systems.map((system) => ({
+              kind: system.kind,
+              root: system.root,
+              modules: system.modules.length,
+              edges: system.edges.length,
+              files: system.files.length,
+            })),
+            modules: page.map((module) => ({
+              system: module.system,
+              id: module.id,
+              dir: module.dir,
+              ...(module.file === undefined ? {} : { file: module.file }),
+              ...(module.version === undefined ? {} : { version: module.version }),
+            })),
+            edges: edges
+              .filter((edge) => ids.has(`${edge.system}\0${edge.from}`))
+              .map((edge) => ({
+                system: edge.system,
+                from: edge.from,
+                to: edge.to,
+                kind: edge.kind,
+                ...(edge.configuration === undefined ? {} : { configuration: edge.configuration }),
+                at: edge.at,
+              })),
+            tools: systems.flatMap((system) => system.tools),
+            settings: systems.flatMap((system) => system.settings),
+            catalogs: systems.flatMap((system) => system.catalogs),
+            cycles: workspace.cycles.filter(
+              (cycle) => args.system === undefined || cycle.system === args.system,
+            ),
+            problems: problemsOf(workspace.problems),
+            totals: { modules: modules.length, edges: edges.length, problems: workspace.problems.length },
+            ...paging,
+          };
+        },
       });
+      return ToolResult.success(answer);
     });
   },
 });

@@ -49,7 +49,6 @@ describe('the running tools', () => {
     for (const [name, args] of [
       ['build_run', { path: root, tasks: ['compile'] }],
       ['build_dependencies', { path: root, resolve: true }],
-      ['build_why', { path: root, dependency: 'qdox', resolve: true }],
     ] as const) {
       const result = await call(refusing, name, args);
       expect(result.isError, name).toBe(true);
@@ -94,19 +93,6 @@ describe('the running tools', () => {
           selected: '1.12.1',
           conflict: true,
         }),
-      ]);
-      const why = await call(running, 'build_why', {
-        path: root,
-        dependency: 'qdox',
-        module: 'demo:app',
-        resolve: true,
-      });
-      expect(why.isError, why.text).toBe(false);
-      expect(
-        (why.structuredContent as { resolved: Array<{ paths: string[][] }> }).resolved[0]?.paths,
-      ).toEqual([
-        ['demo:app', 'com.thoughtworks.qdox:qdox:1.12.1'],
-        ['demo:app', 'demo:core:1', 'com.thoughtworks.qdox:qdox:2.0.3 -> 1.12.1'],
       ]);
     },
   );

@@ -288,6 +288,11 @@ export class ProjectIndex {
     return new DependencyGraph(files, unresolved.summary());
   }
 
+  /** What parsing `file` found (imports, JVM/Go package), when it is a parsed source file. */
+  factsOf(file: string): FileFacts | undefined {
+    return this.cache.get(file)?.facts;
+  }
+
   /** The cached token count of a file for `encoding`, if its size and mtime have not moved since. */
   cachedTokens(file: string, encoding: Encoding): number | undefined {
     return this.cache.get(file)?.tokens?.[encoding];

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { buildContextBundle, MAX_BUNDLE_TOKENS, MIN_BUNDLE_TOKENS } from '../core/contextBundle.js';
 import { ENCODINGS } from '../core/tokenCounter.js';
 import {
+  codeStateOutput,
   encodingArg,
   fileListArg,
   openProject,
@@ -29,6 +30,7 @@ export const contextBundleTool = defineTool({
       encoding: encodingArg,
     }),
     output: z.object({
+      state: codeStateOutput,
       encoding: z.enum(ENCODINGS),
       budget_tokens: z.number().int(),
       total_tokens: z.number().int(),
@@ -60,6 +62,6 @@ export const contextBundleTool = defineTool({
         workControl(ctx),
       ),
     );
-    return ToolResult.success(bundle);
+    return ToolResult.success({ state: opened.state, ...bundle });
   },
 });

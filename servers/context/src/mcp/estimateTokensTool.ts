@@ -4,6 +4,7 @@ import { DEFAULT_ANSWER_TOKENS, fitPage } from '../core/answerSize.js';
 import { ENCODINGS } from '../core/tokenCounter.js';
 import { estimateTokens } from '../core/tokenEstimate.js';
 import {
+  codeStateOutput,
   encodingArg,
   fileListArg,
   openProject,
@@ -25,6 +26,7 @@ export const estimateTokensTool = defineTool({
       encoding: encodingArg,
     }),
     output: z.object({
+      state: codeStateOutput,
       encoding: z.enum(ENCODINGS),
       total: z.number().int(),
       files: z.array(z.object({ path: z.string(), tokens: z.number().int(), distance: z.number().int() })),
@@ -46,6 +48,6 @@ export const estimateTokensTool = defineTool({
     // The total covers every file; the list stops where the answer would outgrow its default size.
     const answer = (files: typeof estimate.files, truncated: boolean) => ({ ...estimate, files, truncated });
     const page = await fitPage(estimate.files, 0, DEFAULT_ANSWER_TOKENS, (run) => answer(run, true));
-    return ToolResult.success(answer(page.items, page.nextOffset !== undefined));
+    return ToolResult.success({ state: opened.state, ...answer(page.items, page.nextOffset !== undefined) });
   },
 });

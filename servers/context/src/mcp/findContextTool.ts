@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { decodeCursor, encodeCursor, fitPage } from '../core/answerSize.js';
 import { lookupFile } from '../core/fileLookup.js';
 import {
+  codeStateOutput,
   cursorArg,
   fileArg,
   maxTokensArg,
@@ -29,6 +30,7 @@ export const findContextTool = defineTool({
       cursor: cursorArg,
     }),
     output: z.object({
+      state: codeStateOutput,
       file: z.string(),
       direction: z.enum(DIRECTIONS),
       files: z.array(
@@ -62,6 +64,6 @@ export const findContextTool = defineTool({
     });
     const page = await fitPage(limited, offset, args.max_tokens, (run) => answer(run, offset));
     const next = page.nextOffset ?? (limited.length < reached.length ? limited.length : undefined);
-    return ToolResult.success(answer(page.items, next));
+    return ToolResult.success({ state: opened.state, ...answer(page.items, next) });
   },
 });

@@ -2,8 +2,11 @@
 // cancellation and progress, and core errors turned into tool errors.
 import { requiredString, stringList, type ToolContext, ToolError } from '@groundwork/mcp-common';
 import { WrongFileKindError } from '@groundwork/mcp-common/files';
+import { GitUnavailableError, openGitRepository } from '@groundwork/mcp-common/git';
 import { z } from 'zod';
 import { DEFAULT_ANSWER_TOKENS, MAX_ANSWER_TOKENS } from '../core/answerSize.js';
+import { ProjectInRepository } from '../core/changeImpact/gitChanges.js';
+import { type CodeState, describeCodeState } from '../core/codeState.js';
 import { ContextError, NotADirectoryError } from '../core/contextError.js';
 import { type IndexedProject, type ProjectIndex, projectIndexFor } from '../core/projectIndex.js';
 import { DEFAULT_ENCODING, ENCODINGS } from '../core/tokenCounter.js';
@@ -86,7 +89,16 @@ export function workControl(ctx: Pick<ToolContext, 'signal' | 'progress'>): Work
 export async function openProject(
   given: string,
   ctx: Pick<ToolContext, 'allowedPaths' | 'signal' | 'progress'>,
-): Promise<{ index: ProjectIndex; project: IndexedProject } & AsyncDisposable> {
+): Promise<
+  {
+    index: ProjectIndex;
+    project: IndexedProject;
+    /** The project's repository, hardened (undefined when it is in none git may read). */
+    git: ProjectInRepository | undefined;
+    /** Which state of the code the answer describes. */
+    state: CodeState;
+  } & AsyncDisposable
+> {
   const root = await ctx.allowedPaths
     .openDirectory(given, { signal: ctx.signal })
     .catch(async (error: unknown) => {
@@ -96,12 +108,44 @@ export async function openProject(
   try {
     const index = projectIndexFor(root.realPath);
     const project = await withToolErrors(() => index.build({ ...workControl(ctx), directory: root }));
-    return { index, project, [Symbol.asyncDispose]: () => root.close() };
+    const { git, whyNot } = await openRepository(root.realPath, ctx);
+    const state = await describeCodeState(git, project.scan.files, ctx.signal, whyNot);
+    return { index, project, git, state, [Symbol.asyncDispose]: () => root.close() };
   } catch (error) {
     await root.close();
     throw error;
   }
 }
+
+/** The git repository holding `projectRoot`, inside the allowed directories; why not, when there is none. */
+async function openRepository(
+  projectRoot: string,
+  ctx: Pick<ToolContext, 'allowedPaths' | 'signal'>,
+): Promise<{ git?: ProjectInRepository; whyNot?: string }> {
+  try {
+    const repo = await openGitRepository(projectRoot, {
+      contains: (real) => ctx.allowedPaths.contains(real),
+      signal: ctx.signal,
+    });
+    return { git: new ProjectInRepository(repo, projectRoot) };
+  } catch (error) {
+    if (error instanceof GitUnavailableError) return { whyNot: error.message };
+    throw error;
+  }
+}
+
+/** The `state` every answer carries. */
+export const codeStateOutput = z
+  .object({
+    source: z.enum(['git', 'files']),
+    commit: z.string().optional().describe('HEAD when the answer was computed.'),
+    dirty_files: z.number().int().describe('Project files that differ from HEAD (untracked included).'),
+    tree_hash: z
+      .string()
+      .describe('A hash of the dirty files (paths, status, sizes, times): same commit and hash, same code.'),
+    note: z.string().optional(),
+  })
+  .describe('Which state of the code this answer describes.');
 
 /** Runs core work, turning domain errors into tool errors with the same code and message. */
 export async function withToolErrors<T>(work: () => Promise<T>): Promise<T> {

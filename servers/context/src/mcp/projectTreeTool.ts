@@ -9,7 +9,14 @@ import {
   withPageFiles,
 } from '../core/projectTree.js';
 import { renderTree, TREE_FORMATS } from '../core/treeRendering.js';
-import { cursorArg, maxTokensArg, openProject, projectPathArg, withToolErrors } from './projectAccess.js';
+import {
+  codeStateOutput,
+  cursorArg,
+  maxTokensArg,
+  openProject,
+  projectPathArg,
+  withToolErrors,
+} from './projectAccess.js';
 
 const treeFile = z.object({
   path: z.string(),
@@ -52,6 +59,7 @@ export const projectTreeTool = defineTool({
       cursor: cursorArg,
     }),
     output: z.object({
+      state: codeStateOutput,
       mode: z.enum(['files', 'summary']),
       format: z.enum(TREE_FORMATS),
       file_count: z.number().int(),
@@ -119,7 +127,7 @@ export const projectTreeTool = defineTool({
     const next = shownEnd < tree.file_count ? shownEnd : undefined;
     const fitsWhole = offset === 0 && next === undefined;
     if (args.mode === 'files' || (args.mode === 'auto' && (fitsWhole || args.cursor !== undefined)))
-      return ToolResult.success(filesAnswer(page.items, next));
+      return ToolResult.success({ state: opened.state, ...filesAnswer(page.items, next) });
 
     const summary = summarizeProjectTree(graph, args.languages);
     const summaryAnswer = (folders: typeof summary.folders) => ({
@@ -129,6 +137,6 @@ export const projectTreeTool = defineTool({
       truncated: tree.truncated || folders.length < summary.folders.length,
     });
     const folders = await fitPage(summary.folders, 0, args.max_tokens, summaryAnswer);
-    return ToolResult.success(summaryAnswer(folders.items));
+    return ToolResult.success({ state: opened.state, ...summaryAnswer(folders.items) });
   },
 });

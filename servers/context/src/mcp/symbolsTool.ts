@@ -5,6 +5,7 @@ import { lookupFile } from '../core/fileLookup.js';
 import { readProjectFile } from '../core/fileTokens.js';
 import { outlineSymbols } from '../core/symbolOutline.js';
 import {
+  codeStateOutput,
   cursorArg,
   fileArg,
   maxTokensArg,
@@ -26,6 +27,7 @@ export const symbolsTool = defineTool({
       cursor: cursorArg,
     }),
     output: z.object({
+      state: codeStateOutput,
       file: z.string(),
       language: z.string().optional(),
       symbols: z.array(
@@ -47,7 +49,8 @@ export const symbolsTool = defineTool({
     const { project } = opened;
     const file = await withToolErrors(async () => lookupFile(project.graph, args.file));
     const language = project.graph.files.get(file)?.language;
-    if (language === undefined) return ToolResult.success({ file, symbols: [], truncated: false });
+    if (language === undefined)
+      return ToolResult.success({ state: opened.state, ...{ file, symbols: [], truncated: false } });
     const symbols = await withToolErrors(async () =>
       outlineSymbols(language, file, await readProjectFile(project, file, ctx.signal)),
     );
@@ -61,6 +64,6 @@ export const symbolsTool = defineTool({
       truncated: next !== undefined,
     });
     const page = await fitPage(symbols, offset, args.max_tokens, (run) => answer(run, offset));
-    return ToolResult.success(answer(page.items, page.nextOffset));
+    return ToolResult.success({ state: opened.state, ...answer(page.items, page.nextOffset) });
   },
 });

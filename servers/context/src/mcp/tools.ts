@@ -1,4 +1,5 @@
 import type { McpTool } from '@groundwork/mcp-common';
+import { changeImpactTool } from './changeImpactTool.js';
 import { contextBundleTool } from './contextBundleTool.js';
 import { estimateTokensTool } from './estimateTokensTool.js';
 import { findContextTool } from './findContextTool.js';
@@ -11,4 +12,5 @@ export const contextTools: McpTool[] = [
   estimateTokensTool,
   contextBundleTool,
   symbolsTool,
+  changeImpactTool,
 ];

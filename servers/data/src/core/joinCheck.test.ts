@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileAt } from '../testSupport.js';
 import { bucketOf, checkJoin, type JoinCheck, matchBuckets } from './joinCheck.js';
-import { DEFAULT_COMPARISON } from './scanOptions.js';
+import { type Comparison, DEFAULT_COMPARISON } from './scanOptions.js';
 import { openSource, type SourceSpec } from './sources/openSource.js';
 
 const pgUrl = process.env.GROUNDWORK_TEST_PG_URL;
@@ -73,6 +73,14 @@ beforeAll(async () => {
       kinds[format][side] = { kind: 'file', file: fileAt(file(`${table}.${format}`)), csv: {} };
     }
   }
+  await duck.run(`ATTACH '${file('shop.duckdb')}' AS shop`);
+  await duck.run('CREATE TABLE shop.l AS SELECT * FROM l ORDER BY rn');
+  await duck.run('CREATE TABLE shop.r AS SELECT * FROM r ORDER BY rn');
+  await duck.run('DETACH shop');
+  kinds.duckdb = {
+    left: { kind: 'duckdb', file: fileAt(file('shop.duckdb')), table: 'l' },
+    right: { kind: 'duckdb', file: fileAt(file('shop.duckdb')), table: 'r' },
+  };
   const sqlite = new Database(file('shop.db'));
   sqlite.exec('CREATE TABLE l (rn INTEGER, customer_id INTEGER, region TEXT, note TEXT)');
   sqlite.exec('CREATE TABLE r (rn INTEGER, id INTEGER, region TEXT, name TEXT)');
@@ -214,16 +222,25 @@ function observed(check: JoinCheck): Truth {
   return { innerJoinRows: check.innerJoinRows, left: side(check.left), right: side(check.right) };
 }
 
-async function joined(left: SourceSpec, right: SourceSpec, key: (typeof KEYS)[keyof typeof KEYS]) {
+/** The passes the last check ran (a pushed-down one runs in the database). */
+let passes = new Set<string>();
+
+async function joined(
+  left: SourceSpec,
+  right: SourceSpec,
+  key: (typeof KEYS)[keyof typeof KEYS],
+  comparison: Comparison = DEFAULT_COMPARISON,
+) {
   const l = await openSource(left);
   const r = await openSource(right);
+  passes = new Set();
   try {
-    return await checkJoin(l, r, {
-      on: key.on,
-      comparison: DEFAULT_COMPARISON,
-      samples: 10,
-      rowsPerSample: 1,
-    });
+    return await checkJoin(
+      l,
+      r,
+      { on: key.on, comparison, samples: 10, rowsPerSample: 1 },
+      { onProgress: (_done, _total, _unit, pass) => passes.add(pass) },
+    );
   } finally {
     await l.close();
     await r.close();
@@ -246,11 +263,13 @@ describe('join_check', () => {
         await client.end();
       }
       const names = Object.keys(kinds);
-      expect(names.length).toBeGreaterThanOrEqual(pgUrl === undefined ? 4 : 5);
+      expect(names.length).toBeGreaterThanOrEqual(pgUrl === undefined ? 5 : 6);
       for (const left of names) {
         for (const right of names) {
           const check = await joined(kinds[left]!.left, kinds[right]!.right, key);
           expect(observed(check), `${left} ⋈ ${right}`).toEqual(truth);
+          const inDatabase = left === right && ['sqlite', 'duckdb', 'postgres'].includes(left);
+          expect(passes.has('checking the join in the database'), `${left} ⋈ ${right}`).toBe(inDatabase);
           expect(check.cardinality).toBe('n:m');
         }
       }
@@ -270,6 +289,18 @@ describe('join_check', () => {
       `SELECT id::VARCHAR, count(*) c FROM r WHERE id IN (SELECT customer_id FROM l) GROUP BY id ORDER BY c DESC, min(rn) LIMIT 1`,
     )) as [[unknown, unknown]];
     expect(check.right.duplicates[0]).toMatchObject({ values: [topId], count: Number(topCount) });
+  });
+
+  it('gives the same answer pushed down as scanned, with nulls equal and trim', async () => {
+    const comparison: Comparison = { nulls: 'equal', trim: true, caseInsensitive: false };
+    for (const kind of ['sqlite', 'duckdb', ...(pgUrl === undefined ? [] : ['postgres'])]) {
+      const pushed = await joined(kinds[kind]!.left, kinds[kind]!.right, KEYS.two, comparison);
+      expect(passes.has('checking the join in the database'), kind).toBe(true);
+      const scanned = await joined(kinds.parquet!.left, kinds[kind]!.right, KEYS.two, comparison);
+      expect(passes.has('checking the join in the database'), kind).toBe(false);
+      expect(pushed, kind).toEqual(scanned);
+      expect(pushed.left.matchesPerRow.length).toBeGreaterThan(1);
+    }
   });
 
   it('counts the same when the key counts spill to temporary files', async () => {

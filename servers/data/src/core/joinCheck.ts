@@ -3,7 +3,7 @@
 // sides by its 64-bit hash (bounded memory, spilling: joinKeyCounts.ts); pass 2 re-reads each side only for
 // the few keys the answer shows (orphans, duplicated keys), to give their values, rows and lines. Two tables
 // of one database are answered by the database itself (JoinPushdown).
-import { throwIfAborted } from './dataError.js';
+import { throwIfAborted } from '@groundwork/mcp-common/domainError';
 import { KeyState, keyHasher } from './duplicatePasses.js';
 import { HashCounts } from './hashCounts.js';
 import { JoinKeyCounts, type Side } from './joinKeyCounts.js';

@@ -5,7 +5,7 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { throwIfAborted } from './dataError.js';
+import { throwIfAborted } from '@groundwork/mcp-common/domainError';
 
 /** Slot: hash lane 1, lane 2, left count, right count, first left row, first right row (0 = empty). */
 const SLOT = 6;

@@ -22,10 +22,10 @@ export const sourceArguments = {
     .min(1, 'must not be empty')
     .optional()
     .describe(
-      "The data file: CSV/TSV/PSV (optionally .gz), JSON Lines (.jsonl/.ndjson), Parquet (.parquet), or 'sqlite:<path>' for a SQLite database (with 'table'). Relative paths resolve against the first allowed directory. Omit it for PostgreSQL (use 'connection_env').",
+      "The data file: CSV/TSV/PSV (optionally .gz), JSON Lines (.jsonl/.ndjson), Parquet (.parquet), or 'sqlite:<path>' / 'duckdb:<path>' for a SQLite / DuckDB database (with 'table'). Relative paths resolve against the first allowed directory. Omit it for PostgreSQL (use 'connection_env').",
     ),
   table: optionalString(
-    "The table, for SQLite and PostgreSQL sources: an identifier, optionally 'schema.table'.",
+    "The table, for SQLite, DuckDB and PostgreSQL sources: an identifier, optionally 'schema.table'.",
   ),
   connection_env: optionalString(
     "PostgreSQL: the NAME of the server's environment variable holding the connection URL (e.g. 'DATABASE_URL'); never the URL itself.",
@@ -108,6 +108,8 @@ export function comparisonOf(args: ComparisonArgs): Comparison {
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** How a `file` argument names a SQLite database. */
 export const SQLITE_PREFIX = 'sqlite:';
+/** How a `file` argument names a DuckDB database. */
+export const DUCKDB_PREFIX = 'duckdb:';
 
 /** What opening a source needs of a call: a tool's context, or a completion's. */
 type SourceContext = Pick<ToolContext, 'allowedPaths' | 'signal'>;
@@ -231,6 +233,10 @@ async function databaseSpec(
   if (args.file?.startsWith(SQLITE_PREFIX)) {
     checkTable();
     return { kind: 'sqlite', file: await openConfined(args.file.slice(SQLITE_PREFIX.length), ctx, opened) };
+  }
+  if (args.file?.startsWith(DUCKDB_PREFIX)) {
+    checkTable();
+    return { kind: 'duckdb', file: await openConfined(args.file.slice(DUCKDB_PREFIX.length), ctx, opened) };
   }
   return undefined;
 }

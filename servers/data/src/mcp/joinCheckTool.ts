@@ -1,6 +1,8 @@
 import {
   defineTool,
+  fitList,
   InvalidArgumentError,
+  maxTokensArgument,
   optionalBoundedInt,
   stringList,
   ToolError,
@@ -9,7 +11,7 @@ import {
 import { z } from 'zod';
 import { joinAdvice } from '../core/joinAdvice.js';
 import { checkJoin, type JoinSide, type KeySample } from '../core/joinCheck.js';
-import { boundedValue, fitList, MAX_ANSWER_BYTES } from '../core/resultBounds.js';
+import { boundedValue } from '../core/resultBounds.js';
 import type { TabularSource } from '../core/sources/tabularSource.js';
 import {
   comparisonArguments,
@@ -122,6 +124,7 @@ export const joinCheckTool = defineTool({
       ...comparisonArguments,
       limit: optionalBoundedInt(1, 1000, 10, 'Orphan keys and duplicated keys listed per side at most.'),
       rows_per_sample: optionalBoundedInt(1, 1000, 5, 'Rows listed per key at most.'),
+      max_tokens: maxTokensArgument,
     }),
     output: z.object({
       answer: z.string().describe('What the join does and what to do about it, in a few sentences.'),
@@ -180,25 +183,47 @@ export const joinCheckTool = defineTool({
               parts.push(
                 `samples: at most ${args.limit} keys per list and ${args.rows_per_sample} rows per key`,
               );
-            let dropped = 0;
-            for (const list of [
-              out.right.duplicates,
-              out.left.duplicates,
-              out.right.orphans,
-              out.left.orphans,
-            ])
-              dropped += fitList(out, list);
-            if (dropped > 0)
-              parts.push(
-                `size: ${dropped} sample(s) dropped to keep the answer under ${MAX_ANSWER_BYTES / 1024} KB`,
-              );
             const warnings = [...(left.warnings ?? []), ...(right.warnings ?? [])];
-            return ToolResult.success({
-              ...out,
-              truncated: parts.length > 0,
-              ...(parts.length > 0 ? { truncated_parts: parts } : {}),
-              ...(warnings.length > 0 ? { warnings } : {}),
+            // The samples fit the call's budget as one list, the last lists' samples dropped first.
+            type Listed = {
+              list: 'orphans' | 'duplicates';
+              side: 'left' | 'right';
+              sample: ReturnType<typeof sampleOut>;
+            };
+            const listed: Listed[] = [];
+            for (const list of ['orphans', 'duplicates'] as const)
+              for (const side of ['left', 'right'] as const)
+                for (const sample of out[side][list]) listed.push({ list, side, sample });
+            const { answer: fitted } = await fitList(listed, {
+              budget: ctx.answer,
+              frame: (kept) => {
+                const all = [...parts];
+                const dropped = listed.length - kept.length;
+                if (dropped > 0)
+                  all.push(
+                    `size: ${dropped} sample(s) dropped to keep the answer within ${ctx.answer.maxTokens} tokens; raise max_tokens or lower limit`,
+                  );
+                const only = (side: 'left' | 'right', list: Listed['list']) =>
+                  kept.filter((item) => item.side === side && item.list === list).map((item) => item.sample);
+                return {
+                  ...out,
+                  left: {
+                    ...out.left,
+                    orphans: only('left', 'orphans'),
+                    duplicates: only('left', 'duplicates'),
+                  },
+                  right: {
+                    ...out.right,
+                    orphans: only('right', 'orphans'),
+                    duplicates: only('right', 'duplicates'),
+                  },
+                  truncated: all.length > 0,
+                  ...(all.length > 0 ? { truncated_parts: all } : {}),
+                  ...(warnings.length > 0 ? { warnings } : {}),
+                };
+              },
             });
+            return ToolResult.success(fitted);
           }),
         ),
       ),

@@ -9,7 +9,7 @@ import {
   completePath,
   DomainError,
 } from '@groundwork/mcp-common';
-import { columnsOf, SQLITE_PREFIX, tablesOf } from './dataSource.js';
+import { columnsOf, DUCKDB_PREFIX, SQLITE_PREFIX, tablesOf } from './dataSource.js';
 
 // A database with more tables than this offers the first ones (by name) and says there are more.
 const MAX_TABLES = 10_000;
@@ -27,9 +27,10 @@ const completeFilePath = completePath({ kind: 'file' });
 
 /** The `file` argument: a path under the allowed directories, also after `sqlite:`. */
 export const completeDataFile: Completer = async (request, ctx) => {
-  if (!request.value.startsWith(SQLITE_PREFIX)) return completeFilePath(request, ctx);
-  const paths = await completeFilePath({ ...request, value: request.value.slice(SQLITE_PREFIX.length) }, ctx);
-  return { ...paths, values: paths.values.map((value) => `${SQLITE_PREFIX}${value}`) };
+  const prefix = [SQLITE_PREFIX, DUCKDB_PREFIX].find((known) => request.value.startsWith(known));
+  if (prefix === undefined) return completeFilePath(request, ctx);
+  const paths = await completeFilePath({ ...request, value: request.value.slice(prefix.length) }, ctx);
+  return { ...paths, values: paths.values.map((value) => `${prefix}${value}`) };
 };
 
 /** The `table` argument: the tables and views of the database `file` (`sqlite:<path>`) or `connection_env` names. */

@@ -1,12 +1,16 @@
 // CLAUDE.md and AGENTS.md at every level: Claude Code reads CLAUDE.md (and what it imports, four hops deep),
 // not AGENTS.md, so each AGENTS.md needs a CLAUDE.md beside it that imports it or is the same file (a symlink).
 import path from 'node:path';
+import { withinTokens } from '@groundwork/mcp-common/tokens';
 import { type FindingSink, withoutBom } from './finding.js';
 import { type MarkdownDocument, parseMarkdown } from './markdownDocument.js';
 import type { RepoFiles } from './repoFiles.js';
 
 const MAX_HOPS = 4;
-const CHARACTERS_PER_TOKEN = 4;
+/** Claude Code warns at start ("Large CLAUDE.md will impact performance") past this many characters. */
+export const LARGE_CLAUDE_MD_CHARS = 40_000;
+/** Claude's standard context window: instructions larger than it cannot load with room for any work. */
+export const CONTEXT_WINDOW_TOKENS = 200_000;
 
 type KindOf = (relative: string) => Promise<'file' | 'directory' | undefined>;
 
@@ -46,7 +50,7 @@ export async function checkInstructionFiles(
       const root: LoadedMarkdown = { file: claudeFile, text, document: parseMarkdown(text) };
       claudeLoads = await walkImports(files, root, sink, kindOf);
       for (const markdown of claudeLoads) loaded.set(markdown.file, markdown);
-      if (folder === '') checkRootClaudeMd(root, claudeLoads, tokenBudget, sink);
+      if (folder === '') await checkRootClaudeMd(root, claudeLoads, tokenBudget, sink);
     }
     if (agentsFile === undefined) continue;
     const agentsText = byFile.get(agentsFile) ?? '';
@@ -86,12 +90,12 @@ export async function checkInstructionFiles(
   return [...loaded.values()];
 }
 
-function checkRootClaudeMd(
+async function checkRootClaudeMd(
   root: LoadedMarkdown,
   loads: readonly LoadedMarkdown[],
   tokenBudget: number,
   sink: FindingSink,
-): void {
+): Promise<void> {
   if (root.text.trim() === '') {
     sink.report('claude-md/empty', root.file, `${root.file} is empty.`, {
       fix: 'Give it a title and the project instructions (or `@AGENTS.md`).',
@@ -107,12 +111,29 @@ function checkRootClaudeMd(
     });
   }
   const characters = loads.reduce((sum, markdown) => sum + markdown.text.length, 0);
-  const tokens = Math.ceil(characters / CHARACTERS_PER_TOKEN);
-  if (tokens > tokenBudget) {
+  // Counted only up to each threshold (o200k stops there), so a file at the size cap costs no full count.
+  const text = loads.map((markdown) => markdown.text).join('\n');
+  const size = `${root.file} with its imports is ${characters} characters`;
+  if (!(await withinTokens(text, CONTEXT_WINDOW_TOKENS))) {
+    sink.report(
+      'claude-md/context-window',
+      root.file,
+      `${size}, over ${CONTEXT_WINDOW_TOKENS} tokens (o200k): more than a context window holds, and it loads into every session.`,
+      { fix: 'Keep CLAUDE.md to what every session needs; move the rest into skills or linked documents.' },
+    );
+  } else if (characters > LARGE_CLAUDE_MD_CHARS) {
+    sink.report(
+      'claude-md/large',
+      root.file,
+      `${size}: over the ${LARGE_CLAUDE_MD_CHARS} past which Claude Code warns at start that it will impact performance.`,
+      { fix: 'Move detail into skills, path-scoped rules (.claude/rules/) or linked documents.' },
+    );
+  }
+  if (!(await withinTokens(text, tokenBudget))) {
     sink.report(
       'claude-md/token-budget',
       root.file,
-      `${root.file} with its imports is about ${tokens} tokens (budget ${tokenBudget}).`,
+      `${size}, over ${tokenBudget} tokens (o200k), the budget.`,
       {
         fix: 'Move detail into skills, path-scoped rules or linked documents, or raise `token_budget` in .groundwork/adopt.json.',
       },
@@ -141,7 +162,11 @@ function referencedFrom(files: RepoFiles, documents: Iterable<LoadedMarkdown>, t
   return false;
 }
 
-/** Follows `@path` imports the way Claude Code does (relative to the importing file, four hops at most). */
+/**
+ * Follows `@path` imports the way Claude Code does (relative to the importing file, four hops at most). Each
+ * distinct target is looked up once, and a document's imports are looked up together, so a file with tens of
+ * thousands of imports costs one lookup per distinct path.
+ */
 async function walkImports(
   files: RepoFiles,
   root: LoadedMarkdown,
@@ -149,13 +174,39 @@ async function walkImports(
   kindOf: KindOf,
 ): Promise<LoadedMarkdown[]> {
   const loaded = new Map<string, LoadedMarkdown>([[root.file, root]]);
+  const kinds = new Map<string, Promise<'file' | 'directory' | undefined>>();
+  const kindOnce = (target: string) => {
+    let kind = kinds.get(target);
+    if (kind === undefined) {
+      kind = kindOf(target);
+      kinds.set(target, kind);
+    }
+    return kind;
+  };
   const visit = async (markdown: LoadedMarkdown, stack: readonly string[]): Promise<void> => {
-    for (const entry of markdown.document.imports) {
-      // Home-directory and absolute imports are the user's own files, outside the repository.
-      if (entry.path.startsWith('~') || entry.path.startsWith('/')) continue;
-      const target = files.resolveFrom(markdown.file, entry.path);
-      if (target === undefined || target === '' || stack.includes(target) || loaded.has(target)) continue;
-      const kind = await kindOf(target);
+    const imports = markdown.document.imports.filter((entry) => {
+      // Home-directory imports are the documented place for one's own instructions (not shared by design).
+      if (entry.path.startsWith('~')) return false;
+      if (entry.path.startsWith('/')) {
+        if (looksLikeAbsoluteFile(entry.path)) reportOutside(markdown.file, entry, sink);
+        return false;
+      }
+      if (files.resolveFrom(markdown.file, entry.path) === undefined) {
+        reportOutside(markdown.file, entry, sink);
+        return false;
+      }
+      return true;
+    });
+    const resolved = await Promise.all(
+      imports.map(async (entry) => {
+        const target = files.resolveFrom(markdown.file, entry.path) ?? '';
+        const skip = target === '' || stack.includes(target);
+        return { entry, target, kind: skip ? 'skip' : await kindOnce(target) };
+      }),
+    );
+    const next: LoadedMarkdown[] = [];
+    for (const { entry, target, kind } of resolved) {
+      if (kind === 'skip' || loaded.has(target)) continue;
       if (kind !== 'file') {
         // `@scope/package` and `@someone` are mentions; only a path with a file extension reads as an import.
         if (kind === undefined && /\.[A-Za-z0-9]+$/.test(path.posix.basename(entry.path))) {
@@ -192,11 +243,32 @@ async function walkImports(
           : { headings: [], links: [], imports: [], prose: '' },
       };
       loaded.set(target, imported);
-      await visit(imported, [...stack, target]);
+      next.push(imported);
     }
+    for (const imported of next) await visit(imported, [...stack, imported.file]);
   };
   await visit(root, [root.file]);
   return [...loaded.values()];
+}
+
+// `@/components/Button` is a bundler alias in prose, not a file; a system folder or a file name is a path.
+const SYSTEM_ROOTS = /^\/(etc|home|Users|usr|var|tmp|opt|root|mnt|private|srv|Volumes)(\/|$)/;
+
+function looksLikeAbsoluteFile(importPath: string): boolean {
+  return SYSTEM_ROOTS.test(importPath) || /\.[A-Za-z0-9]+$/.test(path.posix.basename(importPath));
+}
+
+/** An absolute import, or one that climbs out of the repository, loads a file only where it happens to exist. */
+function reportOutside(file: string, entry: { path: string; line: number }, sink: FindingSink): void {
+  sink.report(
+    'claude-md/import-outside',
+    file,
+    `Import '@${entry.path}' points outside the repository: it loads a file only on a machine that has it, and whatever that file holds.`,
+    {
+      line: entry.line,
+      fix: 'Copy what it should load into the repository and import it by a relative path (personal instructions belong in `@~/.claude/…` or CLAUDE.local.md).',
+    },
+  );
 }
 
 function folderOf(file: string): string {

@@ -23,6 +23,9 @@ export interface VerifyReport {
   findings: Finding[];
 }
 
+/** Longer messages are cut (a message may quote what the file says, and a file may say a megabyte). */
+const MAX_MESSAGE_CHARS = 1_000;
+
 /** Collects findings; rules name their id and the catalog supplies the severity and documentation link. */
 export class FindingSink {
   readonly findings: Finding[] = [];
@@ -34,7 +37,7 @@ export class FindingSink {
       severity: info?.severity ?? 'error',
       file,
       line: extra.line ?? 1,
-      message,
+      message: message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS - 1)}…` : message,
     };
     if (extra.fix !== undefined) finding.fix = extra.fix;
     if (info !== undefined) finding.docs = info.docs;
@@ -42,12 +45,21 @@ export class FindingSink {
   }
 }
 
-/** 1-based line of a character offset. */
-export function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let index = text.indexOf('\n'); index !== -1 && index < offset; index = text.indexOf('\n', index + 1))
-    line++;
-  return line;
+/** Finds 1-based lines of many offsets in one text: the line starts are indexed once, then searched. */
+export function lineLocator(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1))
+    starts.push(index + 1);
+  return (offset) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((starts[middle] ?? 0) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low + 1;
+  };
 }
 
 /** Text without a leading UTF-8 byte order mark (editors on Windows add one; Claude Code ignores it). */

@@ -30,6 +30,7 @@ export interface RefusedFile {
 
 export class RepoFiles {
   readonly refused: RefusedFile[] = [];
+  private readonly refusedKeys = new Set<string>();
   private bytesRead = 0;
   private readonly deadline: number;
   private reading = 0;
@@ -162,7 +163,9 @@ export class RepoFiles {
   }
 
   private refuse(entry: RefusedFile): void {
-    if (!this.refused.some((known) => known.file === entry.file && known.reason === entry.reason))
-      this.refused.push(entry);
+    const key = `${entry.reason}\0${entry.file}`;
+    if (this.refusedKeys.has(key)) return;
+    this.refusedKeys.add(key);
+    this.refused.push(entry);
   }
 }

@@ -48,27 +48,48 @@ export interface RepoLayout {
   pluginManifests: string[];
   pluginHooks: string[];
   marketplaces: string[];
+  /** Folders that exist but the walk did not list (skipped names, past its depth, symlinks back up). */
+  unlisted: ReadonlySet<string>;
   /** Whether the walk stopped at its bound (very large repositories). */
   truncated: boolean;
 }
 
-/** What is at `relative`, from the walk when it saw the path, else asked of the repository (one read fewer per link). */
+/**
+ * What is at `relative`, from the walk when it listed the folder (every folder in `directories` was listed
+ * whole unless the walk was truncated), else asked of the repository: a file with thousands of imports or
+ * links costs no file operation per path.
+ */
 export function kindFromLayout(
-  layout: Pick<RepoLayout, 'files' | 'directories' | 'truncated'>,
+  layout: Pick<RepoLayout, 'files' | 'directories' | 'unlisted' | 'truncated'>,
   files: RepoFiles,
 ): (relative: string) => Promise<'file' | 'directory' | undefined> {
   return async (relative) => {
     if (relative === '' || layout.directories.has(relative)) return 'directory';
     if (layout.files.has(relative)) return 'file';
-    return files.kind(relative);
+    return walkSaysAbsent(layout, relative) ? undefined : files.kind(relative);
   };
+}
+
+/** Whether the walk listed the folder where `relative` (or the first missing folder on its way) would be. */
+function walkSaysAbsent(
+  layout: Pick<RepoLayout, 'directories' | 'unlisted' | 'truncated'>,
+  relative: string,
+): boolean {
+  if (layout.truncated) return false;
+  let prefix = '';
+  for (const name of relative.split('/')) {
+    prefix = prefix === '' ? name : `${prefix}/${name}`;
+    if (layout.unlisted.has(prefix) || name === '..' || name === '.') return false;
+    if (!layout.directories.has(prefix)) return true;
+  }
+  return false;
 }
 
 export async function discoverLayout(
   files: RepoFiles,
   marketplaceSources: (marketplace: string) => Promise<string[]>,
 ): Promise<RepoLayout> {
-  const { found, directories, truncated } = await walk(files);
+  const { found, directories, unlisted, truncated } = await walk(files);
   const has = (file: string) => found.has(file);
   const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
   const marketplaces = [...found].filter((file) => /(^|\/)\.claude-plugin\/marketplace\.json$/.test(file));
@@ -123,6 +144,7 @@ export async function discoverLayout(
   return {
     files: found,
     directories,
+    unlisted,
     definitions: [...unique.values()].sort((a, b) => (a.file < b.file ? -1 : 1)),
     emptySkillFolders: emptySkillFolders.sort(),
     instructionFiles,
@@ -146,9 +168,10 @@ function byDepth(a: string, b: string): number {
 
 async function walk(
   files: RepoFiles,
-): Promise<{ found: Set<string>; directories: Set<string>; truncated: boolean }> {
+): Promise<{ found: Set<string>; directories: Set<string>; unlisted: Set<string>; truncated: boolean }> {
   const found = new Set<string>();
   const directories = new Set<string>();
+  const unlisted = new Set<string>();
   let entries = 0;
   let truncated = false;
   const absolute = (relative: string) => path.join(files.root, ...relative.split('/'));
@@ -178,24 +201,32 @@ async function walk(
       if (entry.isFile()) found.add(relative);
       else if (entry.isDirectory()) {
         if (!SKIPPED.has(entry.name)) subdirectories.push({ relative, linked: false });
+        else unlisted.add(relative);
       } else if (entry.isSymbolicLink()) {
         const kind = await linkKind(relative);
         if (kind === 'file') found.add(relative);
         else if (kind === 'directory' && !SKIPPED.has(entry.name))
           subdirectories.push({ relative, linked: true });
+        else if (kind === 'directory') unlisted.add(relative);
       }
       // A FIFO, socket or device where a convention file would be: asking records why it is not read.
       else if (CONVENTION_PATH.test(relative)) await files.kind(relative);
     }
-    if (depth >= MAX_DEPTH) return;
+    if (depth >= MAX_DEPTH) {
+      for (const { relative } of subdirectories) unlisted.add(relative);
+      return;
+    }
     for (const { relative, linked } of subdirectories) {
       // Real paths only break cycles (a link to a folder above it).
       const real = linked ? await realpath(absolute(relative)).catch(() => undefined) : undefined;
-      if (linked && (real === undefined || ancestors.has(real))) continue;
+      if (linked && (real === undefined || ancestors.has(real))) {
+        unlisted.add(relative);
+        continue;
+      }
       directories.add(relative);
       await visit(relative, depth + 1, real === undefined ? ancestors : new Set([...ancestors, real]));
     }
   };
   await visit('', 0, new Set([files.root]));
-  return { found, directories, truncated };
+  return { found, directories, unlisted, truncated };
 }

@@ -145,6 +145,12 @@ export const RULES = {
     rationale: 'An `@path` import that names no file loads nothing, and Claude Code says nothing about it.',
     docs: `${MEMORY}#import-additional-files`,
   },
+  'claude-md/import-outside': {
+    severity: 'warning',
+    rationale:
+      'An absolute `@/…` import or one whose `..` climbs out of the repository loads a file only on the machines that have it (and whatever it holds there); teammates and CI load nothing.',
+    docs: `${MEMORY}#import-additional-files`,
+  },
   'claude-md/import-depth': {
     severity: 'warning',
     rationale: 'Imports load at most four hops deep; files further down are not loaded.',
@@ -158,6 +164,18 @@ export const RULES = {
   'claude-md/title': {
     severity: 'note',
     rationale: 'House style: a level-1 title names the project for readers and agents.',
+    docs: `${MEMORY}#write-effective-instructions`,
+  },
+  'claude-md/context-window': {
+    severity: 'error',
+    rationale:
+      'CLAUDE.md and its imports load whole into every session; past 200,000 tokens (o200k, as Claude’s tokenizer is not published) they are larger than Claude’s standard context window, so no session has room to work.',
+    docs: MEMORY,
+  },
+  'claude-md/large': {
+    severity: 'warning',
+    rationale:
+      'Claude Code warns at start that a CLAUDE.md over 40,000 characters will impact performance; the documentation advises under 200 lines per file.',
     docs: `${MEMORY}#write-effective-instructions`,
   },
   'claude-md/token-budget': {

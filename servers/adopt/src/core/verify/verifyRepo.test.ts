@@ -46,7 +46,30 @@ const corpus: Array<{ rule: RuleId; pass: FixtureFiles; fail: FixtureFiles }> = 
     },
     fail: { 'CLAUDE.md': '# Demo\n\n@AGENTS.md\n@docs/missing.md\n' },
   },
+  {
+    rule: 'claude-md/import-outside',
+    pass: {
+      'CLAUDE.md':
+        '# Demo\n\n@AGENTS.md\n\nMine: @~/.claude/notes.md. Alias: use @/components/Button in code.\n',
+    },
+    fail: { 'CLAUDE.md': '# Demo\n\n@AGENTS.md\n@../../../../etc/passwd\n' },
+  },
   { rule: 'claude-md/import-depth', pass: chain(4), fail: chain(5) },
+  {
+    rule: 'claude-md/large',
+    pass: { 'docs/notes.md': 'word '.repeat(7_000), 'CLAUDE.md': '# Demo\n\n@AGENTS.md @docs/notes.md\n' },
+    fail: { 'docs/notes.md': 'word '.repeat(8_200), 'CLAUDE.md': '# Demo\n\n@AGENTS.md @docs/notes.md\n' },
+  },
+  {
+    rule: 'claude-md/context-window',
+    // Two imports of 140,000 o200k tokens each ("a1 " is two tokens): 280,000 tokens in all, one of them alone fits.
+    pass: { 'docs/a.md': 'a1 '.repeat(70_000), 'CLAUDE.md': '# Demo\n\n@AGENTS.md @docs/a.md\n' },
+    fail: {
+      'docs/a.md': 'a1 '.repeat(70_000),
+      'docs/b.md': 'a1 '.repeat(70_000),
+      'CLAUDE.md': '# Demo\n\n@AGENTS.md @docs/a.md @docs/b.md\n',
+    },
+  },
   {
     rule: 'claude-md/token-budget',
     pass: { '.groundwork/adopt.json': '{ "token_budget": 2000 }' },
@@ -543,6 +566,20 @@ describe('verify_repo', () => {
         expect.stringContaining("did you mean 'stable'"),
       ]);
     });
+  });
+
+  it('checks a CLAUDE.md just under the size cap whole: every heading read, every import reported on its line', async () => {
+    const sections = 17_000;
+    let text = '# Demo\n\n@AGENTS.md\n\n';
+    for (let index = 0; index < sections; index++)
+      text += `## Part ${index}\n\nSee @docs/part-${index % 1000}.md and @docs/part-${index % 1000}.md\n\n`;
+    expect(text.length).toBeGreaterThan(1_000_000);
+    expect(text.length).toBeLessThan(1024 * 1024);
+    const report = await verifyWith({ 'CLAUDE.md': text });
+    const unresolved = report.findings.filter((finding) => finding.rule === 'claude-md/import-unresolved');
+    expect(unresolved).toHaveLength(2 * sections);
+    expect(unresolved.at(-1)?.line).toBe(4 * sections + 3);
+    expect(report.findings.filter((finding) => finding.rule.startsWith('files/'))).toEqual([]);
   });
 
   it('refuses a path that is not a directory', async () => {

@@ -1,6 +1,7 @@
 // One bounded walk of a build root: every folder (for workspace globs) and every file a build system reads,
 // found by name. Files are read later, on demand, through the folder handle they were listed from, so a link
 // out of the root, a FIFO or a swapped file is refused by mcp-common's confinement, never opened by path.
+import { CancelledError } from '@groundwork/mcp-common/domainError';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { BuildError, throwIfAborted } from '../buildError.js';
 import type { BuildProblem } from './model.js';
@@ -221,7 +222,8 @@ function isBuildFile(folder: string, name: string): boolean {
 
 /** A refusal from reading a tree file, as a problem naming the file (mcp-common's message quotes it). */
 export function readProblem(file: string, error: unknown): BuildProblem {
-  if (error instanceof BuildError) throw error;
+  // Cancellation and the core's own errors end the call; only refusals of one file become problems.
+  if (error instanceof CancelledError || error instanceof BuildError) throw error;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && /^[A-Z_]+$/.test(code)) {
     return { file, code, message: (error as Error).message };

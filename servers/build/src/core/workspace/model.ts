@@ -155,6 +155,8 @@ export interface BuildSystemModel {
 }
 
 export interface Workspace {
+  /** Changes whenever a build file or folder changes: ties page cursors to the reading they were cut from. */
+  stamp: string;
   systems: BuildSystemModel[];
   /** Files that could not be read or parsed, across every system (and those no system claimed). */
   problems: BuildProblem[];

@@ -1,5 +1,6 @@
 // The static reading of a build root: one walk, then each build system's reader over the same tree. Answers
 // are cached per root and reused while no build file's size, time or inode has changed.
+import { createHash, randomUUID } from 'node:crypto';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { BuildError } from '../buildError.js';
 import { readCargoWorkspaces } from '../systems/cargo/cargoWorkspace.js';
@@ -48,6 +49,10 @@ export async function readWorkspace(
     );
   }
   const workspace: Workspace = {
+    stamp: createHash('sha256')
+      .update(signature ?? randomUUID())
+      .digest('base64url')
+      .slice(0, 16),
     systems,
     problems: [...tree.problems, ...context.problems],
     cycles: systems.flatMap((system) =>

@@ -1,4 +1,4 @@
-// Picks the reader for a data location: a file by its name (and content), a SQLite table, a PostgreSQL table.
+// Picks the reader for a data location: a file by its name (and content), a SQLite, DuckDB or PostgreSQL table.
 import { DomainError } from '@groundwork/mcp-common/domainError';
 import { type CsvOptions, openCsvSource } from './csvSource.js';
 import type { DataFile } from './dataFile.js';
@@ -10,7 +10,7 @@ import type { TabularSource } from './tabularSource.js';
 export type FileFormat = 'csv' | 'jsonl' | 'parquet';
 
 export type DatabaseSpec =
-  | { kind: 'sqlite'; file: DataFile }
+  | { kind: 'sqlite' | 'duckdb'; file: DataFile }
   | { kind: 'postgres'; connectionString: string; variable: string };
 
 export type SourceSpec =
@@ -27,19 +27,28 @@ export async function openSource(spec: SourceSpec): Promise<TabularSource> {
     }
     default: {
       const [database, { openSqlSource }] = await Promise.all([openDatabase(spec), import('./sqlSource.js')]);
-      return openSqlSource(database, spec.table);
+      return openSqlSource(database, spec.table, locationOf(spec));
     }
   }
 }
 
-/** A SQLite or PostgreSQL database; its driver is loaded only when one is asked for. */
+/** A SQLite, DuckDB or PostgreSQL database; its driver is loaded only when one is asked for. */
 export async function openDatabase(spec: DatabaseSpec): Promise<SqlDatabase> {
   if (spec.kind === 'sqlite') {
     const { openSqliteDatabase } = await import('./sqliteDatabase.js');
     return openSqliteDatabase(spec.file);
   }
+  if (spec.kind !== 'postgres') {
+    const { openDuckdbDatabase } = await import('./duckdbDatabase.js');
+    return openDuckdbDatabase(spec.file);
+  }
   const { openPostgresDatabase } = await import('./postgresDatabase.js');
   return openPostgresDatabase(spec.connectionString, spec.variable);
+}
+
+/** Names one database: two tables with the same location are in the same database (a join runs there). */
+function locationOf(spec: DatabaseSpec): string {
+  return spec.kind === 'postgres' ? `postgres:${spec.connectionString}` : `${spec.kind}:${spec.file.given}`;
 }
 
 /** By extension (under an optional .gz), else Parquet by its magic bytes, else delimited text. */
@@ -53,6 +62,12 @@ async function detectFormat(file: DataFile): Promise<FileFormat> {
     throw new DomainError(
       'UNREADABLE_FILE',
       "This is a SQLite database; pass it as 'sqlite:<path>' with a 'table'.",
+    );
+  }
+  if ((await file.readAt(8, 4)).toString('latin1') === 'DUCK') {
+    throw new DomainError(
+      'UNREADABLE_FILE',
+      "This is a DuckDB database; pass it as 'duckdb:<path>' with a 'table'.",
     );
   }
   return 'csv';

@@ -1,6 +1,6 @@
-// What a SQL source needs from a database driver; SQLite and PostgreSQL each implement it.
+// What a SQL source needs from a database driver; SQLite, PostgreSQL and DuckDB each implement it.
 export interface SqlDatabase {
-  readonly dialect: 'sqlite' | 'postgres';
+  readonly dialect: 'sqlite' | 'postgres' | 'duckdb';
   /** The i-th (1-based) parameter marker. */
   parameter(index: number): string;
   /** The canonical text of a column (canonicalText.ts): binary as \x-hex, everything else CAST AS TEXT. */

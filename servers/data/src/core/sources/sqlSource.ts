@@ -6,13 +6,19 @@
 import { DomainError } from '@groundwork/mcp-common/domainError';
 import type { DuplicateAnalysis, DuplicateSearchPushdown } from '../duplicateAnalysis.js';
 import type { DuplicateGroup, DuplicateQuery } from '../duplicatePasses.js';
+import type { JoinCheck, JoinPushdown, JoinQuery } from '../joinCheck.js';
 import type { Comparison, ScanControl } from '../scanOptions.js';
 import { canonicalText } from './canonicalText.js';
 import { parseTableName, quoteIdentifier, type SqlDatabase, type TableName } from './sqlDatabase.js';
+import { checkJoinInDatabase } from './sqlJoin.js';
 import { columnIndexes, type RecordCursor, type TabularSource } from './tabularSource.js';
 import { ValueCursor } from './valueCursor.js';
 
-export async function openSqlSource(database: SqlDatabase, table: string): Promise<TabularSource> {
+export async function openSqlSource(
+  database: SqlDatabase,
+  table: string,
+  location: string,
+): Promise<TabularSource> {
   const name = parseTableName(table);
   if (name === undefined) {
     await database.close();
@@ -29,17 +35,19 @@ export async function openSqlSource(database: SqlDatabase, table: string): Promi
       `Table '${table}' does not exist (or has no columns you may read).`,
     );
   }
-  return new SqlSource(database, name, columns);
+  return new SqlSource(database, name, columns, location);
 }
 
-class SqlSource implements TabularSource, DuplicateSearchPushdown {
+export class SqlSource implements TabularSource, DuplicateSearchPushdown, JoinPushdown {
   readonly format: string;
-  private readonly table: string;
+  readonly table: string;
 
   constructor(
     private readonly database: SqlDatabase,
     name: TableName,
     readonly columns: readonly string[],
+    /** Which database this is (see openSource.ts): a join with a table of the same one runs in it. */
+    readonly location: string,
   ) {
     this.format = database.dialect;
     // PostgreSQL folds unquoted names to lower case; SQLite matches names case-insensitively anyway.
@@ -134,8 +142,25 @@ class SqlSource implements TabularSource, DuplicateSearchPushdown {
     };
   }
 
+  /** Both tables in this database, compared as the database compares (not under case_insensitive). */
+  async checkJoinInDatabase(
+    other: TabularSource,
+    query: JoinQuery,
+    control: ScanControl,
+  ): Promise<JoinCheck | undefined> {
+    if (query.comparison.caseInsensitive || !(other instanceof SqlSource) || other.location !== this.location)
+      return undefined;
+    return checkJoinInDatabase(this.database, this, other, query, control);
+  }
+
   async close(): Promise<void> {
     await this.database.close();
+  }
+
+  /** The rows as compared, numbered in scan order: rn, k0, k1, … for the given columns. */
+  keyed(columns: readonly string[], comparison: Comparison): string {
+    const indexes = columnIndexes(this, columns);
+    return `SELECT ROW_NUMBER() OVER () AS rn, ${indexes.map((index, k) => `${this.compared(index, comparison)} AS k${k}`).join(', ')} FROM ${this.table}`;
   }
 
   /** The value as compared: canonical text, trimmed on request, '' as NULL. */
@@ -149,7 +174,7 @@ class SqlSource implements TabularSource, DuplicateSearchPushdown {
    * Row numbers (scan order, 1-based) of the first rows of each group. The groups' keys are joined in as a
    * VALUES list (one row per group), not as an OR of conditions, which SQLite caps at 1,000 terms deep.
    */
-  private async fillRows(
+  async fillRows(
     groups: DuplicateGroup[],
     numbered: string,
     rowsPerGroup: number,

@@ -118,8 +118,14 @@ export async function readGoModules(context: ReadContext): Promise<BuildSystemMo
     readMods(system, members);
     systems.push(system);
   }
+  // A module another lone module replaces with a local folder is built as part of that one, not on its own.
   for (const mod of mods.values()) {
     if (used.has(mod.dir)) continue;
+    for (const replacement of localReplacements(mod, mods))
+      if (replacement !== mod) used.add(`replaced:${replacement.dir}`);
+  }
+  for (const mod of mods.values()) {
+    if (used.has(mod.dir) || used.has(`replaced:${mod.dir}`)) continue;
     const system = emptySystem('go', mod.dir);
     // A lone module's local replace targets are modules of its build too (the go command builds them).
     const members = [mod, ...localReplacements(mod, mods)];

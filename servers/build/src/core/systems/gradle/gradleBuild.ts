@@ -15,6 +15,7 @@ import {
   type ParsedScript,
   parseScript,
   type ScriptCall,
+  type ScriptStatement,
   type ScriptValue,
   walkAssignments,
   walkCalls,
@@ -76,7 +77,7 @@ async function readGradleBuild(
   const projects = new Map<string, ProjectEntry>();
   const rootId = ':';
   projects.set(rootId, { id: rootId, dir: root });
-  let rootProjectName = baseName(root === '.' ? rootName : root);
+  let rootProjectName = { name: baseName(root === '.' ? rootName : root), line: 1 };
   let settingsText: string | undefined;
   if (settingsFile !== undefined) {
     system.files.push(settingsFile);
@@ -88,33 +89,43 @@ async function readGradleBuild(
     }
   }
   const catalogs = await readCatalogs(context, system, root, settingsText);
+  const modules = new Map<string, BuildModule>();
   for (const project of [...projects.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) {
     const buildFile = BUILD_FILES.map((name) => fileIn(project.dir, name)).find((file) =>
       context.tree.has(file),
     );
-    const module: BuildModule = {
-      system: 'gradle',
-      id: project.id,
-      dir: project.dir,
-      file: buildFile,
-    };
+    const module: BuildModule = { system: 'gradle', id: project.id, dir: project.dir, file: buildFile };
     system.modules.push(module);
+    modules.set(project.id, module);
+  }
+  const accessors = projectAccessors(projects);
+  for (const module of system.modules) {
+    const buildFile = module.file;
     if (buildFile === undefined) continue;
     system.files.push(buildFile);
     const text = await context.text(buildFile);
     if (text === undefined) continue;
     const script = await parsed(context, buildFile, text);
     if (script === undefined) continue;
-    const projectProperties = await readProperties(context, system, project.dir, project.dir === root);
-    readBuildScript(system, module, buildFile, script, {
+    const projectProperties = await readProperties(context, system, module.dir, module.dir === root);
+    const scope = {
       properties: new Map([...properties, ...projectProperties]),
       catalogs,
       projects,
-    });
+      accessors,
+    };
+    // `project(':x') { … }` in a script configures :x from here (Kafka's root build.gradle declares every
+    // project's dependencies that way): its statements are read as :x's.
+    const own: ScriptStatement[] = [];
+    for (const statement of script.statements) {
+      const target = statement.kind === 'call' ? configuredProject(statement) : undefined;
+      const configured = target === undefined ? undefined : modules.get(target);
+      if (configured !== undefined && statement.kind === 'call' && statement.body !== undefined) {
+        readBuildScript(system, configured, buildFile, statement.body, scope);
+      } else own.push(statement);
+    }
+    readBuildScript(system, module, buildFile, own, scope);
   }
-  // The root project's name, for display; its id stays `:` as Gradle's project path.
-  const rootModule = system.modules.find((module) => module.id === rootId);
-  if (rootModule !== undefined) rootModule.version = undefined;
   system.settings.push(
     ...(settingsFile === undefined
       ? []
@@ -122,8 +133,8 @@ async function readGradleBuild(
           {
             system: 'gradle' as const,
             key: 'rootProject.name',
-            value: rootProjectName,
-            at: { file: settingsFile, line: 1 },
+            value: rootProjectName.name,
+            at: { file: settingsFile, line: rootProjectName.line },
           },
         ]),
   );
@@ -144,13 +155,13 @@ async function parsed(context: ReadContext, file: string, text: string): Promise
   return script;
 }
 
-/** include / includeFlat / project(':x').projectDir / rootProject.name. Returns the root project's name. */
+/** include / includeFlat / project(':x').projectDir and .name / rootProject.name. Returns the root's name. */
 function readSettings(
   script: ParsedScript,
   root: string,
   projects: Map<string, ProjectEntry>,
-): string | undefined {
-  let rootName: string | undefined;
+): { name: string; line: number } | undefined {
+  let rootName: { name: string; line: number } | undefined;
   const add = (path: string, dir: string | undefined) => {
     if (dir === undefined) return;
     const id = path.startsWith(':') ? path : `:${path}`;
@@ -175,19 +186,25 @@ function readSettings(
     }
   }
   for (const { assignment } of walkAssignments(script.statements)) {
-    if (assignment.target === 'rootProject.name' && assignment.value.kind === 'string')
-      rootName = assignment.value.value;
-    const moved = /^project\(\s*["']([^"']+)["']\s*\)\.projectDir$/.exec(
-      assignment.target.replace(/\s+/g, ''),
-    );
-    if (moved !== null && assignment.value.kind === 'call') {
+    const target = assignment.target.replace(/\s+/g, '');
+    if (target === 'rootProject.name' && assignment.value.kind === 'string') {
+      rootName = { name: assignment.value.value, line: assignment.line };
+    }
+    const configured = /^project\(["']([^"']+)["']\)\.(projectDir|name)$/.exec(target);
+    if (configured === null) continue;
+    const id = (configured[1] as string).startsWith(':') ? (configured[1] as string) : `:${configured[1]}`;
+    const entry = projects.get(id);
+    if (entry === undefined) continue;
+    if (configured[2] === 'projectDir' && assignment.value.kind === 'call') {
       const dir = stringsOf(assignment.value.call.args)[0];
-      const id = (moved[1] as string).startsWith(':') ? (moved[1] as string) : `:${moved[1]}`;
-      const entry = projects.get(id);
-      if (entry !== undefined && dir !== undefined) {
-        const joined = joinPath(root, dir);
-        if (joined !== undefined) entry.dir = joined;
-      }
+      const joined = dir === undefined ? undefined : joinPath(root, dir);
+      if (joined !== undefined) entry.dir = joined;
+    } else if (configured[2] === 'name' && assignment.value.kind === 'string') {
+      // A new name changes the project's path (`:storage:api` named storage-api is `:storage:storage-api`),
+      // not its folder.
+      const renamed = `${id.slice(0, id.lastIndexOf(':') + 1)}${assignment.value.value}`;
+      projects.delete(id);
+      projects.set(renamed, { id: renamed, dir: entry.dir });
     }
   }
   return rootName;
@@ -276,18 +293,42 @@ interface ScriptScope {
   properties: Map<string, { value: string; at: SourceLocation }>;
   catalogs: Map<string, Catalog>;
   projects: Map<string, ProjectEntry>;
+  /** Type-safe accessor (below `projects.`) → project path. */
+  accessors: Map<string, string>;
+}
+
+/** The project a top-level `project(':x') { }` block configures. */
+function configuredProject(call: ScriptCall): string | undefined {
+  if (call.name !== 'project' || call.receiver !== undefined || call.body === undefined) return undefined;
+  const path = stringsOf(call.args)[0];
+  return path === undefined ? undefined : path.startsWith(':') ? path : `:${path}`;
+}
+
+/**
+ * The type-safe project accessors Gradle generates (`projects.core.datastoreTest` for `:core:datastore-test`):
+ * each path segment in camel case.
+ */
+function projectAccessors(projects: Map<string, ProjectEntry>): Map<string, string> {
+  const camel = (segment: string) =>
+    segment.replace(/[-_]+([a-zA-Z0-9])/g, (_, next: string) => next.toUpperCase());
+  const accessors = new Map<string, string>();
+  for (const id of projects.keys()) {
+    if (id === ':') continue;
+    accessors.set(id.slice(1).split(':').map(camel).join('.'), id);
+  }
+  return accessors;
 }
 
 function readBuildScript(
   system: BuildSystemModel,
   module: BuildModule,
   file: string,
-  script: ParsedScript,
+  statements: readonly ScriptStatement[],
   scope: ScriptScope,
 ): void {
   // `ext.x = '1'`, `ext { x = '1' }`, `val x = "1"`, `extra["x"] = "1"`: names a notation may interpolate.
   const properties = new Map(scope.properties);
-  for (const { assignment, blocks } of walkAssignments(script.statements)) {
+  for (const { assignment, blocks } of walkAssignments(statements)) {
     if (assignment.value.kind !== 'string') continue;
     const target = assignment.target
       .replace(/^(project\.)?(ext|extra)\./, '')
@@ -300,7 +341,7 @@ function readBuildScript(
       properties.set(target, { value: assignment.value.value, at: { file, line: assignment.line } });
     }
   }
-  for (const { call, blocks } of walkCalls(script.statements)) {
+  for (const { call, blocks } of walkCalls(statements)) {
     const parent = blocks[blocks.length - 1];
     const at = { file, line: call.line };
     if (parent === 'dependencies' && !NOT_CONFIGURATIONS.has(call.name) && call.receiver === undefined) {
@@ -448,6 +489,21 @@ function readNotation(
       return;
     }
     return;
+  }
+  if (argument.kind === 'reference' && argument.path.startsWith('projects.')) {
+    const target = scope.accessors.get(argument.path.slice('projects.'.length));
+    if (target !== undefined) {
+      push(target, 'project', { source: 'none' });
+      system.edges.push({
+        system: 'gradle',
+        from: module.id,
+        to: target,
+        kind: 'dependency',
+        configuration,
+        at,
+      });
+      return;
+    }
   }
   if (argument.kind === 'reference') {
     const [catalogName, ...rest] = argument.path.split('.');

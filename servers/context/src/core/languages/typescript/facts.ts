@@ -4,7 +4,8 @@ import type { ImportRef } from '../sourceFacts.js';
 
 type OxcParser = typeof import('oxc-parser');
 let parserModule: Promise<OxcParser> | undefined;
-const MIGHT_CALL_REQUIRE = /\brequire\s*\(/;
+const MIGHT_CALL_REQUIRE = /\brequire\s*\(/g;
+const DECLARE_MODULE = /^[ \t]*(?:export\s+)?declare\s+module\s*(["'])([^"'\n\\]+)\1/gm;
 const TRIPLE_SLASH_PATH = /^\/\s*<reference\s+path\s*=\s*["']([^"']+)["']/;
 
 /** oxc-parser is a native addon: loaded on first use so the server starts fast. */
@@ -14,6 +15,9 @@ export function loadOxcParser(): Promise<OxcParser> {
 }
 
 export function extractTsImports(parser: OxcParser, fileName: string, source: string): ImportRef[] {
+  // The AST comes from the parser as one JSON string: reading `program` parses all of it (most of the time
+  // and garbage of a scan). The module record and the comments come without it, so `program` is read only
+  // in the few files whose text shows a form the record leaves out.
   const result = parser.parseSync(fileName, source, { sourceType: 'unambiguous' });
   const module = result.module;
   const imports: ImportRef[] = [];
@@ -29,28 +33,65 @@ export function extractTsImports(parser: OxcParser, fileName: string, source: st
     const literal = stringLiteralAt(source, entry.moduleRequest.start, entry.moduleRequest.end);
     if (literal !== undefined) imports.push({ specifier: literal, kind: 'dynamic' });
   }
+  const comments = result.comments;
+  const inCode = (pattern: RegExp) => matchesOutsideComments(source, pattern, comments);
   // `declare module "m" { … }` in a module augments m: the file depends on it (in a script it declares m).
+  // Such a declaration stands only at the top level, so it starts a line; read from the text, outside comments.
   if (module.hasModuleSyntax) {
-    for (const statement of result.program.body as unknown as AstNode[]) {
-      const id = statement.type === 'TSModuleDeclaration' ? (statement.id as AstNode | undefined) : undefined;
-      const augmented = literalValue(id);
-      if (augmented !== undefined) imports.push({ specifier: augmented, kind: 'type' });
+    for (const match of source.matchAll(DECLARE_MODULE)) {
+      const specifier = match[2];
+      if (specifier !== undefined && !insideComment(match.index, comments))
+        imports.push({ specifier, kind: 'type' });
     }
   }
   // `/// <reference path="…" />` directives name files (only `//` comments before the first statement).
-  const firstStatement = result.program.body[0]?.start ?? source.length;
-  for (const comment of result.comments) {
-    if (comment.type !== 'Line' || comment.start > firstStatement) continue;
+  const firstStatement = codeStart(source, comments);
+  for (const comment of comments) {
+    if (comment.start > firstStatement) break;
+    if (comment.type !== 'Line') continue;
     const reference = TRIPLE_SLASH_PATH.exec(comment.value)?.[1];
     if (reference !== undefined) imports.push({ specifier: reference, kind: 'reference' });
   }
-  // The module record leaves out require() and `import x = require()`. Materializing the AST costs more
-  // than parsing, so it is walked only in files whose text has a call of `require` somewhere; what counts
-  // as an import is still decided on the AST (a mention in a comment or string is not one).
-  if (MIGHT_CALL_REQUIRE.test(source)) {
+  // The module record leaves out require() and `import x = require()`; what counts as one is decided on the
+  // AST (a mention in a string is not one).
+  if (inCode(MIGHT_CALL_REQUIRE)) {
     collectRequires(result.program, imports);
   }
   return imports;
+}
+
+interface CommentSpan {
+  start: number;
+  end: number;
+}
+
+function insideComment(at: number, comments: readonly CommentSpan[]): boolean {
+  return comments.some((comment) => comment.start <= at && at < comment.end);
+}
+
+/** Whether `pattern` (global) matches somewhere outside the comments (sorted by position). */
+function matchesOutsideComments(source: string, pattern: RegExp, comments: readonly CommentSpan[]): boolean {
+  pattern.lastIndex = 0;
+  let comment = 0;
+  for (let match = pattern.exec(source); match !== null; match = pattern.exec(source)) {
+    while (comment < comments.length && comments[comment]!.end <= match.index) comment++;
+    const around = comments[comment];
+    if (around === undefined || around.start > match.index) return true;
+  }
+  return false;
+}
+
+/** Where the first statement starts: past leading whitespace, a hashbang and comments. */
+function codeStart(source: string, comments: readonly CommentSpan[]): number {
+  let at = source.startsWith('#!') ? source.indexOf('\n') + 1 || source.length : 0;
+  let comment = 0;
+  for (;;) {
+    while (at < source.length && /\s/.test(source[at]!)) at++;
+    while (comment < comments.length && comments[comment]!.end <= at) comment++;
+    const next = comments[comment];
+    if (next === undefined || next.start !== at) return at;
+    at = next.end;
+  }
 }
 
 /** The value of a string literal spanning [start, end), or undefined for any other expression. */

@@ -1,0 +1,277 @@
+// "I changed these lines — what can break, and which tests must I run?": the changed files, the exported
+// declarations they touch, the files that import them (nearest first, through re-exports and barrels), the
+// test files among those with the commands that run exactly them, and a bundle of the hunks and the
+// signatures of the nearest dependents within a token budget.
+import { DomainError } from '@groundwork/mcp-common/domainError';
+import type { CodeState } from '../codeState.js';
+import type { FileSource } from '../fileSource.js';
+import { languageOf } from '../languages/fileLanguage.js';
+import { dirnameOf } from '../languages/resolvedImport.js';
+import type { IndexedProject, ProjectIndex } from '../projectIndex.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../projectScan.js';
+import { outlineSymbols, renderOutline } from '../symbolOutline.js';
+import { tokenCounterFor } from '../tokenCounter.js';
+import { WorkBudget, type WorkControl } from '../workBudget.js';
+import { type ChangedDeclaration, changedDeclarations } from './changedDeclarations.js';
+import type { ChangedFile, ProjectInRepository } from './gitChanges.js';
+import { type Runner, type TestGroup, TestRules } from './testSelection.js';
+
+export interface ChangeImpactRequest {
+  /** A git revision; without it (and without `files`) the merge-base with the default branch. */
+  base?: string;
+  /** The changed files, instead of asking git. */
+  files?: readonly string[];
+  /** Globs (gitignore syntax) that say which files are tests, replacing the runners' defaults. */
+  testGlobs?: readonly string[];
+  /** Tokens (o200k_base) the bundle of hunks and signatures may cost. */
+  bundleTokens: number;
+}
+
+export interface ImpactedFile {
+  path: string;
+  /** Import hops from the nearest changed file. */
+  distance: number;
+}
+
+export interface ImpactedTest extends ImpactedFile {
+  runner: Runner;
+  /** Why it is selected beyond imports (a Go test of the changed package, a changed conftest.py). */
+  reason?: string;
+}
+
+export interface ChangeBundle {
+  budget_tokens: number;
+  tokens: number;
+  hunks: Array<{ file: string; diff: string }>;
+  signatures: Array<{ file: string; distance: number; outline: string }>;
+  /** Hunks and signatures that did not fit the budget. */
+  omitted: number;
+}
+
+export interface ChangeImpact {
+  state: CodeState;
+  base?: { revision: string; commit: string };
+  changed_files: ChangedFile[];
+  changed_declarations: ChangedDeclaration[];
+  /** Every file that imports a changed one, directly or through others, nearest first. */
+  dependents: ImpactedFile[];
+  tests: ImpactedTest[];
+  test_commands: TestGroup[];
+  bundle: ChangeBundle;
+  notes: string[];
+}
+
+/** Files that move how the project builds or resolves: a change to one can reach any test. */
+const BUILD_CONFIG =
+  /(^|\/)(package\.json|tsconfig[^/]*\.json|jsconfig[^/]*\.json|vitest\.config\.[cm]?[jt]s|jest\.config\.[^/]+|go\.mod|go\.sum|pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|pyproject\.toml|setup\.cfg|pytest\.ini|tox\.ini)$/;
+/** Declarations compared per changed file at most (each reads the base version and parses both). */
+const MAX_DECLARATION_FILES = 200;
+/** Dependents whose signatures the bundle may offer. */
+const MAX_SIGNATURE_FILES = 40;
+
+export async function analyzeChangeImpact(
+  index: ProjectIndex,
+  project: IndexedProject,
+  git: ProjectInRepository | undefined,
+  state: CodeState,
+  request: ChangeImpactRequest,
+  control: WorkControl = {},
+): Promise<ChangeImpact> {
+  const { graph } = project;
+  const signal = control.signal;
+  const notes: string[] = [];
+  let changed: ChangedFile[];
+  let base: { revision: string; commit: string } | undefined;
+  if (request.files !== undefined) {
+    changed = [...new Set(request.files.map(normalize))].sort().map((path) => ({
+      path,
+      status:
+        graph.files.has(path) || project.scan.files.some((file) => file.path === path)
+          ? 'modified'
+          : 'deleted',
+    }));
+    if (git !== undefined && request.base !== undefined) {
+      const resolved = await git.resolveBase(request.base, signal);
+      base = { revision: resolved.name, commit: resolved.commit };
+    }
+  } else if (git === undefined) {
+    throw new DomainError(
+      'NOT_A_GIT_REPOSITORY',
+      `The project is not in a git repository git may read (${state.note ?? 'no repository'}); pass the changed files as 'files'.`,
+    );
+  } else {
+    const resolved = await git.resolveBase(request.base, signal);
+    base = { revision: resolved.name, commit: resolved.commit };
+    changed = await git.changedFiles(resolved.commit, signal);
+  }
+
+  const diffs =
+    git !== undefined && base !== undefined
+      ? await git.diffs(
+          base.commit,
+          changed
+            .filter((file) => !file.untracked)
+            .flatMap((file) => [file.path, ...(file.previous_path ? [file.previous_path] : [])]),
+          signal,
+        )
+      : new Map<string, string>();
+
+  // Exported declarations: compared with the base version where there is one.
+  const budget = new WorkBudget(signal);
+  const declarations: ChangedDeclaration[] = [];
+  const source = project.source;
+  const sourceFiles = changed.filter((file) => languageOf(file.path) !== undefined);
+  if (sourceFiles.length > MAX_DECLARATION_FILES)
+    notes.push(
+      `Exported declarations compared for the first ${MAX_DECLARATION_FILES} of ${sourceFiles.length} changed source files.`,
+    );
+  for (const [done, file] of sourceFiles.slice(0, MAX_DECLARATION_FILES).entries()) {
+    const language = languageOf(file.path)!;
+    const after = file.status === 'deleted' ? undefined : await readText(source, file.path, signal);
+    const before =
+      git !== undefined && base !== undefined && file.status !== 'added'
+        ? await git.baseVersion(base.commit, file.previous_path ?? file.path, signal)
+        : undefined;
+    if (before === undefined && base === undefined && file.status !== 'deleted') {
+      // No base to compare with (`files` alone): every export of the file is what can be observed.
+      declarations.push(...(await changedDeclarations(file.path, language, after, after, undefined)));
+    } else {
+      declarations.push(
+        ...(await changedDeclarations(file.path, language, before, after, diffs.get(file.path))),
+      );
+    }
+    if (budget.due) {
+      await budget.checkpoint();
+      control.onProgress?.(done + 1, sourceFiles.length, 'changed files compared');
+    }
+  }
+  if (base === undefined)
+    notes.push(
+      'No base revision: changed declarations are not computed, only the changed files’ dependents and tests.',
+    );
+
+  // Dependents, nearest first, through every import kind (re-exports and barrels included).
+  const starts = changed.map((file) => file.path).filter((file) => graph.files.has(file));
+  const dependents = graph.reach(starts, graph.files.size, 'dependents');
+  if (changed.some((file) => file.status === 'deleted' && languageOf(file.path) !== undefined))
+    notes.push(
+      'Deleted files have no dependents left in the graph; files that imported them now report unresolved imports (project_tree `unresolved`).',
+    );
+
+  // Tests: the changed files and their dependents that are tests, plus the edges imports do not show.
+  const rules = new TestRules(
+    new Set(project.scan.files.map((file) => file.path)),
+    (file) => index.factsOf(file),
+    source,
+    request.testGlobs,
+  );
+  const tests = new Map<string, ImpactedTest>();
+  const consider = async (path: string, distance: number, reason?: string) => {
+    if (tests.has(path) || !graph.files.has(path)) return;
+    const runner = await rules.runnerOf(path);
+    if (runner !== undefined)
+      tests.set(path, { path, distance, runner, ...(reason === undefined ? {} : { reason }) });
+  };
+  for (const path of starts) await consider(path, 0);
+  for (const entry of dependents) await consider(entry.path, entry.distance);
+  for (const file of changed) {
+    if (file.status === 'deleted') continue;
+    // A Go package's tests see all of its files, whether or not they name what changed.
+    if (file.path.endsWith('.go')) {
+      const folder = dirnameOf(file.path);
+      for (const other of graph.files.keys())
+        if (other.endsWith('_test.go') && dirnameOf(other) === folder)
+          await consider(other, 1, 'a test of the changed Go package');
+    }
+    // pytest loads a conftest.py for every test below its folder.
+    if (/(^|\/)conftest\.py$/.test(file.path)) {
+      const folder = dirnameOf(file.path);
+      for (const other of graph.files.keys())
+        if (other.endsWith('.py') && (folder === '' || other.startsWith(`${folder}/`)))
+          await consider(other, 1, 'below the changed conftest.py');
+    }
+  }
+  const configs = changed.filter((file) => BUILD_CONFIG.test(file.path)).map((file) => file.path);
+  if (configs.length > 0)
+    notes.push(
+      `Build or resolution config changed (${configs.slice(0, 5).join(', ')}): any test may be affected; consider the whole suite.`,
+    );
+  const testList = [...tests.values()].sort((a, b) => a.distance - b.distance || (a.path < b.path ? -1 : 1));
+  const testCommands = await rules.groups(testList);
+
+  const bundle = await bundleOf(project, changed, diffs, dependents, request.bundleTokens, signal);
+  return {
+    state,
+    ...(base === undefined ? {} : { base }),
+    changed_files: changed,
+    changed_declarations: declarations,
+    dependents,
+    tests: testList,
+    test_commands: testCommands,
+    bundle,
+    notes,
+  };
+}
+
+async function bundleOf(
+  project: IndexedProject,
+  changed: readonly ChangedFile[],
+  diffs: ReadonlyMap<string, string>,
+  dependents: readonly ImpactedFile[],
+  budgetTokens: number,
+  signal: AbortSignal | undefined,
+): Promise<ChangeBundle> {
+  const count = await tokenCounterFor('o200k_base');
+  const bundle: ChangeBundle = {
+    budget_tokens: budgetTokens,
+    tokens: 0,
+    hunks: [],
+    signatures: [],
+    omitted: 0,
+  };
+  let remaining = budgetTokens - count(JSON.stringify(bundle));
+  const take = (entry: object): boolean => {
+    const cost = count(JSON.stringify(entry)) + 1;
+    if (cost > remaining) {
+      bundle.omitted++;
+      return false;
+    }
+    remaining -= cost;
+    bundle.tokens += cost;
+    return true;
+  };
+  for (const file of changed) {
+    const diff = diffs.get(file.path);
+    if (diff === undefined) continue;
+    const entry = { file: file.path, diff };
+    if (take(entry)) bundle.hunks.push(entry);
+  }
+  for (const dependent of dependents.slice(0, MAX_SIGNATURE_FILES)) {
+    const language = languageOf(dependent.path);
+    if (language === undefined) continue;
+    const text = await readText(project.source, dependent.path, signal);
+    if (text === undefined) continue;
+    const symbols = await outlineSymbols(language, dependent.path, text).catch(() => []);
+    if (symbols.length === 0) continue;
+    const entry = {
+      file: dependent.path,
+      distance: dependent.distance,
+      outline: renderOutline(dependent.path, symbols),
+    };
+    if (take(entry)) bundle.signatures.push(entry);
+  }
+  bundle.omitted += Math.max(0, dependents.length - MAX_SIGNATURE_FILES);
+  return bundle;
+}
+
+async function readText(
+  source: FileSource,
+  file: string,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
+  return (await source.read(file, DEFAULT_MAX_FILE_BYTES, signal))?.toString('utf8');
+}
+
+function normalize(file: string): string {
+  return file.replace(/^\.\//, '').replace(/\\/g, '/');
+}

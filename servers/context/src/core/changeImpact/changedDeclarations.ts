@@ -1,0 +1,106 @@
+// Which exported declarations of a file a change touches: the file's outline now and in the base, compared by
+// name, and the lines the diff changed laid over each declaration's lines.
+import type { Language } from '../languages/fileLanguage.js';
+import { outlineSymbols, type SymbolEntry } from '../symbolOutline.js';
+
+export interface ChangedDeclaration {
+  file: string;
+  name: string;
+  kind: string;
+  change: 'added' | 'removed' | 'modified';
+  /** Its signature now (the base one for a removed declaration). */
+  signature: string;
+  /** 1-based line now (in the base for a removed one). */
+  line: number;
+}
+
+/** The lines of the new version a unified diff adds or replaces, and where it deletes lines. */
+export function changedLines(diff: string): Set<number> {
+  const lines = new Set<number>();
+  let newLine = 0;
+  for (const text of diff.split('\n')) {
+    const header = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(text);
+    if (header !== null) {
+      newLine = Number(header[1]);
+      continue;
+    }
+    if (newLine === 0) continue;
+    if (text.startsWith('+')) lines.add(newLine++);
+    else if (text.startsWith('-')) lines.add(newLine);
+    else if (text.startsWith(' ')) newLine++;
+  }
+  return lines;
+}
+
+/**
+ * The exported declarations a change adds, removes or modifies. `before` undefined: the file is new (all of
+ * its exports are added); `after` undefined: it is gone (all removed). A declaration counts as modified when
+ * its signature changed or a changed line falls between it and the next declaration.
+ */
+export async function changedDeclarations(
+  file: string,
+  language: Language,
+  before: string | undefined,
+  after: string | undefined,
+  diff: string | undefined,
+): Promise<ChangedDeclaration[]> {
+  const outline = async (text: string | undefined) =>
+    text === undefined ? [] : await outlineSymbols(language, file, text).catch(() => [] as SymbolEntry[]);
+  const [old, now] = await Promise.all([outline(before), outline(after)]);
+  const oldExported = byName(old.filter((symbol) => symbol.exported));
+  const changed: ChangedDeclaration[] = [];
+  const touched = diff === undefined ? undefined : changedLines(diff);
+  const sorted = [...now].sort((a, b) => a.line - b.line);
+  sorted.forEach((symbol, index) => {
+    if (!symbol.exported) return;
+    const entry = {
+      file,
+      name: symbol.name,
+      kind: symbol.kind,
+      signature: symbol.signature,
+      line: symbol.line,
+    };
+    const previous = oldExported.get(symbol.name);
+    if (previous === undefined) {
+      changed.push({ ...entry, change: 'added' });
+      return;
+    }
+    const end = (sorted[index + 1]?.line ?? Number.POSITIVE_INFINITY) - 1;
+    const signatureMoved = previous.some((old) => old.signature === symbol.signature) === false;
+    // Without a diff (a file named in `files`), a declaration in both versions is compared by signature.
+    const bodyTouched =
+      touched !== undefined && [...touched].some((line) => line >= symbol.line && line <= end);
+    if (signatureMoved || bodyTouched) changed.push({ ...entry, change: 'modified' });
+  });
+  const nowNames = new Set(now.filter((symbol) => symbol.exported).map((symbol) => symbol.name));
+  for (const [name, symbols] of oldExported) {
+    if (nowNames.has(name)) continue;
+    const symbol = symbols[0]!;
+    changed.push({
+      file,
+      name,
+      kind: symbol.kind,
+      signature: symbol.signature,
+      line: symbol.line,
+      change: 'removed',
+    });
+  }
+  // Overloads and merged declarations share a name: one entry per name and change.
+  const seen = new Set<string>();
+  return changed.filter((entry) => {
+    const key = `${entry.change}\0${entry.name}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function byName(symbols: readonly SymbolEntry[]): Map<string, SymbolEntry[]> {
+  const map = new Map<string, SymbolEntry[]>();
+  for (const symbol of symbols) {
+    const list = map.get(symbol.name);
+    if (list === undefined) map.set(symbol.name, [symbol]);
+    else list.push(symbol);
+  }
+  return map;
+}

@@ -1,0 +1,169 @@
+// What changed in a project since a base revision, read with the hardened git runner: the changed files
+// (committed since the base, staged, unstaged and untracked), the diff of each and a file's base version.
+import path from 'node:path';
+import { DomainError } from '@groundwork/mcp-common/domainError';
+import { type GitRepository, isSafeRevision } from '@groundwork/mcp-common/git';
+
+export type ChangeStatus = 'added' | 'modified' | 'deleted' | 'renamed';
+
+export interface ChangedFile {
+  /** Relative to the project root, `/`-separated (the new name of a renamed file). */
+  path: string;
+  status: ChangeStatus;
+  /** A renamed file's name in the base. */
+  previous_path?: string;
+  /** True for a file git does not track yet. */
+  untracked?: boolean;
+}
+
+/** git's empty tree: the base of a repository without commits. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/** The project folder inside a repository: paths are given to git and read back through it. */
+export class ProjectInRepository {
+  /** The project root relative to the work tree ('' at the top), `/`-separated. */
+  readonly prefix: string;
+
+  constructor(
+    readonly repo: GitRepository,
+    projectRoot: string,
+  ) {
+    this.prefix = path.relative(repo.topLevel, projectRoot).split(path.sep).join('/');
+  }
+
+  /** The pathspec that limits git to the project. */
+  private get scope(): string[] {
+    return this.prefix === '' ? [] : ['--', `:(literal)${this.prefix}`];
+  }
+
+  toProject(repoPath: string): string | undefined {
+    if (this.prefix === '') return repoPath;
+    return repoPath.startsWith(`${this.prefix}/`) ? repoPath.slice(this.prefix.length + 1) : undefined;
+  }
+
+  toRepo(projectPath: string): string {
+    return this.prefix === '' ? projectPath : `${this.prefix}/${projectPath}`;
+  }
+
+  /** HEAD's commit, or undefined in a repository without commits. */
+  async head(signal?: AbortSignal): Promise<string | undefined> {
+    const result = await this.repo.run(['rev-parse', '--verify', '-q', 'HEAD^{commit}'], { signal });
+    return result.code === 0 ? result.stdout.trim() : undefined;
+  }
+
+  /**
+   * The commit `base` names, or by default the merge-base of HEAD with the default branch (origin's HEAD,
+   * else main, master, trunk or develop); HEAD when there is no other branch, the empty tree without commits.
+   */
+  async resolveBase(
+    base: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<{ commit: string; name: string }> {
+    if (base !== undefined) {
+      if (!isSafeRevision(base)) {
+        throw new DomainError(
+          'INVALID_ARGUMENT',
+          "Invalid argument 'base': a git revision (a branch, tag or commit) that does not start with '-' and holds no spaces or ':'.",
+        );
+      }
+      const result = await this.repo.run(
+        ['rev-parse', '--verify', '-q', '--end-of-options', `${base}^{commit}`],
+        {
+          signal,
+        },
+      );
+      if (result.code !== 0) {
+        throw new DomainError(
+          'UNKNOWN_REVISION',
+          `Invalid argument 'base': '${base}' names no commit of this repository. Pass a branch, tag or commit (completion lists branches and tags), or leave it out for the merge-base with the default branch.`,
+        );
+      }
+      return { commit: result.stdout.trim(), name: base };
+    }
+    const head = await this.head(signal);
+    if (head === undefined) return { commit: EMPTY_TREE, name: '(empty tree: no commits yet)' };
+    const branch = await this.defaultBranch(signal);
+    if (branch === undefined) return { commit: head, name: 'HEAD' };
+    const mergeBase = await this.repo.run(['merge-base', 'HEAD', branch], { signal });
+    if (mergeBase.code !== 0) return { commit: head, name: 'HEAD' };
+    return { commit: mergeBase.stdout.trim(), name: `merge-base of HEAD and ${branch}` };
+  }
+
+  private async defaultBranch(signal?: AbortSignal): Promise<string | undefined> {
+    const remote = await this.repo.run(['symbolic-ref', '-q', '--short', 'refs/remotes/origin/HEAD'], {
+      signal,
+    });
+    if (remote.code === 0 && remote.stdout.trim() !== '') return remote.stdout.trim();
+    for (const name of ['main', 'master', 'trunk', 'develop']) {
+      const found = await this.repo.run(['rev-parse', '--verify', '-q', `refs/heads/${name}`], { signal });
+      if (found.code === 0) return name;
+    }
+    return undefined;
+  }
+
+  /** Files that differ between `base` and the work tree (committed, staged, unstaged), and untracked ones. */
+  async changedFiles(base: string, signal?: AbortSignal): Promise<ChangedFile[]> {
+    const diff = await this.repo.output(['diff', '--name-status', '-z', '-M', base, ...this.scope], {
+      signal,
+    });
+    const fields = diff.stdout.split('\0');
+    const changed: ChangedFile[] = [];
+    for (let at = 0; at < fields.length - 1; ) {
+      const code = fields[at++] ?? '';
+      if (code.startsWith('R') || code.startsWith('C')) {
+        const from = this.toProject(fields[at++] ?? '');
+        const to = this.toProject(fields[at++] ?? '');
+        if (to === undefined) continue;
+        if (code.startsWith('C')) changed.push({ path: to, status: 'added' });
+        else
+          changed.push({
+            path: to,
+            status: 'renamed',
+            ...(from === undefined ? {} : { previous_path: from }),
+          });
+        continue;
+      }
+      const file = this.toProject(fields[at++] ?? '');
+      if (file === undefined) continue;
+      const status: ChangeStatus = code === 'A' ? 'added' : code === 'D' ? 'deleted' : 'modified';
+      changed.push({ path: file, status });
+    }
+    const untracked = await this.repo.output(
+      ['ls-files', '--others', '--exclude-standard', '-z', ...this.scope],
+      {
+        signal,
+      },
+    );
+    for (const entry of untracked.stdout.split('\0')) {
+      const file = entry === '' ? undefined : this.toProject(entry);
+      if (file !== undefined) changed.push({ path: file, status: 'added', untracked: true });
+    }
+    return changed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** The unified diff of the tracked files between `base` and the work tree, per project file. */
+  async diffs(base: string, files: readonly string[], signal?: AbortSignal): Promise<Map<string, string>> {
+    const byFile = new Map<string, string>();
+    if (files.length === 0) return byFile;
+    const specs = files.map((file) => `:(literal)${this.toRepo(file)}`);
+    const result = await this.repo.output(['diff', '-U3', '--no-color', '-M', base, '--', ...specs], {
+      signal,
+    });
+    for (const section of result.stdout.split(/^(?=diff --git )/m)) {
+      const target = /^\+\+\+ b\/(.+)$/m.exec(section)?.[1] ?? /^--- a\/(.+)$/m.exec(section)?.[1];
+      const file = target === undefined ? undefined : this.toProject(target);
+      if (file !== undefined) byFile.set(file, section);
+    }
+    return byFile;
+  }
+
+  /** A file's text in `base`, or undefined when it did not exist there. */
+  async baseVersion(base: string, projectPath: string, signal?: AbortSignal): Promise<string | undefined> {
+    if (base === EMPTY_TREE) return undefined;
+    const result = await this.repo.run(['show', `${base}:${this.toRepo(projectPath)}`], {
+      signal,
+      maxOutputChars: 2_000_000,
+    });
+    return result.code === 0 && !result.truncated ? result.stdout : undefined;
+  }
+}
