@@ -375,12 +375,13 @@ describe('cancellation', () => {
 describe('prompts and completions on the wire', () => {
   const complete: StdioSession['complete'] = (...args) => server.complete(...args);
 
-  it('lists the three workflows', async () => {
+  it('lists the four workflows', async () => {
     const { prompts } = await server.client.listPrompts();
     expect(prompts.map((prompt) => prompt.name)).toEqual([
       'find-table-key',
       'check-key-unique',
       'profile-a-dataset',
+      'check-join',
     ]);
   });
 
