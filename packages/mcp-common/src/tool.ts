@@ -29,6 +29,11 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   output?: z.ZodObject;
   annotations: ToolAnnotations;
   /**
+   * The argument (tokens) by which a caller sets this tool's answer budget (`ctx.answer`), when it is not the
+   * usual optional `max_tokens` (which needs no mention here): e.g. a required `budget_tokens`.
+   */
+  budgetArgument?: string;
+  /**
    * Whether a client may run this tool as a task (the `io.modelcontextprotocol/tasks` extension): set
    * `'optional'` on calls that may run long. A client without tasks support always gets the ordinary call.
    * Default `'forbidden'`.

@@ -169,6 +169,52 @@ describe('ToolRegistry.call', () => {
     expect(listed.find((tool) => tool.name === 'probe')).not.toHaveProperty('_meta');
   });
 
+  it('replaces an answer over its budget by a bounded error saying truncated and how to ask for less', async () => {
+    const rows = Array.from({ length: 3000 }, (_, index) => ({ id: index, name: `row ${index}` }));
+    const listed = defineTool({
+      definition: {
+        name: 'listed',
+        title: 'Listed',
+        description: 'A list tool that does not fit its answer.',
+        input: z.object({ limit: z.number().optional(), max_tokens: maxTokensArgument }),
+        output: z.object({ rows: z.array(z.object({ id: z.number(), name: z.string() })) }),
+        annotations: { readOnlyHint: true },
+      },
+      apply: async () => ToolResult.success({ rows }),
+    });
+    const { registry } = registryOf([listed]);
+    const refused = await registry.call('listed', {}, ctx, { structuredOutput: true });
+    expect(refused.isError).toBe(true);
+    const answer = JSON.parse(refused.content[0]?.text ?? '');
+    expect(answer).toMatchObject({ truncated: true, max_tokens: 20_000, max_chars: 50_000 });
+    expect(answer.answer_chars).toBe(JSON.stringify({ rows }).length);
+    expect(answer.message).toContain("Ask for less: narrow the call with 'limit', or raise 'max_tokens'.");
+    const asked = await registry.call('listed', { max_tokens: 100_000 }, ctx, { structuredOutput: true });
+    expect(asked.structuredContent).toEqual({ rows });
+  });
+
+  it('reads the budget from the argument a tool names, and lists the characters its largest value allows', async () => {
+    const seen: ToolContext['answer'][] = [];
+    const bundle = defineTool({
+      definition: {
+        name: 'bundle',
+        title: 'Bundle',
+        description: 'A tool whose budget is a required argument.',
+        input: z.object({ budget_tokens: z.number().int().min(200).max(300_000) }),
+        budgetArgument: 'budget_tokens',
+        annotations: { readOnlyHint: true },
+      },
+      apply: async (_args, toolCtx) => {
+        seen.push(toolCtx.answer);
+        return ToolResult.success('ok');
+      },
+    });
+    const { registry } = registryOf([bundle]);
+    await registry.call('bundle', { budget_tokens: 400 }, ctx);
+    expect(seen).toEqual([{ maxTokens: 400, maxChars: 1000 }]);
+    expect(registry.listing[0]?._meta).toEqual({ 'anthropic/maxResultSizeChars': 500_000 });
+  });
+
   it('replaces a result over the reply limit by a bounded error saying truncated and how to ask for less', async () => {
     const { registry } = registryOf([toolThat(async () => ToolResult.success('x'.repeat(5000)))]);
     const outcome = await registry.call('probe', { query: 'x' }, { ...ctx, maxResultBytes: 4096 });

@@ -2,14 +2,16 @@
 // output validation and failure masking happen here, once, for every tool.
 import { z } from 'zod';
 import {
-  answerBudget,
+  type AnswerBudget,
+  budgetArgumentOf,
   budgetOfArguments,
-  declaresMaxTokens,
-  MAX_ANSWER_TOKENS,
+  largestAnswerChars,
   MAX_ERROR_CHARS,
   MAX_RESULT_SIZE_META,
   type TextBlock,
 } from './answers/answerBudget.js';
+import { answerFits } from './answers/fitList.js';
+import { countTokens } from './answers/tokenCount.js';
 import { builtListing } from './builtListing.js';
 import { DomainError } from './domainError.js';
 import type { Logger } from './logger.js';
@@ -108,9 +110,8 @@ export class ToolRegistry {
     if (tool === undefined) throw new UnknownToolError(name, this.names);
     const parsed = parseArguments(tool.definition.input, rawArguments);
     if (!parsed.ok) return errorOutcome(maskForClient(parsed.message, rawArguments));
-    const answer = declaresMaxTokens(tool.definition.input)
-      ? budgetOfArguments(parsed.value)
-      : answerBudget();
+    const { input, budgetArgument } = tool.definition;
+    const answer = budgetOfArguments(parsed.value, budgetArgumentOf(input, budgetArgument));
     const ctx: ToolContext = { ...callContext, answer };
     let outcome: CallOutcome;
     try {
@@ -120,6 +121,12 @@ export class ToolRegistry {
     } catch (error) {
       return this.failureOutcome(tool, rawArguments, error);
     }
+    // Measured on the whole answer, as a client that reads only `content` gets it (in summary mode too).
+    const text =
+      outcome.structuredContent === undefined
+        ? (outcome.content[0]?.text ?? '')
+        : JSON.stringify(outcome.structuredContent);
+    if (!(await answerFits(text, answer))) return overBudgetOutcome(tool, text, answer);
     const bytes = Buffer.byteLength(JSON.stringify(outcome));
     return bytes <= ctx.maxResultBytes ? outcome : tooLargeOutcome(tool, bytes, ctx.maxResultBytes);
   }
@@ -183,6 +190,33 @@ function tooLargeOutcome(tool: McpTool, bytes: number, limit: number): CallOutco
   return errorOutcome(JSON.stringify(answer));
 }
 
+/**
+ * A tool that did not fit its answer to `ctx.answer` (it should, with fitList): the answer is not sent, since
+ * a client would refuse it or set it aside, and the caller is told how to ask for less.
+ */
+async function overBudgetOutcome(tool: McpTool, text: string, budget: AnswerBudget): Promise<CallOutcome> {
+  const { name, input, budgetArgument } = tool.definition;
+  const argument = budgetArgumentOf(input, budgetArgument);
+  const narrowing = Object.keys(input.shape).filter(
+    (key) => key !== argument && NARROWING_ARGUMENT.test(key),
+  );
+  const how = [
+    ...(narrowing.length > 0
+      ? [`narrow the call with ${narrowing.map((key) => `'${key}'`).join(', ')}`]
+      : []),
+    ...(argument === undefined ? [] : [`raise '${argument}'`]),
+  ];
+  const answer = {
+    truncated: true,
+    answer_chars: text.length,
+    answer_tokens: await countTokens(text),
+    max_tokens: budget.maxTokens,
+    max_chars: budget.maxChars,
+    message: `The answer of '${name}' exceeds this call's budget of ${budget.maxTokens} tokens and ${budget.maxChars} characters, so it was not sent. ${how.length > 0 ? `Ask for less: ${how.join(', or ')}.` : 'Ask for less: narrow the call to a smaller input.'}`,
+  };
+  return errorOutcome(JSON.stringify(answer));
+}
+
 /** A short text for the text block when the full value travels as `structuredContent`. */
 function summaryOf(value: Record<string, unknown>, json: string): string {
   if (json.length <= SUMMARY_CHARS) return json;
@@ -236,10 +270,17 @@ function listingOf(tool: McpTool): ToolListing {
     ...(tool.definition.taskSupport === 'optional'
       ? { execution: { taskSupport: 'optional' as const } }
       : {}),
-    ...(declaresMaxTokens(input)
-      ? { _meta: { [MAX_RESULT_SIZE_META]: answerBudget(MAX_ANSWER_TOKENS).maxChars } }
-      : {}),
+    ...metaOf(tool),
   };
+}
+
+/** A tool whose caller may ask for more than the default answer says how much Claude Code should keep inline. */
+function metaOf(tool: McpTool): Pick<ToolListing, '_meta'> {
+  const { input, budgetArgument } = tool.definition;
+  const argument = budgetArgumentOf(input, budgetArgument);
+  return argument === undefined
+    ? {}
+    : { _meta: { [MAX_RESULT_SIZE_META]: largestAnswerChars(input, argument) } };
 }
 
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {

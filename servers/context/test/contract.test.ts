@@ -13,6 +13,14 @@ describeTransportContract({
   clientName: 'context-contract-test',
   allowedDir: fixtures,
   sampleCall: { name: 'project_tree', arguments: { path: 'python-app' } },
+  everyToolCall: [
+    { name: 'project_tree', arguments: { path: 'ts-app' } },
+    { name: 'find_context', arguments: { path: 'ts-app', file: 'src/main.ts', direction: 'both' } },
+    { name: 'symbols', arguments: { path: 'go-app', file: 'internal/cart/cart.go' } },
+    { name: 'estimate_tokens', arguments: { path: 'ts-app', files: ['src/main.ts'] } },
+    { name: 'context_bundle', arguments: { path: 'ts-app', files: ['src/main.ts'], budget_tokens: 3000 } },
+    { name: 'change_impact', arguments: { path: 'ts-app', files: ['src/main.ts'] } },
+  ],
   // A cold index of a generated repository (not checked in) takes long enough to cancel; the server
   // caches what it parsed, so every use gets a repository of its own.
   slowCall: () => ({

@@ -19,6 +19,14 @@ describeTransportContract({
   clientName: 'test-reports-contract-test',
   allowedDir: fixtures,
   sampleCall: { name: 'test_summary', arguments: { path: 'maven' } },
+  everyToolCall: [
+    { name: 'test_summary', arguments: { path: 'maven' } },
+    { name: 'list_failures', arguments: { path: 'maven' } },
+    { name: 'failure_context', arguments: { path: 'maven', id: '49f714909e84' } },
+    { name: 'flaky_tests', arguments: { paths: ['maven', 'junit-variants/retries.xml'] } },
+    { name: 'compare_runs', arguments: { base: 'junit-variants/retries.xml', head: 'maven' } },
+    { name: 'export_ctrf', arguments: { path: 'maven' } },
+  ],
   slowCall: { name: 'test_summary', arguments: { path: path.relative(fixtures, slowReport.file) } },
   promptArguments: {
     'triage-red-ci-run': { path: 'maven', base: 'junit-variants/retries.xml' },

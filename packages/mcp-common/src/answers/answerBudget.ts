@@ -76,13 +76,31 @@ export const pagingOutput = {
     .describe("Pass as 'cursor' (same other arguments) for the next page; absent on the last page."),
 };
 
-/** The budget a call's arguments ask for: `max_tokens` when the tool declares it, else the default. */
-export function budgetOfArguments(args: unknown): AnswerBudget {
-  const asked = (args as { max_tokens?: unknown } | null | undefined)?.max_tokens;
+/**
+ * The argument by which a caller moves a tool's answer budget: `budgetArgument` when the tool names one (a
+ * tool whose budget is a required choice, like context_bundle's `budget_tokens`), else `max_tokens` when its
+ * input declares it; undefined when the caller cannot move it.
+ */
+export function budgetArgumentOf(input: z.ZodObject, budgetArgument?: string): string | undefined {
+  if (budgetArgument !== undefined) return budgetArgument;
+  return Object.hasOwn(input.shape, 'max_tokens') ? 'max_tokens' : undefined;
+}
+
+/** The budget a call's arguments ask for with `argument`, else the default. */
+export function budgetOfArguments(args: unknown, argument: string | undefined): AnswerBudget {
+  const asked = argument === undefined ? undefined : (args as Record<string, unknown> | null)?.[argument];
   return answerBudget(typeof asked === 'number' ? asked : DEFAULT_ANSWER_TOKENS);
 }
 
-/** Whether a tool's input declares `max_tokens`, and so may answer beyond the default characters. */
-export function declaresMaxTokens(input: z.ZodObject): boolean {
-  return Object.hasOwn(input.shape, 'max_tokens');
+/** Claude Code keeps no more than this inline, whatever a tool declares. */
+const MAX_INLINE_CHARS = 500_000;
+
+/** The characters the largest budget `argument` allows (its schema's maximum): what the listing declares. */
+export function largestAnswerChars(input: z.ZodObject, argument: string): number {
+  let schema = input.shape[argument] as { maxValue?: number | null; unwrap?: () => unknown } | undefined;
+  while (schema !== undefined && typeof schema.maxValue !== 'number' && typeof schema.unwrap === 'function') {
+    schema = schema.unwrap() as typeof schema;
+  }
+  const maxTokens = typeof schema?.maxValue === 'number' ? schema.maxValue : MAX_ANSWER_TOKENS;
+  return Math.min(MAX_INLINE_CHARS, answerBudget(maxTokens).maxChars);
 }

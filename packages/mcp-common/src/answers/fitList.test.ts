@@ -75,6 +75,17 @@ describe('fitList', () => {
     expect(fitted.answer).toMatchObject({ truncated: true, total: 2000 });
   });
 
+  it('puts at most maxItems in one page, and pages on from there', async () => {
+    const items = findings(30, (index) => `problem ${index}`);
+    const key = cursorKey('x');
+    const first = await fitList(items, { budget: answerBudget(), cursorKey: key, maxItems: 10, frame });
+    expect(first.items).toEqual(items.slice(0, 10));
+    expect(first.answer).toMatchObject({ truncated: true, total: 30, next_cursor: encodeCursor(10, key) });
+    const last = await fitList(items, { budget: answerBudget(), offset: 25, maxItems: 10, frame });
+    expect(last.items).toEqual(items.slice(25));
+    expect(last.nextOffset).toBeUndefined();
+  });
+
   it('skips an item too large to fit alone, so paging still ends', async () => {
     const items = [{ file: 'a', message: 'x'.repeat(60_000) }, ...findings(2, String)];
     const { pages } = await allPages(items, 1_000);

@@ -19,6 +19,8 @@ export interface FitOptions<T, Answer> {
   offset?: number;
   /** Ties `next_cursor` to its list (cursorKey); without it, the answer carries no cursor. */
   cursorKey?: string;
+  /** At most this many items in one page (a tool's `limit` argument), however many would fit. */
+  maxItems?: number;
   /** The whole answer around a run of items: measured as the client will see it, paging fields included. */
   frame: (items: T[], paging: Paging) => Answer;
 }
@@ -51,6 +53,7 @@ export async function fitList<T, Answer>(
   const { budget, frame, cursorKey } = options;
   const total = items.length;
   const offset = Math.min(options.offset ?? 0, total);
+  const last = Math.min(total, offset + (options.maxItems ?? total));
   const pagingTo = (end: number): Paging => ({
     truncated: end < total,
     total,
@@ -69,14 +72,14 @@ export async function fitList<T, Answer>(
   // try one item at least), then check the whole answer once.
   let high = offset;
   let chars = JSON.stringify(frame([], pagingTo(offset)))?.length ?? 0;
-  while (high < total) {
+  while (high < last) {
     chars += (JSON.stringify(items[high])?.length ?? 4) + 1;
     if (chars > budget.maxChars && high > offset) break;
     high++;
   }
   if (await answerFits(pageTo(high).answer, budget)) {
     // The walk counts a little more than the JSON holds (a separator per item, the cursor): one more may fit.
-    while (high < total && (await answerFits(pageTo(high + 1).answer, budget))) high++;
+    while (high < last && (await answerFits(pageTo(high + 1).answer, budget))) high++;
     return pageTo(high);
   }
   // The longest run that fits: framed(low) fits (or low is the empty page), framed(high) does not.
@@ -90,8 +93,8 @@ export async function fitList<T, Answer>(
   return low > offset ? pageTo(low) : pageTo(offset + 1, [], { ...pagingTo(offset + 1), truncated: true });
 }
 
-/** Whether `answer`, as the JSON of its text block, fits `budget`. */
+/** Whether `answer` (a text block, or a value as the JSON of its text block) fits `budget`. */
 export async function answerFits(answer: unknown, budget: AnswerBudget = answerBudget()): Promise<boolean> {
-  const json = JSON.stringify(answer) ?? '';
+  const json = typeof answer === 'string' ? answer : (JSON.stringify(answer) ?? '');
   return json.length <= budget.maxChars && (await withinTokens(json, budget.maxTokens));
 }

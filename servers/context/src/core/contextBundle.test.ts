@@ -14,6 +14,7 @@ describe('buildContextBundle', () => {
   it('gives the targets in full, then dependencies nearest first, within the budget', async () => {
     const { index, project } = await open();
     const bundle = await buildContextBundle(index, project, {
+      maxChars: 1_000_000,
       files: ['src/main.ts'],
       budgetTokens: 100_000,
       depth: 2,
@@ -41,6 +42,7 @@ describe('buildContextBundle', () => {
     const count = await tokenCounterFor('o200k_base');
     for (const budgetTokens of [90, 120, 150, 200, 260, 320, 400, 600, 900, 1500]) {
       const bundle = await buildContextBundle(index, project, {
+        maxChars: 1_000_000,
         files: ['src/main.ts'],
         budgetTokens,
         depth: 2,
@@ -66,6 +68,7 @@ describe('buildContextBundle', () => {
     const mainTokens = estimate.total;
     const budgetTokens = mainTokens + 160;
     const bundle = await buildContextBundle(index, project, {
+      maxChars: 1_000_000,
       files: ['src/main.ts'],
       budgetTokens,
       depth: 2,
@@ -81,6 +84,7 @@ describe('buildContextBundle', () => {
   it('outlines a target that is too big for the budget instead of dropping it', async () => {
     const { index, project } = await open();
     const bundle = await buildContextBundle(index, project, {
+      maxChars: 1_000_000,
       files: ['src/main.ts'],
       budgetTokens: 150,
       depth: 0,
@@ -98,6 +102,7 @@ describe('buildContextBundle', () => {
     const { index, project } = await open();
     await expect(
       buildContextBundle(index, project, {
+        maxChars: 1_000_000,
         files: ['src/mian.ts'],
         budgetTokens: 10,
         depth: 1,

@@ -2,7 +2,6 @@
 // dependencies by graph distance and, within a distance, by personalized PageRank from the targets; a file
 // too big to fit whole is given as an outline of its declarations rather than dropped.
 
-import { MAX_ANSWER_CHARS } from './answerSize.js';
 import { lookupFile } from './fileLookup.js';
 import { countFileTokens, readProjectFile } from './fileTokens.js';
 import { personalizedPageRank } from './pageRank.js';
@@ -11,7 +10,7 @@ import { outlineSymbols, renderOutline } from './symbolOutline.js';
 import { type Encoding, tokenCounterFor } from './tokenCounter.js';
 import { WorkBudget, type WorkControl } from './workBudget.js';
 
-/** The largest budget_tokens accepted: an answer that size stays within MAX_ANSWER_CHARS. */
+/** The largest budget_tokens accepted. */
 export const MAX_BUNDLE_TOKENS = 200_000;
 /** The smallest: room for the answer's framing and a target's outline header. */
 export const MIN_BUNDLE_TOKENS = 200;
@@ -56,7 +55,14 @@ export interface ContextBundle {
 export async function buildContextBundle(
   index: ProjectIndex,
   project: IndexedProject,
-  request: { files: readonly string[]; budgetTokens: number; depth: number; encoding: Encoding },
+  request: {
+    files: readonly string[];
+    budgetTokens: number;
+    /** The most characters the whole answer may hold (the call's answer budget). */
+    maxChars: number;
+    depth: number;
+    encoding: Encoding;
+  },
   control: WorkControl = {},
 ): Promise<ContextBundle> {
   const { graph } = project;
@@ -89,7 +95,7 @@ export async function buildContextBundle(
     truncated: false,
   });
   let remaining = request.budgetTokens - count(framing);
-  let remainingChars = MAX_ANSWER_CHARS - framing.length;
+  let remainingChars = request.maxChars - framing.length;
   const cost = (entry: BundledFile | OmittedFile) => {
     const json = JSON.stringify(entry);
     return { tokens: count(json) + 1, chars: json.length + 1 };

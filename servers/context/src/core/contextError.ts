@@ -1,17 +1,9 @@
-// Domain errors of the context server: a stable code and a message that says how to fix the call.
-
-export class ContextError extends Error {
-  override readonly name = 'ContextError';
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+// Domain errors of the context server: a stable code and a message that says how to fix the call. The tool
+// runner sends them as they are (masked).
+import { DomainError } from '@groundwork/mcp-common/domainError';
 
 /** A file argument that names no file of the scanned project. */
-export class UnknownFileError extends ContextError {
+export class UnknownFileError extends DomainError {
   constructor(argument: string, given: string, suggestions: readonly string[]) {
     const hint =
       suggestions.length > 0
@@ -24,7 +16,7 @@ export class UnknownFileError extends ContextError {
   }
 }
 
-export class NotADirectoryError extends ContextError {
+export class NotADirectoryError extends DomainError {
   constructor(given: string) {
     super('NOT_A_DIRECTORY', `Path '${given}' is not a directory; pass the project's root folder as 'path'.`);
   }
@@ -35,18 +27,11 @@ export class NotADirectoryError extends ContextError {
  * lead to a regular file inside: oxc-resolver opens such names without checking their kind, and a FIFO
  * would block the server for good, so the project's imports are not resolved at all.
  */
-export class UnsafeConfigFileError extends ContextError {
+export class UnsafeConfigFileError extends DomainError {
   constructor(file: string, problem: string) {
     super(
       'UNSAFE_CONFIG_FILE',
       `The project's '${file}' ${problem}; TypeScript/JavaScript imports are resolved only when every package.json, tsconfig and jsconfig file is a regular file inside the project. Replace it with a regular file or remove it.`,
     );
-  }
-}
-
-/** Raised between units of work when the caller aborted. */
-export class CancelledError extends ContextError {
-  constructor() {
-    super('CANCELLED', 'The request was cancelled.');
   }
 }

@@ -1,5 +1,5 @@
 // Project file contents and their token costs, remembered in the index until the file changes.
-import { ContextError } from './contextError.js';
+import { DomainError } from '@groundwork/mcp-common/domainError';
 import type { IndexedProject, ProjectIndex } from './projectIndex.js';
 import { DEFAULT_MAX_FILE_BYTES } from './projectScan.js';
 import { type Encoding, tokenCounterFor } from './tokenCounter.js';
@@ -12,7 +12,7 @@ export async function readProjectFile(
 ): Promise<string> {
   const bytes = await project.source.read(file, DEFAULT_MAX_FILE_BYTES, signal);
   if (bytes === undefined)
-    throw new ContextError(
+    throw new DomainError(
       'FILE_CHANGED',
       `'${file}' could not be read: it changed, went away or stopped being a regular file since the scan. Call again.`,
     );

@@ -4,9 +4,9 @@
 // handle, a link is never followed (to a folder or a file), and anything that is not a regular file (a FIFO,
 // socket or device) is left out by its lstat and never opened.
 import path from 'node:path';
+import { CancelledError } from '@groundwork/mcp-common/domainError';
 import { type ConfinedDirectory, type DirectoryEntry, PATH_LIMITS } from '@groundwork/mcp-common/files';
 import ignore, { type Ignore } from 'ignore';
-import { CancelledError } from './contextError.js';
 import { extensionOf } from './languages/fileLanguage.js';
 import { WorkBudget, type WorkControl } from './workBudget.js';
 

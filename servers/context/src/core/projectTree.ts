@@ -11,59 +11,67 @@ export interface TreeFile {
   externals: string[];
 }
 
+/** A page of the tree: its files and the folders they sit in (rendered by treeRendering.ts). */
 export interface ProjectTree {
   folders: string[];
   files: TreeFile[];
   file_count: number;
   edge_count: number;
-  /** True when files were left out to stay within `maxFiles` (or the scan itself was cut short). */
+  /** Whether files were left out of this page (later pages, or a scan cut short). */
   truncated: boolean;
+}
+
+/** Every file of the tree (the languages asked for), in path order; each file's entry is built when asked. */
+export interface TreeFiles {
+  paths: string[];
+  edge_count: number;
+  /** The file's entry, with its dependencies to `depth` (computed once). */
+  entry(path: string): TreeFile;
 }
 
 export function describeProjectTree(
   graph: DependencyGraph,
-  request: {
-    depth: number;
-    languages?: readonly Language[];
-    maxFiles: number;
-    scanTruncated: boolean;
-    /** The first file of this page (files are in path order). */
-    offset?: number;
-  },
-): ProjectTree {
+  request: { depth: number; languages?: readonly Language[] },
+): TreeFiles {
   const included = includedFiles(graph, request.languages);
   const includedPaths = new Set(included.map((file) => file.path));
-  const offset = request.offset ?? 0;
-  const shown = included.slice(offset, offset + request.maxFiles);
   let edgeCount = 0;
   for (const file of included)
     for (const dependency of file.dependencies) if (includedPaths.has(dependency)) edgeCount++;
-  const files = shown.map((file): TreeFile => {
-    const reached =
-      request.depth === 1
-        ? file.dependencies
-        : graph.reach([file.path], request.depth, 'dependencies').map((entry) => entry.path);
-    const dependencies = reached.filter((dependency) => includedPaths.has(dependency));
-    const entry: TreeFile = { path: file.path, dependencies, externals: file.externals };
-    if (file.language !== undefined) entry.language = file.language;
-    return entry;
-  });
+  const byPath = new Map(included.map((file) => [file.path, file]));
+  const entries = new Map<string, TreeFile>();
   return {
-    folders: foldersOf(shown.map((file) => file.path)),
-    files,
-    file_count: included.length,
+    paths: included.map((file) => file.path),
     edge_count: edgeCount,
-    truncated: request.scanTruncated || offset + shown.length < included.length,
+    entry(path) {
+      let entry = entries.get(path);
+      if (entry !== undefined) return entry;
+      const file = byPath.get(path);
+      if (file === undefined) throw new Error(`'${path}' is not a file of this tree`);
+      const reached =
+        request.depth === 1
+          ? file.dependencies
+          : graph.reach([file.path], request.depth, 'dependencies').map((reach) => reach.path);
+      entry = {
+        path: file.path,
+        dependencies: reached.filter((dependency) => includedPaths.has(dependency)),
+        externals: file.externals,
+      };
+      if (file.language !== undefined) entry.language = file.language;
+      entries.set(path, entry);
+      return entry;
+    },
   };
 }
 
-/** The same tree with only `files` of its page (the folders they sit in recomputed). */
-export function withPageFiles(tree: ProjectTree, files: TreeFile[], more: boolean): ProjectTree {
+/** The page of `tree` that lists `paths`. */
+export function treePage(tree: TreeFiles, paths: readonly string[], truncated: boolean): ProjectTree {
   return {
-    ...tree,
-    files,
-    folders: foldersOf(files.map((file) => file.path)),
-    truncated: tree.truncated || more,
+    folders: foldersOf(paths),
+    files: paths.map((path) => tree.entry(path)),
+    file_count: tree.paths.length,
+    edge_count: tree.edge_count,
+    truncated,
   };
 }
 

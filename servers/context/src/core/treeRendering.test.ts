@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ProjectIndex } from './projectIndex.js';
-import { describeProjectTree } from './projectTree.js';
+import { describeProjectTree, treePage } from './projectTree.js';
 import { fixtureRoot } from './testFixtures.js';
 import { renderTree } from './treeRendering.js';
 
 async function tree(options: { depth?: number; maxFiles?: number; languages?: ['python'] } = {}) {
   const { graph } = await new ProjectIndex(fixtureRoot('python-app')).build();
-  return describeProjectTree(graph, {
-    depth: options.depth ?? 1,
-    maxFiles: options.maxFiles ?? 100,
-    languages: options.languages,
-    scanTruncated: false,
-  });
+  const files = describeProjectTree(graph, { depth: options.depth ?? 1, languages: options.languages });
+  const shown = files.paths.slice(0, options.maxFiles ?? 100);
+  return treePage(files, shown, shown.length < files.paths.length);
 }
 
 describe('describeProjectTree', () => {
@@ -24,11 +21,10 @@ describe('describeProjectTree', () => {
     ]);
   });
 
-  it('cuts the file list at maxFiles and says so', async () => {
+  it('counts every file of the tree on a page of a few', async () => {
     const cut = await tree({ maxFiles: 2 });
     expect(cut.files).toHaveLength(2);
     expect(cut.file_count).toBe(6);
-    expect(cut.truncated).toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
 // Long synchronous loops hand the event loop back every few milliseconds, so cancellation and progress
 // notifications get through while a big tree is scanned or parsed.
-import { CancelledError } from './contextError.js';
+import { CancelledError } from '@groundwork/mcp-common/domainError';
 
 const SLICE_MS = 15;
 

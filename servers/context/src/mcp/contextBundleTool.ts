@@ -1,4 +1,4 @@
-import { defineTool, optionalBoundedInt, requiredInt, ToolResult } from '@groundwork/mcp-common';
+import { countTokens, defineTool, optionalBoundedInt, requiredInt, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { buildContextBundle, MAX_BUNDLE_TOKENS, MIN_BUNDLE_TOKENS } from '../core/contextBundle.js';
 import { ENCODINGS } from '../core/tokenCounter.js';
@@ -8,7 +8,6 @@ import {
   fileListArg,
   openProject,
   projectPathArg,
-  withToolErrors,
   workControl,
 } from './projectAccess.js';
 
@@ -48,20 +47,28 @@ export const contextBundleTool = defineTool({
       truncated: z.boolean(),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    // The caller chooses the whole answer's cost: its budget, in tokens and the characters they allow.
+    budgetArgument: 'budget_tokens',
     // May run long on a big input: a client that supports tasks may run it as one.
     taskSupport: 'optional',
   },
   async apply(args, ctx) {
     await using opened = await openProject(args.path, ctx);
     const { index, project } = opened;
-    const bundle = await withToolErrors(() =>
-      buildContextBundle(
-        index,
-        project,
-        { files: args.files, budgetTokens: args.budget_tokens, depth: args.depth, encoding: args.encoding },
-        workControl(ctx),
-      ),
+    // The answer's `state` is framing the bundle's budget must leave room for.
+    const state = JSON.stringify({ state: opened.state });
+    const bundle = await buildContextBundle(
+      index,
+      project,
+      {
+        files: args.files,
+        budgetTokens: Math.max(MIN_BUNDLE_TOKENS, args.budget_tokens - (await countTokens(state)) - 1),
+        maxChars: ctx.answer.maxChars - state.length,
+        depth: args.depth,
+        encoding: args.encoding,
+      },
+      workControl(ctx),
     );
-    return ToolResult.success({ state: opened.state, ...bundle });
+    return ToolResult.success({ state: opened.state, ...bundle, budget_tokens: args.budget_tokens });
   },
 });

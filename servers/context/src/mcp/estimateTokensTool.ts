@@ -1,6 +1,5 @@
-import { defineTool, optionalBoundedInt, ToolResult } from '@groundwork/mcp-common';
+import { defineTool, fitList, optionalBoundedInt, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
-import { DEFAULT_ANSWER_TOKENS, fitPage } from '../core/answerSize.js';
 import { ENCODINGS } from '../core/tokenCounter.js';
 import { estimateTokens } from '../core/tokenEstimate.js';
 import {
@@ -9,7 +8,6 @@ import {
   fileListArg,
   openProject,
   projectPathArg,
-  withToolErrors,
   workControl,
 } from './projectAccess.js';
 
@@ -37,17 +35,17 @@ export const estimateTokensTool = defineTool({
   async apply(args, ctx) {
     await using opened = await openProject(args.path, ctx);
     const { index, project } = opened;
-    const estimate = await withToolErrors(() =>
-      estimateTokens(
-        index,
-        project,
-        { files: args.files, depth: args.depth, encoding: args.encoding },
-        workControl(ctx),
-      ),
+    const estimate = await estimateTokens(
+      index,
+      project,
+      { files: args.files, depth: args.depth, encoding: args.encoding },
+      workControl(ctx),
     );
-    // The total covers every file; the list stops where the answer would outgrow its default size.
-    const answer = (files: typeof estimate.files, truncated: boolean) => ({ ...estimate, files, truncated });
-    const page = await fitPage(estimate.files, 0, DEFAULT_ANSWER_TOKENS, (run) => answer(run, true));
-    return ToolResult.success({ state: opened.state, ...answer(page.items, page.nextOffset !== undefined) });
+    // The total covers every file; the list stops where the answer would outgrow its budget.
+    const { answer } = await fitList(estimate.files, {
+      budget: ctx.answer,
+      frame: (files, paging) => ({ state: opened.state, ...estimate, files, truncated: paging.truncated }),
+    });
+    return ToolResult.success(answer);
   },
 });

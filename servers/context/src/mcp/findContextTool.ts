@@ -1,16 +1,15 @@
-import { defineTool, optionalBoundedInt, ToolResult } from '@groundwork/mcp-common';
-import { z } from 'zod';
-import { decodeCursor, encodeCursor, fitPage } from '../core/answerSize.js';
-import { lookupFile } from '../core/fileLookup.js';
 import {
-  codeStateOutput,
-  cursorArg,
-  fileArg,
-  maxTokensArg,
-  openProject,
-  projectPathArg,
-  withToolErrors,
-} from './projectAccess.js';
+  decodeCursor,
+  defineTool,
+  fitList,
+  optionalBoundedInt,
+  pagingArguments,
+  pagingOutput,
+  ToolResult,
+} from '@groundwork/mcp-common';
+import { z } from 'zod';
+import { lookupFile } from '../core/fileLookup.js';
+import { codeStateOutput, fileArg, openProject, pageKey, projectPathArg } from './projectAccess.js';
 
 const DIRECTIONS = ['dependencies', 'dependents', 'both'] as const;
 
@@ -26,8 +25,7 @@ export const findContextTool = defineTool({
       depth: optionalBoundedInt(1, 10, 1, 'How many import hops to follow.'),
       direction: z.enum(DIRECTIONS).default('dependencies').describe('dependencies, dependents or both.'),
       limit: optionalBoundedInt(1, 5000, 500, 'At most this many files in one page.'),
-      max_tokens: maxTokensArg,
-      cursor: cursorArg,
+      ...pagingArguments,
     }),
     output: z.object({
       state: codeStateOutput,
@@ -40,9 +38,8 @@ export const findContextTool = defineTool({
           direction: z.enum(['dependency', 'dependent', 'both']),
         }),
       ),
+      ...pagingOutput,
       total: z.number().int().describe('Files reached in all pages.'),
-      next_cursor: z.string().optional(),
-      truncated: z.boolean(),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
@@ -50,20 +47,16 @@ export const findContextTool = defineTool({
     await using opened = await openProject(args.path, ctx);
     const { project } = opened;
     const { graph } = project;
-    const file = await withToolErrors(async () => lookupFile(graph, args.file));
+    const file = lookupFile(graph, args.file);
     const reached = graph.reachDirected([file], args.depth, args.direction);
-    const offset = await withToolErrors(async () => decodeCursor(args.cursor, graph.stamp));
-    const limited = reached.slice(0, offset + args.limit);
-    const answer = (files: typeof reached, next?: number) => ({
-      file,
-      direction: args.direction,
-      files,
-      total: reached.length,
-      ...(next === undefined ? {} : { next_cursor: encodeCursor(next, graph.stamp) }),
-      truncated: next !== undefined,
+    const key = pageKey(graph.stamp, args);
+    const { answer } = await fitList(reached, {
+      budget: ctx.answer,
+      offset: decodeCursor(args.cursor, key),
+      cursorKey: key,
+      maxItems: args.limit,
+      frame: (files, paging) => ({ state: opened.state, file, direction: args.direction, files, ...paging }),
     });
-    const page = await fitPage(limited, offset, args.max_tokens, (run) => answer(run, offset));
-    const next = page.nextOffset ?? (limited.length < reached.length ? limited.length : undefined);
-    return ToolResult.success({ state: opened.state, ...answer(page.items, next) });
+    return ToolResult.success(answer);
   },
 });

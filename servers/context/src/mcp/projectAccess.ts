@@ -1,13 +1,18 @@
 // Shared by the tools: the project root argument through AllowedPaths, the index build with the call's
-// cancellation and progress, and core errors turned into tool errors.
-import { requiredString, stringList, type ToolContext, ToolError } from '@groundwork/mcp-common';
+// cancellation and progress, and the key that ties a page cursor to the index it was cut from.
+import {
+  cursorKey,
+  phasedProgress,
+  requiredString,
+  stringList,
+  type ToolContext,
+} from '@groundwork/mcp-common';
 import { WrongFileKindError } from '@groundwork/mcp-common/files';
 import { GitUnavailableError, openGitRepository } from '@groundwork/mcp-common/git';
 import { z } from 'zod';
-import { DEFAULT_ANSWER_TOKENS, MAX_ANSWER_TOKENS } from '../core/answerSize.js';
 import { ProjectInRepository } from '../core/changeImpact/gitChanges.js';
 import { type CodeState, describeCodeState } from '../core/codeState.js';
-import { ContextError, NotADirectoryError } from '../core/contextError.js';
+import { NotADirectoryError } from '../core/contextError.js';
 import { type IndexedProject, type ProjectIndex, projectIndexFor } from '../core/projectIndex.js';
 import { DEFAULT_ENCODING, ENCODINGS } from '../core/tokenCounter.js';
 import type { WorkControl } from '../core/workBudget.js';
@@ -16,16 +21,6 @@ export const encodingArg = z
   .enum(ENCODINGS)
   .default(DEFAULT_ENCODING)
   .describe(`Tokenizer encoding: ${ENCODINGS.join(' (GPT-4o, o-series; default) or ')} (GPT-4, GPT-3.5).`);
-
-export const maxTokensArg = z
-  .number()
-  .int('must be an integer')
-  .min(1000, 'must be at least 1000')
-  .max(MAX_ANSWER_TOKENS, `must be at most ${MAX_ANSWER_TOKENS}`)
-  .default(DEFAULT_ANSWER_TOKENS)
-  .describe(
-    `The most this answer may cost in tokens (o200k_base, counted on its JSON); default ${DEFAULT_ANSWER_TOKENS}, at most ${MAX_ANSWER_TOKENS}. What does not fit comes in the next page.`,
-  );
 
 /** A project file name: at most as long as a path may be (mcp-common's PATH_LIMITS), so echoes stay small. */
 const MAX_FILE_ARGUMENT = 4096;
@@ -47,12 +42,6 @@ export function fileListArg(description: string) {
   );
 }
 
-export const cursorArg = z
-  .string()
-  .max(100, 'is not a cursor this server handed out')
-  .optional()
-  .describe('The `next_cursor` of the previous answer, to get the next page (same other arguments).');
-
 export const projectPathArg = z
   .string()
   .min(1, 'must not be empty')
@@ -60,25 +49,16 @@ export const projectPathArg = z
     "The project's root folder (the folder whose imports are resolved; file arguments are relative to it). Relative paths resolve against the first allowed directory.",
   );
 
-/**
- * The call's cancellation and progress for the core. The core counts each phase (scanned, parsed, …) from
- * zero, while MCP progress must only grow: each new phase continues from where the last one ended.
- */
+/** The call's cancellation and progress for the core, whose phases (scanned, parsed, …) each count from zero. */
 export function workControl(ctx: Pick<ToolContext, 'signal' | 'progress'>): WorkControl {
-  let phase: string | undefined;
-  let offset = 0;
-  let last = 0;
-  return {
-    signal: ctx.signal,
-    onProgress: (done, total, message) => {
-      if (message !== phase) {
-        phase = message;
-        offset = last;
-      }
-      last = offset + done;
-      ctx.progress(last, total === undefined ? undefined : offset + total, message);
-    },
-  };
+  const progress = phasedProgress(ctx.progress);
+  return { signal: ctx.signal, onProgress: (done, total, message) => progress(message, done, total) };
+}
+
+/** Ties a page cursor to the index it was cut from and to the call's other arguments. */
+export function pageKey(stamp: number, args: Record<string, unknown>): string {
+  const { cursor: _cursor, max_tokens: _budget, ...rest } = args;
+  return cursorKey([stamp, rest]);
 }
 
 /**
@@ -102,12 +82,12 @@ export async function openProject(
   const root = await ctx.allowedPaths
     .openDirectory(given, { signal: ctx.signal })
     .catch(async (error: unknown) => {
-      if (error instanceof WrongFileKindError) throw asToolError(new NotADirectoryError(given));
+      if (error instanceof WrongFileKindError) throw new NotADirectoryError(given);
       throw error;
     });
   try {
     const index = projectIndexFor(root.realPath);
-    const project = await withToolErrors(() => index.build({ ...workControl(ctx), directory: root }));
+    const project = await index.build({ ...workControl(ctx), directory: root });
     const { git, whyNot } = await openRepository(root.realPath, ctx);
     const state = await describeCodeState(git, project.scan.files, ctx.signal, whyNot);
     return { index, project, git, state, [Symbol.asyncDispose]: () => root.close() };
@@ -146,16 +126,3 @@ export const codeStateOutput = z
     note: z.string().optional(),
   })
   .describe('Which state of the code this answer describes.');
-
-/** Runs core work, turning domain errors into tool errors with the same code and message. */
-export async function withToolErrors<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw error instanceof ContextError ? asToolError(error) : error;
-  }
-}
-
-function asToolError(error: ContextError): ToolError {
-  return new ToolError(error.code, error.message);
-}

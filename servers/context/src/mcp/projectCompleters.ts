@@ -1,8 +1,7 @@
 // Completions of the context prompts' arguments that depend on the project: its files (for `file`) and the
 // top-level declarations of the chosen file (for `symbol`). Both read the project through the same cached
 // index and confined root handle the tools use, so a suggestion is always something a tool accepts.
-import { type Completer, type CompletionContext, completeFrom, ToolError } from '@groundwork/mcp-common';
-import { ContextError } from '../core/contextError.js';
+import { type Completer, type CompletionContext, completeFrom, DomainError } from '@groundwork/mcp-common';
 import { folderEntries } from '../core/fileCompletion.js';
 import { normalizeFileArgument } from '../core/fileLookup.js';
 import { readProjectFile } from '../core/fileTokens.js';
@@ -76,7 +75,7 @@ async function withProject(
     });
     return await candidates(opened.project, opened.index.root);
   } catch (error) {
-    if (error instanceof ContextError || error instanceof ToolError || signal.aborted) return [];
+    if (error instanceof DomainError || signal.aborted) return [];
     throw error;
   }
 }

@@ -1,22 +1,17 @@
-import { defineTool, optionalBoundedInt, ToolResult } from '@groundwork/mcp-common';
+import {
+  decodeCursor,
+  defineTool,
+  fitList,
+  optionalBoundedInt,
+  type Paging,
+  pagingArguments,
+  ToolResult,
+} from '@groundwork/mcp-common';
 import { z } from 'zod';
-import { decodeCursor, encodeCursor, fitPage } from '../core/answerSize.js';
 import { LANGUAGES } from '../core/languages/fileLanguage.js';
-import {
-  describeProjectTree,
-  summarizeProjectTree,
-  type TreeFile,
-  withPageFiles,
-} from '../core/projectTree.js';
+import { describeProjectTree, summarizeProjectTree, treePage } from '../core/projectTree.js';
 import { renderTree, TREE_FORMATS } from '../core/treeRendering.js';
-import {
-  codeStateOutput,
-  cursorArg,
-  maxTokensArg,
-  openProject,
-  projectPathArg,
-  withToolErrors,
-} from './projectAccess.js';
+import { codeStateOutput, openProject, pageKey, projectPathArg } from './projectAccess.js';
 
 const treeFile = z.object({
   path: z.string(),
@@ -55,8 +50,7 @@ export const projectTreeTool = defineTool({
         .optional()
         .describe(`Only files of these languages (${LANGUAGES.join(', ')}).`),
       max_files: optionalBoundedInt(1, 50_000, 500, 'At most this many files in one page.'),
-      max_tokens: maxTokensArg,
-      cursor: cursorArg,
+      ...pagingArguments,
     }),
     output: z.object({
       state: codeStateOutput,
@@ -96,47 +90,48 @@ export const projectTreeTool = defineTool({
     await using opened = await openProject(args.path, ctx);
     const { project } = opened;
     const { graph } = project;
-    const offset = await withToolErrors(async () => decodeCursor(args.cursor, graph.stamp));
-    const tree = describeProjectTree(graph, {
-      depth: args.depth,
-      languages: args.languages,
-      maxFiles: args.max_files,
-      scanTruncated: project.scan.truncated,
-      offset,
-    });
+    const tree = describeProjectTree(graph, { depth: args.depth, languages: args.languages });
+    const key = pageKey(graph.stamp, args);
     const unresolved = { count: graph.unresolved.count, samples: graph.unresolved.samples.slice(0, 10) };
     const common = {
+      state: opened.state,
       format: args.format,
-      file_count: tree.file_count,
+      file_count: tree.paths.length,
       edge_count: tree.edge_count,
       unresolved,
       parsed_files: project.stats.parsed,
     };
-    const filesAnswer = (files: TreeFile[], next?: number) => {
-      const more = next !== undefined;
-      const page = withPageFiles(tree, files, more);
-      const cursor = more ? { next_cursor: encodeCursor(next, graph.stamp) } : {};
+    // The one cut of the file list: at most max_files, as many as fit the answer's budget.
+    const filesAnswer = (paths: string[], paging: Paging) => {
+      const page = treePage(tree, paths, project.scan.truncated || paging.truncated);
       const body =
         args.format === 'json'
           ? { folders: page.folders, files: page.files }
           : { rendered: renderTree(page, args.format) };
+      const cursor = paging.next_cursor === undefined ? {} : { next_cursor: paging.next_cursor };
       return { mode: 'files' as const, ...common, ...body, ...cursor, truncated: page.truncated };
     };
-    const page = await fitPage(tree.files, 0, args.max_tokens, (run) => filesAnswer(run, offset));
-    const shownEnd = offset + page.items.length;
-    const next = shownEnd < tree.file_count ? shownEnd : undefined;
-    const fitsWhole = offset === 0 && next === undefined;
+    const files = await fitList(tree.paths, {
+      budget: ctx.answer,
+      offset: decodeCursor(args.cursor, key),
+      cursorKey: key,
+      maxItems: args.max_files,
+      frame: filesAnswer,
+    });
+    const fitsWhole = args.cursor === undefined && files.nextOffset === undefined;
     if (args.mode === 'files' || (args.mode === 'auto' && (fitsWhole || args.cursor !== undefined)))
-      return ToolResult.success({ state: opened.state, ...filesAnswer(page.items, next) });
+      return ToolResult.success(files.answer);
 
     const summary = summarizeProjectTree(graph, args.languages);
-    const summaryAnswer = (folders: typeof summary.folders) => ({
-      mode: 'summary' as const,
-      ...common,
-      summary: { ...summary, folders, folders_truncated: folders.length < summary.folders.length },
-      truncated: tree.truncated || folders.length < summary.folders.length,
+    const { answer } = await fitList(summary.folders, {
+      budget: ctx.answer,
+      frame: (folders, paging) => ({
+        mode: 'summary' as const,
+        ...common,
+        summary: { ...summary, folders, folders_truncated: paging.truncated },
+        truncated: project.scan.truncated || files.nextOffset !== undefined || paging.truncated,
+      }),
     });
-    const folders = await fitPage(summary.folders, 0, args.max_tokens, summaryAnswer);
-    return ToolResult.success({ state: opened.state, ...summaryAnswer(folders.items) });
+    return ToolResult.success(answer);
   },
 });

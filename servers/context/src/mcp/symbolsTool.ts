@@ -1,18 +1,16 @@
-import { defineTool, ToolResult } from '@groundwork/mcp-common';
+import {
+  decodeCursor,
+  defineTool,
+  fitList,
+  pagingArguments,
+  pagingOutput,
+  ToolResult,
+} from '@groundwork/mcp-common';
 import { z } from 'zod';
-import { decodeCursor, encodeCursor, fitPage } from '../core/answerSize.js';
 import { lookupFile } from '../core/fileLookup.js';
 import { readProjectFile } from '../core/fileTokens.js';
 import { outlineSymbols } from '../core/symbolOutline.js';
-import {
-  codeStateOutput,
-  cursorArg,
-  fileArg,
-  maxTokensArg,
-  openProject,
-  projectPathArg,
-  withToolErrors,
-} from './projectAccess.js';
+import { codeStateOutput, fileArg, openProject, pageKey, projectPathArg } from './projectAccess.js';
 
 export const symbolsTool = defineTool({
   definition: {
@@ -23,8 +21,7 @@ export const symbolsTool = defineTool({
     input: z.object({
       path: projectPathArg,
       file: fileArg('The file, relative to the project root.'),
-      max_tokens: maxTokensArg,
-      cursor: cursorArg,
+      ...pagingArguments,
     }),
     output: z.object({
       state: codeStateOutput,
@@ -39,31 +36,25 @@ export const symbolsTool = defineTool({
           signature: z.string(),
         }),
       ),
-      next_cursor: z.string().optional(),
-      truncated: z.boolean(),
+      ...pagingOutput,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async apply(args, ctx) {
     await using opened = await openProject(args.path, ctx);
     const { project } = opened;
-    const file = await withToolErrors(async () => lookupFile(project.graph, args.file));
+    const file = lookupFile(project.graph, args.file);
     const language = project.graph.files.get(file)?.language;
     if (language === undefined)
-      return ToolResult.success({ state: opened.state, ...{ file, symbols: [], truncated: false } });
-    const symbols = await withToolErrors(async () =>
-      outlineSymbols(language, file, await readProjectFile(project, file, ctx.signal)),
-    );
-    const { stamp } = project.graph;
-    const offset = await withToolErrors(async () => decodeCursor(args.cursor, stamp));
-    const answer = (run: typeof symbols, next?: number) => ({
-      file,
-      language,
-      symbols: run,
-      ...(next === undefined ? {} : { next_cursor: encodeCursor(next, stamp) }),
-      truncated: next !== undefined,
+      return ToolResult.success({ state: opened.state, file, symbols: [], truncated: false, total: 0 });
+    const symbols = await outlineSymbols(language, file, await readProjectFile(project, file, ctx.signal));
+    const key = pageKey(project.graph.stamp, args);
+    const { answer } = await fitList(symbols, {
+      budget: ctx.answer,
+      offset: decodeCursor(args.cursor, key),
+      cursorKey: key,
+      frame: (run, paging) => ({ state: opened.state, file, language, symbols: run, ...paging }),
     });
-    const page = await fitPage(symbols, offset, args.max_tokens, (run) => answer(run, offset));
-    return ToolResult.success({ state: opened.state, ...answer(page.items, page.nextOffset) });
+    return ToolResult.success(answer);
   },
 });

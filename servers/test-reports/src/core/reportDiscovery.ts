@@ -1,10 +1,11 @@
 // Finds the test reports under a path: a report file itself, or the files in a directory that are named
 // or placed like reports and whose content confirms it.
 import path from 'node:path';
+import { throwIfAborted } from '@groundwork/mcp-common/domainError';
 import { type ConfinedDirectory, type ConfinedFile, PathNotFoundError } from '@groundwork/mcp-common/files';
 import { type FileAccess, type OpenedTarget, openChild, openTarget } from './fileAccess.js';
 import { detectFormat } from './formatDetection.js';
-import { NoReportsFoundError, throwIfAborted } from './reportErrors.js';
+import { NoReportsFoundError } from './reportErrors.js';
 import type { ReportFormat } from './testResult.js';
 
 // Written without slashes: error messages reach clients with anything path-like masked.

@@ -1,17 +1,9 @@
-// Domain errors: a stable code and a message that says what to do. Adapters turn them into tool errors.
-
-export class ReportError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ReportError';
-  }
-}
+// Domain errors of the test-reports server: a stable code and a message that says what to do. The tool
+// runner sends them as they are (masked).
+import { DomainError } from '@groundwork/mcp-common/domainError';
 
 /** Nothing under the searched path looked like a test report. */
-export class NoReportsFoundError extends ReportError {
+export class NoReportsFoundError extends DomainError {
   constructor(searched: string, patterns: readonly string[]) {
     super(
       'NO_REPORTS_FOUND',
@@ -21,27 +13,17 @@ export class NoReportsFoundError extends ReportError {
 }
 
 /** One report could not be read; reported beside the results of the reports that could. */
-export class ReportParseError extends ReportError {
+export class ReportParseError extends DomainError {
   constructor(message: string) {
     super('REPORT_UNPARSABLE', message);
   }
 }
 
-export class FailureNotFoundError extends ReportError {
+export class FailureNotFoundError extends DomainError {
   constructor(id: string) {
     super(
       'FAILURE_NOT_FOUND',
       `No failure with id '${id}' in these reports; call list_failures with the same path for the current ids.`,
     );
   }
-}
-
-export class OperationCancelledError extends ReportError {
-  constructor() {
-    super('CANCELLED', 'The operation was cancelled.');
-  }
-}
-
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new OperationCancelledError();
 }

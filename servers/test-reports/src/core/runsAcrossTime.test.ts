@@ -1,10 +1,11 @@
 import { cp, mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CancelledError } from '@groundwork/mcp-common/domainError';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findFlakyTests } from './flakyTests.js';
 import { discoverReports } from './reportDiscovery.js';
-import { NoReportsFoundError, OperationCancelledError } from './reportErrors.js';
+import { NoReportsFoundError } from './reportErrors.js';
 import { compareRuns } from './runComparison.js';
 import { checkStaleness } from './staleness.js';
 import { accessUnder, fixture, fixturesDir, readAt } from './testing/fixtureRun.js';
@@ -74,7 +75,7 @@ describe('reading a run', () => {
     const cancelled = new AbortController();
     cancelled.abort();
     await expect(readRun(found.reports, { details: false, signal: cancelled.signal })).rejects.toBeInstanceOf(
-      OperationCancelledError,
+      CancelledError,
     );
     await found.close();
   });

@@ -1,6 +1,7 @@
 // A run is every report found under one path, read and folded: a test appears once, its retries and
 // reruns merged into one outcome, however many attempts and report files mention it.
 import { createHash } from 'node:crypto';
+import { CancelledError } from '@groundwork/mcp-common/domainError';
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import { parseCtrfFile } from './formats/ctrf/ctrfParser.js';
 import { parseGoTestJsonFile } from './formats/go/goTestJsonParser.js';
@@ -8,7 +9,7 @@ import { parseJestJsonFile } from './formats/jest/jestJsonParser.js';
 import { parseJUnitFile } from './formats/junit/junitParser.js';
 import { parseTapFile } from './formats/tap/tapParser.js';
 import type { FoundReport } from './reportDiscovery.js';
-import { OperationCancelledError, ReportError } from './reportErrors.js';
+import { ReportParseError } from './reportErrors.js';
 import { trimStack } from './stackTrimming.js';
 import {
   type CaseSink,
@@ -213,10 +214,9 @@ export async function readRun(found: readonly FoundReport[], options: ReadRunOpt
         });
       }
     } catch (error) {
-      if (error instanceof OperationCancelledError || options.signal?.aborted)
-        throw new OperationCancelledError();
-      if (!(error instanceof ReportError) && !isFileError(error)) throw error;
-      const reason = error instanceof ReportError ? error.message : 'the file could not be read';
+      if (error instanceof CancelledError || options.signal?.aborted) throw new CancelledError();
+      if (!isFileError(error)) throw error;
+      const reason = error instanceof ReportParseError ? error.message : 'the file could not be read';
       // Cut off mid-write: what was read counts (and is said to), never as "tests: 0".
       read.tests = cases - casesBefore;
       const partial = read.tests > 0 ? '; the tests read before that point are included' : '';

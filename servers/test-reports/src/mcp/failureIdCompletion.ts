@@ -5,11 +5,10 @@
 import {
   type Completer,
   type CompletionContext,
+  DomainError,
   MAX_COMPLETION_VALUES,
-  ToolError,
 } from '@groundwork/mcp-common';
 import { discoverReports } from '../core/reportDiscovery.js';
-import { ReportError } from '../core/reportErrors.js';
 import { isFailing, readRun, testId } from '../core/testRun.js';
 import { SharedReads } from './sharedReads.js';
 
@@ -36,8 +35,7 @@ export const completeFailureId: Completer = async (request, ctx) => {
     failing = await failingTestsAt(given, ctx);
   } catch (error) {
     // No reports there, outside the allowed directories, unreadable, cancelled: nothing to offer.
-    if (error instanceof ReportError || error instanceof ToolError || ctx.signal?.aborted)
-      return { values: [], total: 0, hasMore: false };
+    if (error instanceof DomainError || ctx.signal?.aborted) return { values: [], total: 0, hasMore: false };
     throw error;
   }
   const typed = request.value.trim().toLowerCase();

@@ -1,4 +1,11 @@
-import { defineTool, optionalBoundedInt, stringList, ToolResult } from '@groundwork/mcp-common';
+import {
+  defineTool,
+  fitList,
+  maxTokensArgument,
+  optionalBoundedInt,
+  stringList,
+  ToolResult,
+} from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { findFlakyTests } from '../core/flakyTests.js';
 import { describeReports, readReportsAt, reportsOutput } from './reportReading.js';
@@ -13,6 +20,7 @@ export const flakyTestsTool = defineTool({
       paths: stringList('Report files or directories, one per run.'),
       limit: optionalBoundedInt(1, 500, 50, 'Tests per page.'),
       offset: optionalBoundedInt(0, 1_000_000, 0, 'Tests to skip (from next_offset).'),
+      max_tokens: maxTokensArgument,
     }),
     output: z.object({
       flaky: z.array(
@@ -44,15 +52,20 @@ export const flakyTestsTool = defineTool({
     const runs = [];
     for (const given of args.paths) runs.push((await readReportsAt(given, ctx, { details: false })).run);
     const flaky = findFlakyTests(runs);
-    const page = flaky.slice(args.offset, args.offset + args.limit);
-    const next = args.offset + page.length;
-    return ToolResult.success({
-      flaky: page,
-      total: flaky.length,
-      runs_read: runs.length,
-      truncated: next < flaky.length,
-      ...(next < flaky.length ? { next_offset: next } : {}),
-      reports: runs.flatMap((run) => describeReports(run, ctx)),
+    const reports = runs.flatMap((run) => describeReports(run, ctx));
+    const { answer } = await fitList(flaky, {
+      budget: ctx.answer,
+      offset: args.offset,
+      maxItems: args.limit,
+      frame: (page, paging) => ({
+        flaky: page,
+        total: flaky.length,
+        runs_read: runs.length,
+        truncated: paging.truncated,
+        ...(paging.truncated ? { next_offset: args.offset + Math.max(page.length, 1) } : {}),
+        reports,
+      }),
     });
+    return ToolResult.success(answer);
   },
 });

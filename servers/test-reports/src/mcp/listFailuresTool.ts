@@ -1,6 +1,13 @@
-import { defineTool, optionalBoundedInt, pathArg, ToolResult } from '@groundwork/mcp-common';
+import {
+  defineTool,
+  fitList,
+  maxTokensArgument,
+  optionalBoundedInt,
+  pathArg,
+  ToolResult,
+} from '@groundwork/mcp-common';
 import { z } from 'zod';
-import { isFailing, shownFile, testId } from '../core/testRun.js';
+import { type FoldedTest, isFailing, shownFile, testId } from '../core/testRun.js';
 import {
   describeReports,
   readReportsAt,
@@ -20,6 +27,7 @@ export const listFailuresTool = defineTool({
       path: pathArg('A report file or a directory searched for reports.'),
       limit: optionalBoundedInt(1, 200, 20, 'Failures per page.'),
       offset: optionalBoundedInt(0, 1_000_000, 0, 'Failures to skip (from next_offset).'),
+      max_tokens: maxTokensArgument,
     }),
     output: z.object({
       verdict: verdictOutput,
@@ -55,35 +63,48 @@ export const listFailuresTool = defineTool({
   async apply(args, ctx) {
     const { run } = await readReportsAt(args.path, ctx, { details: true });
     const failing = [...run.tests.values()].filter(isFailing);
-    const page = failing.slice(args.offset, args.offset + args.limit);
-    const next = args.offset + page.length;
-    return ToolResult.success({
-      verdict: verdictOf(run),
-      summary: verdictSentence(run),
-      failures: page.map((test) => {
-        const first = test.failures[0];
-        return {
-          id: testId(test),
-          suite: test.suite,
-          classname: test.classname,
-          name: test.name,
-          ...(shownFile(test) === undefined ? {} : { file: shownFile(test) as string }),
-          ...(test.line === undefined ? {} : { line: test.line }),
-          status: test.status as 'failed' | 'errored',
-          message: first?.message ?? '',
-          ...(first?.type === undefined ? {} : { type: first.type }),
-          stack: test.trimmedStack ?? '',
-          folded_frames: test.foldedFrames ?? 0,
-          ...(test.output === undefined ? {} : { output: test.output }),
-          attempts: test.attempts,
-          failure_count: test.failures.length,
-        };
-      }),
-      total: failing.length,
+    const verdict = verdictOf(run);
+    const summary = verdictSentence(run);
+    const reports = describeReports(run, ctx);
+    // A page holds at most `limit` failures, fewer when their stacks and output would outgrow the budget.
+    const { answer } = await fitList(failing, {
+      budget: ctx.answer,
       offset: args.offset,
-      truncated: next < failing.length,
-      ...(next < failing.length ? { next_offset: next } : {}),
-      reports: describeReports(run, ctx),
+      maxItems: args.limit,
+      frame: (page, paging) => {
+        const next = paging.truncated ? args.offset + Math.max(page.length, 1) : undefined;
+        return {
+          verdict,
+          summary,
+          failures: page.map(failureOut),
+          total: failing.length,
+          offset: args.offset,
+          truncated: paging.truncated,
+          ...(next === undefined ? {} : { next_offset: next }),
+          reports,
+        };
+      },
     });
+    return ToolResult.success(answer);
   },
 });
+
+function failureOut(test: FoldedTest) {
+  const first = test.failures[0];
+  return {
+    id: testId(test),
+    suite: test.suite,
+    classname: test.classname,
+    name: test.name,
+    ...(shownFile(test) === undefined ? {} : { file: shownFile(test) as string }),
+    ...(test.line === undefined ? {} : { line: test.line }),
+    status: test.status as 'failed' | 'errored',
+    message: first?.message ?? '',
+    ...(first?.type === undefined ? {} : { type: first.type }),
+    stack: test.trimmedStack ?? '',
+    folded_frames: test.foldedFrames ?? 0,
+    ...(test.output === undefined ? {} : { output: test.output }),
+    attempts: test.attempts,
+    failure_count: test.failures.length,
+  };
+}

@@ -1,9 +1,8 @@
 // The one path from a tool's `path` argument to a folded run: confinement, discovery, parsing with
-// progress and cancellation, and the translation of domain errors into tool errors.
-import { type ToolContext, ToolError } from '@groundwork/mcp-common';
+// progress and cancellation.
+import type { ToolContext } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { discoverReports } from '../core/reportDiscovery.js';
-import { ReportError } from '../core/reportErrors.js';
 import { type ExpectationReport, executedTests } from '../core/runExpectations.js';
 import { isFailing, readRun, type TestRun } from '../core/testRun.js';
 
@@ -18,31 +17,26 @@ export async function readReportsAt(
   ctx: ToolContext,
   options: { details: boolean; keepDetails?: (id: string) => boolean },
 ): Promise<ReadReports> {
+  // Opened once, through ctx.allowedPaths: links, FIFOs and paths outside are refused on the way.
+  const found = await discoverReports(ctx.allowedPaths, given, ctx.signal);
+  const target = found.target;
+  let run: TestRun;
   try {
-    // Opened once, through ctx.allowedPaths: links, FIFOs and paths outside are refused on the way.
-    const found = await discoverReports(ctx.allowedPaths, given, ctx.signal);
-    const target = found.target;
-    let run: TestRun;
-    try {
-      run = await readRun(found.reports, {
-        details: options.details,
-        signal: ctx.signal,
-        ...(options.keepDetails === undefined ? {} : { keepDetails: options.keepDetails }),
-        onProgress: (done, total) => ctx.progress(done, total, 'bytes of reports read'),
-      });
-    } finally {
-      await found.close();
-    }
-    for (const report of run.reports) {
-      if (report.error !== undefined) {
-        ctx.log.warning('a report could not be parsed', { report: ctx.allowedPaths.display(report.file) });
-      }
-    }
-    return { run, target };
-  } catch (error) {
-    if (error instanceof ReportError) throw new ToolError(error.code, error.message);
-    throw error;
+    run = await readRun(found.reports, {
+      details: options.details,
+      signal: ctx.signal,
+      ...(options.keepDetails === undefined ? {} : { keepDetails: options.keepDetails }),
+      onProgress: (done, total) => ctx.progress(done, total, 'bytes of reports read'),
+    });
+  } finally {
+    await found.close();
   }
+  for (const report of run.reports) {
+    if (report.error !== undefined) {
+      ctx.log.warning('a report could not be parsed', { report: ctx.allowedPaths.display(report.file) });
+    }
+  }
+  return { run, target };
 }
 
 export const reportsOutput = z.array(

@@ -1,7 +1,9 @@
 // Reads CTRF (the Common Test Report Format, ctrf.io) JSON, as jest-, vitest-, mocha- and playwright-ctrf
 // reporters write it: `results.tests[]`, each with name, status, duration and, when it failed, message and trace.
+
+import { throwIfAborted } from '@groundwork/mcp-common/domainError';
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
-import { ReportParseError, throwIfAborted } from '../../reportErrors.js';
+import { ReportParseError } from '../../reportErrors.js';
 import {
   type CaseSink,
   head,

@@ -4,8 +4,9 @@
 // test binary while tests were running (each of them errored, with the panic as its message).
 // A test is identified by its package and name; where it failed (`x_test.go:12`) is its location only.
 import { createInterface } from 'node:readline';
+import { throwIfAborted } from '@groundwork/mcp-common/domainError';
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
-import { ReportParseError, throwIfAborted } from '../../reportErrors.js';
+import { ReportParseError } from '../../reportErrors.js';
 import {
   type CaseSink,
   head,

@@ -1,6 +1,8 @@
 // Reads the JSON report of Jest (`--json`) and Vitest (`--reporter=json`), which share Jest's shape.
+
+import { throwIfAborted } from '@groundwork/mcp-common/domainError';
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
-import { ReportParseError, throwIfAborted } from '../../reportErrors.js';
+import { ReportParseError } from '../../reportErrors.js';
 import {
   type CaseSink,
   type FailureDetail,

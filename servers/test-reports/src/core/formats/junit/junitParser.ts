@@ -1,8 +1,10 @@
 // Streams a JUnit XML report (every real-world dialect: pytest, Gradle, Surefire with reruns, jest-junit,
 // vitest, gotestsum) through saxes in chunks, so memory stays bounded however large the file is.
+
+import { throwIfAborted } from '@groundwork/mcp-common/domainError';
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import type { SaxesTagPlain } from 'saxes';
-import { ReportParseError, throwIfAborted } from '../../reportErrors.js';
+import { ReportParseError } from '../../reportErrors.js';
 import {
   type CaseSink,
   type FailureDetail,

@@ -5,8 +5,9 @@
 // file, as `prove --archive` and per-file redirection write them), its suite and its name, and a name
 // that repeats within one suite is a second test, never a retry.
 import { createInterface } from 'node:readline';
+import { throwIfAborted } from '@groundwork/mcp-common/domainError';
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
-import { ReportParseError, throwIfAborted } from '../../reportErrors.js';
+import { ReportParseError } from '../../reportErrors.js';
 import {
   type CaseSink,
   type FailureDetail,
