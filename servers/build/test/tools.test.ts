@@ -216,7 +216,7 @@ describe('build_dependencies', () => {
   it('refuses resolve: true when build execution is not allowed', async () => {
     const result = await call('build_dependencies', { path: 'gradle-kotlin', resolve: true });
     expect(result.isError).toBe(true);
-    expect(result.text).toContain('not started with build execution allowed');
+    expect(result.text).toContain('--allow-build-execution');
   });
 
   it('names the module ids it has when asked for one it does not', async () => {

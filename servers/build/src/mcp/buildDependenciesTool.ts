@@ -10,7 +10,7 @@ import {
 import { z } from 'zod';
 import { declaredDependencies } from '../core/dependencies/declaredDependencies.js';
 import { pageOf, pathArgument, withWorkspace } from './buildRoot.js';
-import { resolvedFor } from './resolvedDependencies.js';
+import { resolvedRows, resolveFor } from './resolvedDependencies.js';
 import { dependencyOf, dependencySchema, problemSchema, problemsOf, systemSchema } from './schemas.js';
 
 export const buildDependenciesTool = defineTool({
@@ -29,6 +29,14 @@ export const buildDependenciesTool = defineTool({
         'Only this configuration / scope (implementation, test, devDependencies…).',
       ),
       dependency: optionalString('Only dependencies whose coordinates contain this (e.g. guava).'),
+      network: optionalBoolean(
+        false,
+        'With resolve: let the build tool download what it misses (default: offline).',
+      ),
+      use_wrapper: optionalBoolean(
+        false,
+        "With resolve: use the build's gradlew / mvnw (refused unless the server was started with --allow-build-wrapper).",
+      ),
       resolve: optionalBoolean(
         false,
         'Run the build tool to resolve the graph (refused unless build execution is allowed).',
@@ -48,11 +56,13 @@ export const buildDependenciesTool = defineTool({
             module: z.string(),
             configuration: z.string(),
             coordinates: z.string(),
-            requested: z.string().optional(),
+            requested: z.array(z.string()).describe('Every version asked for in the graph.'),
             selected: z.string().optional(),
-            reason: z.string().optional(),
+            reason: z.string().describe("The tool's rule: conflict resolution, nearest wins, requested, …"),
             conflict: z.boolean(),
-            path: z.array(z.string()),
+            direct: z.boolean().describe('Declared by the module itself.'),
+            path: z.array(z.string()).describe('The shortest path from the module to it.'),
+            failure: z.string().optional(),
           }),
         )
         .optional(),
@@ -67,7 +77,8 @@ export const buildDependenciesTool = defineTool({
       const { offset, key } = pageOf('build_dependencies', args, workspace);
       const problems = problemsOf(workspace.problems);
       if (args.resolve) {
-        const resolved = await resolvedFor(workspace, args, ctx);
+        const resolution = await resolveFor(args.path, args, ctx, 'build_dependencies with resolve: true');
+        const resolved = resolvedRows(resolution, args);
         const { answer } = await fitList(resolved, {
           budget: ctx.answer,
           offset,

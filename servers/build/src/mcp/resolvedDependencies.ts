@@ -1,31 +1,80 @@
-// build_dependencies with `resolve: true`: the resolved graph from the build tool (core/resolve).
+// build_dependencies and build_why with `resolve: true`: the graph the build tool resolved (core/resolve),
+// only when the operator allowed build execution.
 import type { ToolContext } from '@groundwork/mcp-common';
-import { BuildError } from '../core/buildError.js';
-import { type ResolvedDependency, resolveDependencies } from '../core/resolve/resolvedDependencies.js';
-import type { Workspace } from '../core/workspace/model.js';
+import { pathsTo, resolvedDependencies } from '../core/resolve/resolvedGraph.js';
+import { type Resolution, resolveWithBuildTool } from '../core/resolve/resolveWithBuildTool.js';
+import type { BuildSystemKind } from '../core/workspace/model.js';
+import { executionPolicy, runLogs, withBuildRoot } from './buildExecution.js';
 
-export async function resolvedFor(
-  workspace: Workspace,
-  args: { system?: string | undefined; module?: string | undefined; only_conflicts: boolean },
+/** Resolving runs the build's configuration code, so it has a deadline like a build run. */
+const RESOLVE_TIMEOUT_MS = 15 * 60_000;
+
+export interface ResolvedRow {
+  module: string;
+  configuration: string;
+  coordinates: string;
+  requested: string[];
+  selected?: string;
+  reason: string;
+  conflict: boolean;
+  direct: boolean;
+  /** The shortest path from the module to it (`key:version`, `key:requested -> selected`). */
+  path: string[];
+  failure?: string;
+}
+
+export async function resolveFor(
+  path: string,
+  args: {
+    system?: BuildSystemKind | undefined;
+    configuration?: string | undefined;
+    network?: boolean | undefined;
+    use_wrapper?: boolean | undefined;
+  },
   ctx: ToolContext,
-): Promise<ResolvedDependency[]> {
-  const systems = workspace.systems.filter(
-    (system) =>
-      (args.system === undefined || system.kind === args.system) &&
-      (args.module === undefined || system.modules.some((module) => module.id === args.module)),
+  tool: string,
+): Promise<Resolution> {
+  const policy = executionPolicy(ctx, tool);
+  return withBuildRoot(path, args.system, ctx, (root, system) =>
+    resolveWithBuildTool({
+      root,
+      system,
+      ...(args.configuration === undefined ? {} : { configurations: [args.configuration] }),
+      network: args.network === true,
+      useWrapper: args.use_wrapper === true,
+      policy,
+      logs: runLogs,
+      timeoutMs: RESOLVE_TIMEOUT_MS,
+      signal: ctx.signal,
+      progress: (done, total, message) => ctx.progress(done, total, message),
+    }),
   );
-  const system = systems[0];
-  if (system === undefined) {
-    throw new BuildError(
-      'MODULE_NOT_FOUND',
-      'No build system matches system/module; call build_workspace for the ids.',
-    );
+}
+
+/** One row per (module, configuration, dependency), filtered as the call asked. */
+export function resolvedRows(
+  resolution: Resolution,
+  filter: { module?: string | undefined; dependency?: string | undefined; only_conflicts?: boolean },
+): ResolvedRow[] {
+  const rows: ResolvedRow[] = [];
+  for (const graph of resolution.graphs) {
+    if (filter.module !== undefined && graph.module !== filter.module) continue;
+    for (const dependency of resolvedDependencies(graph)) {
+      if (filter.dependency !== undefined && !dependency.dependency.includes(filter.dependency)) continue;
+      if (filter.only_conflicts === true && !dependency.conflict) continue;
+      rows.push({
+        module: graph.module,
+        configuration: graph.configuration,
+        coordinates: dependency.dependency,
+        requested: dependency.requested,
+        ...(dependency.selected === undefined ? {} : { selected: dependency.selected }),
+        reason: dependency.reason,
+        conflict: dependency.conflict,
+        direct: dependency.direct,
+        path: pathsTo(graph, dependency.dependency, 1)[0] ?? [],
+        ...(dependency.failure === undefined ? {} : { failure: dependency.failure }),
+      });
+    }
   }
-  return resolveDependencies({
-    workspace,
-    system,
-    module: args.module,
-    onlyConflicts: args.only_conflicts,
-    signal: ctx.signal,
-  });
+  return rows;
 }

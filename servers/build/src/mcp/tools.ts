@@ -1,6 +1,8 @@
 import type { McpTool } from '@groundwork/mcp-common';
 import { buildDependenciesTool } from './buildDependenciesTool.js';
 import { buildHealthTool } from './buildHealthTool.js';
+import { buildLogTool } from './buildLogTool.js';
+import { buildRunTool } from './buildRunTool.js';
 import { buildWhyTool } from './buildWhyTool.js';
 import { buildWorkspaceTool } from './buildWorkspaceTool.js';
 
@@ -9,4 +11,6 @@ export const buildTools: readonly McpTool[] = [
   buildDependenciesTool,
   buildWhyTool,
   buildHealthTool,
+  buildRunTool,
+  buildLogTool,
 ];

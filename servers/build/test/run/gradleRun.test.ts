@@ -35,7 +35,7 @@ async function gradle(
     logs,
     timeoutMs: 300_000,
     signal: new AbortController().signal,
-    gradleArgs: extra,
+    toolArgs: extra,
     tailLines: 50,
   });
   const reports = path.join(root, 'build', 'reports', 'profile');

@@ -65,7 +65,7 @@ export const MAVEN_TIMESTAMPS = [
 export function planBuild(
   request: BuildRequest,
   policy: BuildPolicy,
-  extra: { gradleInitScripts?: readonly string[]; gradleArgs?: readonly string[] } = {},
+  extra: { gradleInitScripts?: readonly string[]; toolArgs?: readonly string[] } = {},
 ): PlannedStep[] {
   for (const task of request.tasks) if (!TASK_NAME.test(task)) throw new InvalidTaskError(task);
   const offline = !request.network;
@@ -80,7 +80,7 @@ export function planBuild(
             ...(offline ? ['--offline'] : []),
             ...(request.keepGoing === true ? ['--continue'] : []),
             ...(extra.gradleInitScripts ?? []).flatMap((script) => ['--init-script', script]),
-            ...(extra.gradleArgs ?? []),
+            ...(extra.toolArgs ?? []),
             ...request.tasks,
           ],
           set: {},
@@ -96,6 +96,7 @@ export function planBuild(
             ...MAVEN_TIMESTAMPS,
             ...(offline ? ['-o'] : []),
             ...(request.keepGoing === true ? ['-fae'] : []),
+            ...(extra.toolArgs ?? []),
             ...request.tasks,
           ],
           set: {},

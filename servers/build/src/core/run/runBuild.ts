@@ -1,7 +1,7 @@
 // Runs one build and answers what happened: each task's outcome and duration, the compiler and test
 // failures, the test reports written, whether it needed the network, a bounded tail of its log and the run id
 // under which the whole log is kept. The one way the build tools run a repository's build.
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   ChildCancelledError,
@@ -37,8 +37,13 @@ export interface BuildRunOptions {
   timeoutMs: number;
   signal: AbortSignal;
   progress?: (done: number, total: number | undefined, message: string) => void;
-  /** Extra Gradle arguments (build_cache_explain's --info and cache debugging). */
-  gradleArgs?: readonly string[];
+  /** Arguments of ours for Gradle or Maven (build_cache_explain's --info). */
+  toolArgs?: readonly string[];
+  /**
+   * Called with the run's private scratch folder before the build starts: writes what a tool of ours needs
+   * there (an init script, where a report goes) and answers the Gradle init scripts and arguments to add.
+   */
+  prepare?: (scratch: string) => Promise<{ initScripts?: string[]; toolArgs?: string[] }>;
   /** Sees every output line as well (build_cache_explain reads Gradle's --info lines). */
   onLine?: (line: string) => void;
   /** Lines of the log's end kept in the answer. */
@@ -85,7 +90,8 @@ export async function runBuild(options: BuildRunOptions): Promise<BuildRun> {
   const { id, file, scratch } = options.logs.start();
   await mkdir(scratch, { recursive: true, mode: 0o700 });
   const eventsFile = path.join(scratch, 'task-events.jsonl');
-  const initScripts: string[] = [];
+  const prepared = (await options.prepare?.(scratch)) ?? {};
+  const initScripts: string[] = [...(prepared.initScripts ?? [])];
   if (request.system === 'gradle') {
     const script = path.join(scratch, 'task-events.gradle');
     await writeFile(script, taskEventsInitScript(eventsFile), { mode: 0o600 });
@@ -93,7 +99,7 @@ export async function runBuild(options: BuildRunOptions): Promise<BuildRun> {
   }
   const steps = planBuild({ ...request, root: root.realPath }, options.policy, {
     gradleInitScripts: initScripts,
-    ...(options.gradleArgs === undefined ? {} : { gradleArgs: options.gradleArgs }),
+    toolArgs: [...(options.toolArgs ?? []), ...(prepared.toolArgs ?? [])],
   });
   const started = Date.now();
   const tail = new OutputTail(Math.max(options.tailLines, 1));
@@ -188,7 +194,10 @@ export async function runBuild(options: BuildRunOptions): Promise<BuildRun> {
   const result: BuildRun = {
     run_id: id,
     system: request.system,
-    commands: steps.map((step) => [step.command, ...step.args].map(shellWord).join(' ')),
+    // The scratch folder is the server's own: shown as a placeholder, never as a path.
+    commands: steps.map((step) =>
+      [step.command, ...step.args].map((word) => shellWord(word.split(scratch).join('<run>'))).join(' '),
+    ),
     status,
     ...(exitCode === undefined ? {} : { exit_code: exitCode }),
     duration_ms: Date.now() - started,
@@ -239,7 +248,7 @@ async function runStep(
       onLine,
       spool: { file: spoolFile, maxBytes: Math.max(0, maxBytes) },
     });
-    if (append) await appendFile(logFile, spoolFile);
+    if (append) await appendPiece(logFile, spoolFile);
     return {
       kind: 'exit',
       code: result.code,
@@ -247,7 +256,7 @@ async function runStep(
       truncated: result.spooled?.truncated ?? false,
     };
   } catch (error) {
-    if (append) await appendFile(logFile, spoolFile);
+    if (append) await appendPiece(logFile, spoolFile);
     if (error instanceof ChildMissingError)
       throw new BuildToolMissingError(step.command, options.request.system);
     if (error instanceof ChildTimeoutError) {
@@ -271,9 +280,8 @@ async function sizeOf(file: string): Promise<number> {
   );
 }
 
-async function appendFile(target: string, piece: string): Promise<void> {
-  const { appendFile: append, readFile: read, rm } = await import('node:fs/promises');
-  await append(target, await read(piece).catch(() => Buffer.alloc(0)));
+async function appendPiece(target: string, piece: string): Promise<void> {
+  await appendFile(target, await readFile(piece).catch(() => Buffer.alloc(0)));
   await rm(piece, { force: true });
 }
 

@@ -1,13 +1,8 @@
 // The refusals of the tools that run a build: each with a stable code and a message saying what to do.
+import { DomainError } from '@groundwork/mcp-common/domainError';
 
-export class BuildRunError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'BuildRunError';
-  }
+export class BuildRunError extends DomainError {
+  override readonly name: string = 'BuildRunError';
 }
 
 /** The operator did not start the server with --allow-build-execution. */

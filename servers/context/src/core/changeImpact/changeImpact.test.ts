@@ -114,6 +114,7 @@ describe('change_impact', () => {
     expect(impact.state.source).toBe('files');
     expect(impact.state.note).toMatch(/not in a git repository/);
     expect(impact.tests.map((test) => test.path)).toEqual(['test/unrelated.test.ts']);
+    expect(impact.changed_declarations).toEqual([expect.objectContaining({ name: 'u', change: 'modified' })]);
     await expect(impactOf(root)).rejects.toMatchObject({ code: 'NOT_A_GIT_REPOSITORY' });
   });
 

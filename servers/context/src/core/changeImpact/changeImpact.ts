@@ -134,7 +134,8 @@ export async function analyzeChangeImpact(
         : undefined;
     if (before === undefined && base === undefined && file.status !== 'deleted') {
       // No base to compare with (`files` alone): every export of the file is what can be observed.
-      declarations.push(...(await changedDeclarations(file.path, language, after, after, undefined)));
+      const exported = await changedDeclarations(file.path, language, undefined, after, undefined);
+      declarations.push(...exported.map((entry) => ({ ...entry, change: 'modified' as const })));
     } else {
       declarations.push(
         ...(await changedDeclarations(file.path, language, before, after, diffs.get(file.path))),
