@@ -49,7 +49,8 @@ module.exports = {
         'gitCredentials and publishSteps (the git working folders and credential files the server creates ' +
         'itself), adopt repoLayout (lists names by path; every read goes through its RepoFiles handle), data ' +
         'joinKeyCounts (spill files in a temp folder the server made) and build run/ (the scratch folder, init ' +
-        'script, event and log spool files the server creates for a build it runs, and the wrapper probe). ' +
+        'script, event and log spool files the server creates for a build it runs, and the wrapper probe; resolve/ ' +
+        'resolveWithBuildTool, the init script and report files in that same scratch folder). ' +
         'Tests and their helpers (src/core/testing/) may set up trees by path.',
       from: {
         path: '^servers/[^/]+/src/(core|mcp)/',
@@ -63,6 +64,7 @@ module.exports = {
           '^servers/adopt/src/core/verify/repoLayout\\.ts$',
           '^servers/data/src/core/joinKeyCounts\\.ts$',
           '^servers/build/src/core/run/(runLogs|runBuild|buildCommand)\\.ts$',
+          '^servers/build/src/core/resolve/resolveWithBuildTool\\.ts$',
         ],
       },
       to: { dependencyTypes: ['core'], path: '^(node:)?fs(/promises)?$' },

@@ -98,99 +98,6 @@ const leanBundle = {
 };
 
 /**
- * The SDK's types.js builds some 300 zod schemas when it is evaluated — every request, result and content
- * type of the protocol, for client and server alike — which takes about 9 ms, code-cached, on its own. A
- * server uses a few dozen of them; building only those saves about 3 ms of a stdio start. In bundled.cjs each
- * top-level schema of that file is built on first use instead: its initializer runs inside a Proxy the first
- * time anything touches it, and every use goes through the Proxy to the schema it built. The installed
- * module (installed.mjs) is untouched. Which declarations become lazy is read with TypeScript's parser, not
- * guessed: every top-level `const` whose initializer is a call on zod's import or on a schema declared before
- * it (`z.object(…)`, `X.extend(…)`). Any other call (a frozen array, a helper's result) stays as it is: a
- * Proxy of `{}` would pass for an object, never for an array or a function.
- */
-const lazySdkSchemas = {
-  name: 'lazy-sdk-schemas',
-  setup(builder) {
-    builder.onLoad(
-      { filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]types\.js$/ },
-      async (args) => {
-        const { default: ts } = await import('typescript');
-        const text = await readFile(args.path, 'utf8');
-        const file = ts.createSourceFile(args.path, text, ts.ScriptTarget.Latest, true);
-        const calls = schemaCalls(ts, file);
-        if (calls.length < 100)
-          throw new Error(`${args.path}: expected the SDK's schemas, found ${calls.length}.`);
-        let contents = text;
-        for (const call of calls.reverse()) {
-          const [start, end] = [call.getStart(file), call.getEnd()];
-          contents = `${contents.slice(0, start)}__gwLazy(() => (${contents.slice(start, end)}))${contents.slice(end)}`;
-        }
-        return { contents: `${contents}\n${LAZY_SCHEMA}`, loader: 'js' };
-      },
-    );
-  },
-};
-
-/** The initializers of the top-level declarations of `file` that build a zod schema. */
-function schemaCalls(ts, file) {
-  const schemas = new Set(
-    file.statements
-      .filter(
-        (statement) => ts.isImportDeclaration(statement) && /^zod($|\/)/.test(statement.moduleSpecifier.text),
-      )
-      .flatMap(({ importClause }) => {
-        const bindings = importClause?.namedBindings;
-        const named =
-          bindings === undefined
-            ? []
-            : ts.isNamespaceImport(bindings)
-              ? [bindings.name.text]
-              : bindings.elements.map((element) => element.name.text);
-        return importClause?.name === undefined ? named : [importClause.name.text, ...named];
-      }),
-  );
-  const calls = [];
-  const declarations = file.statements
-    .filter(ts.isVariableStatement)
-    .flatMap((statement) => statement.declarationList.declarations);
-  for (const { name, initializer } of declarations) {
-    if (initializer === undefined || !ts.isIdentifier(name)) continue;
-    let root = initializer;
-    while (ts.isCallExpression(root) || ts.isPropertyAccessExpression(root)) root = root.expression;
-    if (!ts.isIdentifier(root) || !schemas.has(root.text)) continue;
-    schemas.add(name.text); // a schema, or another name for one
-    if (ts.isCallExpression(initializer)) calls.push(initializer);
-  }
-  return calls;
-}
-
-/**
- * A stand-in for a value built on first use. The target is a plain object that never holds anything, so
- * each trap answers for the built value; a property the built value has is reported configurable (a Proxy
- * may not call a property of its target non-configurable when the target lacks it). Identity differs —
- * `schema !== built` — which nothing in the SDK or zod compares.
- */
-const LAZY_SCHEMA = `function __gwLazy(build) {
-  let value;
-  const built = () => (value ??= build());
-  return new Proxy({}, {
-    get: (_, key) => Reflect.get(built(), key),
-    set: (_, key, property) => Reflect.set(built(), key, property),
-    has: (_, key) => Reflect.has(built(), key),
-    ownKeys: () => Reflect.ownKeys(built()),
-    getOwnPropertyDescriptor: (_, key) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(built(), key);
-      if (descriptor !== undefined) descriptor.configurable = true;
-      return descriptor;
-    },
-    getPrototypeOf: () => Reflect.getPrototypeOf(built()),
-    defineProperty: (_, key, descriptor) => Reflect.defineProperty(built(), key, descriptor),
-    deleteProperty: (_, key) => Reflect.deleteProperty(built(), key),
-  });
-}
-`;
-
-/**
  * CommonJS has no top-level await, which a bin uses to await runServer(): in the CommonJS bundle, the
  * entry's statements after its imports run as an async function instead (a rejection still ends the
  * process with the error, as an unhandled rejection). Parsed with TypeScript, so nothing is guessed.
@@ -272,7 +179,7 @@ const cjsBuild = (externals) =>
     define: { __GROUNDWORK_BUILD__: JSON.stringify(buildId), 'import.meta.url': '_gwUrl' },
     // Any other use of import.meta must fail the build, not run with {}.
     logOverride: { 'empty-import-meta': 'error' },
-    plugins: [entryAsScript, leanBundle, lazySdkSchemas, noThirdPartyImportMeta],
+    plugins: [entryAsScript, leanBundle, noThirdPartyImportMeta],
     metafile: true,
     write: false,
   });

@@ -3,7 +3,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AllowedPaths } from '../src/allowedPaths.js';
+import { AllowedPaths } from '../src/files/allowedPaths.js';
 import { completePath } from '../src/completers.js';
 
 const root = await mkdtemp(path.join(tmpdir(), 'complete-bench-'));

@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AllowedPaths } from '../src/allowedPaths.js';
+import { AllowedPaths } from '../src/files/allowedPaths.js';
 
 interface Resolver {
   resolve(given: string): Promise<unknown>;

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AllowedPaths } from './allowedPaths.js';
 import { completeFrom, completePath } from './completers.js';
+import { AllowedPaths } from './files/allowedPaths.js';
 import type { Completer, CompletionContext } from './prompt.js';
 
 // outside/            a sibling of the allowed root, with a secret and a folder

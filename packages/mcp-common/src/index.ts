@@ -6,7 +6,6 @@ import './stdoutGuard.js';
 // Then zod's settings, before any schema is built.
 import './zodSettings.js';
 
-export { AllowedPaths } from './allowedPaths.js';
 export {
   type AnswerBudget,
   answerBudget,
@@ -25,6 +24,7 @@ export { countTokens } from './answers/tokenCount.js';
 export type { ServerSwitch } from './commandLine.js';
 export { completeFrom, completePath, type PathCompletionOptions } from './completers.js';
 export { CancelledError, DomainError, throwIfAborted } from './domainError.js';
+export { AllowedPaths } from './files/allowedPaths.js';
 export { completeListItem } from './listCompletion.js';
 export { type CallMemory, MemoryBudget, type MemoryReservation } from './memoryBudget.js';
 export { type PhaseProgress, phasedProgress } from './phasedProgress.js';

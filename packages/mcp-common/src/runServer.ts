@@ -1,7 +1,7 @@
 // The whole bootstrap of a groundwork server: command line, allowed paths, transport.
 import { readFile } from 'node:fs/promises';
-import { AllowedPaths } from './allowedPaths.js';
 import { parseCommandLine, type ServerSwitch, type StartupOptions, usage } from './commandLine.js';
+import { AllowedPaths } from './files/allowedPaths.js';
 import { createLogger, preloadLogger } from './logger.js';
 import type { McpPrompt } from './prompt.js';
 import { PromptCatalog } from './promptCatalog.js';

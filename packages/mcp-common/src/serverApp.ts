@@ -1,6 +1,6 @@
 // What a running server is, whatever transport or protocol revision serves it: built once at start-up and
 // shared by every session and every request.
-import type { AllowedPaths } from './allowedPaths.js';
+import type { AllowedPaths } from './files/allowedPaths.js';
 import type { Limits } from './limits.js';
 import type { Logger } from './logger.js';
 import type { PromptCatalog } from './promptCatalog.js';

@@ -9,7 +9,7 @@ vi.mock('node:fs', async (importOriginal) => {
 
 await import('./handles.test.js');
 
-const { AllowedPaths } = await import('../allowedPaths.js');
+const { AllowedPaths } = await import('./allowedPaths.js');
 
 describe('without /proc/self/fd', () => {
   it('really runs the portable path: no descriptor paths are handed out', async () => {

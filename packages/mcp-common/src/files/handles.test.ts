@@ -17,9 +17,9 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AllowedPaths } from '../allowedPaths.js';
 import { maskForClient } from '../masking.js';
 import { ToolError } from '../toolError.js';
+import { AllowedPaths } from './allowedPaths.js';
 import { ConfinedDirectory, PATH_LIMITS } from './index.js';
 
 // project/ is allowed; outside/ is not. Links, a FIFO and a socket inside project/ are what a hostile tree holds.

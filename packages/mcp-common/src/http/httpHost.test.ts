@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AllowedPaths } from '../allowedPaths.js';
+import { AllowedPaths } from '../files/allowedPaths.js';
 import { defaultLimits } from '../limits.js';
 import { ToolRegistry } from '../toolRegistry.js';
 import { type HttpOptions, type RunningHttpServer, serveHttp } from './httpHost.js';

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AllowedPaths } from '../allowedPaths.js';
+import { AllowedPaths } from '../files/allowedPaths.js';
 import { defaultLimits, type Limits } from '../limits.js';
 import { defineTool } from '../tool.js';
 import { ToolRegistry } from '../toolRegistry.js';

@@ -6,7 +6,7 @@ import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/type
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AllowedPaths } from '../allowedPaths.js';
+import { AllowedPaths } from '../files/allowedPaths.js';
 import { defaultLimits } from '../limits.js';
 import type { ServerApp } from '../serverApp.js';
 import { defineTool } from '../tool.js';

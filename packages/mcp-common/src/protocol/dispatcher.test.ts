@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AllowedPaths } from '../allowedPaths.js';
+import { AllowedPaths } from '../files/allowedPaths.js';
 import { defaultLimits } from '../limits.js';
 import type { ServerApp } from '../serverApp.js';
 import { defineTool } from '../tool.js';

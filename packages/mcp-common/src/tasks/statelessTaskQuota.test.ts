@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AllowedPaths } from '../allowedPaths.js';
+import { AllowedPaths } from '../files/allowedPaths.js';
 import { type RunningHttpServer, serveHttp } from '../http/httpHost.js';
 import { defaultLimits } from '../limits.js';
 import { defineTool } from '../tool.js';

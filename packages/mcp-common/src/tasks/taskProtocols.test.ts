@@ -9,7 +9,7 @@ import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextproto
 import { pino } from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AllowedPaths } from '../allowedPaths.js';
+import { AllowedPaths } from '../files/allowedPaths.js';
 import { defaultLimits } from '../limits.js';
 import { Connection } from '../protocol/connection.js';
 import { type Caller, Dispatcher } from '../protocol/dispatcher.js';

@@ -12,10 +12,10 @@ import {
   type WriteOptions,
   type WrittenFile,
   writeFileFrom,
-} from './files/confinedDirectory.js';
-import type { ConfinedFile } from './files/confinedFile.js';
-import { Confinement } from './files/confinement.js';
-import { PathOutsideAllowedError } from './files/pathErrors.js';
+} from './confinedDirectory.js';
+import type { ConfinedFile } from './confinedFile.js';
+import { Confinement } from './confinement.js';
+import { PathOutsideAllowedError } from './pathErrors.js';
 import {
   checkPathArgument,
   OpenDirectory,
@@ -23,7 +23,7 @@ import {
   refusal,
   verifiedLocation,
   walk,
-} from './files/pathWalk.js';
+} from './pathWalk.js';
 
 export { PathOutsideAllowedError };
 
