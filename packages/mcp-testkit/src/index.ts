@@ -1,5 +1,5 @@
 // Everything exported here is public API of @groundwork/mcp-testkit; nothing else is.
-export { type AnswerSize, answerSize, DEFAULT_ANSWER_CHARS, defaultBudgetProblem } from './answerSize.js';
+export { defaultBudgetProblem } from './answerSize.js';
 export {
   type ConformanceCheck,
   type ConformanceResult,
@@ -18,7 +18,6 @@ export { seededRandom } from './seededRandom.js';
 export { cancelledCallCount, logged, startedCallCount } from './serverLog.js';
 export { type HttpServerProcess, runBin, startHttpServer } from './serverProcess.js';
 export {
-  checkTextBlock,
   connectOverStdio,
   type PromptCompletion,
   type StdioSession,

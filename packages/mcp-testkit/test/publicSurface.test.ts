@@ -11,6 +11,7 @@ describe('@groundwork/mcp-testkit', () => {
       'REQUIREMENT_SETS',
       'cancelledCallCount',
       'connectOverStdio',
+      'defaultBudgetProblem',
       'describeFailures',
       'describeTransportContract',
       'logged',
