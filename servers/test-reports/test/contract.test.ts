@@ -26,6 +26,7 @@ describeTransportContract({
     { name: 'flaky_tests', arguments: { paths: ['maven', 'junit-variants/retries.xml'] } },
     { name: 'compare_runs', arguments: { base: 'junit-variants/retries.xml', head: 'maven' } },
     { name: 'export_ctrf', arguments: { path: 'maven' } },
+    { name: 'failure_clusters', arguments: { path: 'maven' } },
   ],
   slowCall: { name: 'test_summary', arguments: { path: path.relative(fixtures, slowReport.file) } },
   promptArguments: {
