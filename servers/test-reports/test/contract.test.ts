@@ -4,11 +4,12 @@ import { describeTransportContract } from '@groundwork/mcp-testkit';
 import { generateJUnit } from '../bench/generateJUnit.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
-// A report big enough that reading it takes seconds, generated (not checked in) under the fixtures so the
+// A report big enough that reading it takes seconds on an idle machine too (well past the 500 ms a closing
+// stdio server waits for answers in flight), generated (not checked in) under the fixtures so the
 // server may read it: the contract cancels a call on it.
 const slowReport = await generateJUnit({
-  cases: 60_000,
-  targetMegabytes: 120,
+  cases: 180_000,
+  targetMegabytes: 360,
   seed: 7,
   directory: path.join(fixtures, 'generated'),
 });
