@@ -24,6 +24,8 @@ export interface SarifFinding {
   /** 1-based. */
   line: number;
   message: string;
+  /** How to fix it: shown after the message, left out of the fingerprint so rewording a fix keeps the alert. */
+  fix?: string;
 }
 
 export interface SarifTool {
@@ -81,7 +83,9 @@ export function toSarifLog(
           ruleId: finding.rule,
           ruleIndex: ids.indexOf(finding.rule),
           level: finding.severity,
-          message: { text: finding.message },
+          message: {
+            text: finding.fix === undefined ? finding.message : `${finding.message} Fix: ${finding.fix}`,
+          },
           locations: [
             {
               physicalLocation: {

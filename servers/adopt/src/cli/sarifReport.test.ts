@@ -1,9 +1,10 @@
 import { fileURLToPath } from 'node:url';
+import { relativeUri as toUri } from '@groundwork/mcp-common/sarif';
 import { describe, expect, it } from 'vitest';
 import type { Finding, VerifyReport } from '../core/verify/finding.js';
 import { verifyRepo } from '../core/verify/verifyRepo.js';
 import { sarifSchemaErrors } from '../testing/sarifSchema.js';
-import { toSarif, toUri } from './sarifReport.js';
+import { toSarif } from './sarifReport.js';
 
 function report(findings: Finding[]): VerifyReport {
   return {
