@@ -92,7 +92,9 @@ export const suspectCommitsTool = defineTool({
               failures: z.number().int(),
             }),
           )
-          .describe(`The failing frames' lines in the repository, weightiest first (at most ${MAX_EVIDENCE_SHOWN}).`),
+          .describe(
+            `The failing frames' lines in the repository, weightiest first (at most ${MAX_EVIDENCE_SHOWN}).`,
+          ),
         code_under_test: z
           .array(z.string())
           .describe('Files the failing tests exercise that no frame names (imports, namesakes).'),
@@ -187,7 +189,12 @@ export const suspectCommitsTool = defineTool({
       budget: ctx.answer,
       offset: decodeCursor(args.cursor, key),
       cursorKey: key,
-      frame: (page, paging) => ({ ...frame, suspects: page, ...paging, ...(note === undefined ? {} : { note }) }),
+      frame: (page, paging) => ({
+        ...frame,
+        suspects: page,
+        ...paging,
+        ...(note === undefined ? {} : { note }),
+      }),
     });
     return ToolResult.success(answer);
   },
@@ -253,7 +260,8 @@ async function passingRunsOf(
   const passing: { commit: string; name: string }[] = [];
   for (const entry of history) {
     const { run } = await readReportsAt(entry.path, ctx, { details: false });
-    if (passedIn(run, failures)) passing.push({ commit: entry.commit, name: `${entry.path} at ${entry.commit}` });
+    if (passedIn(run, failures))
+      passing.push({ commit: entry.commit, name: `${entry.path} at ${entry.commit}` });
   }
   return passing;
 }
@@ -262,7 +270,11 @@ function passedIn(run: TestRun, failures: readonly FoldedTest[]): boolean {
   return failures.every((test) => run.tests.get(testKey(test))?.status === 'passed');
 }
 
-async function uncommittedOf(repo: GitRepository, files: readonly string[], ctx: ToolContext): Promise<string[]> {
+async function uncommittedOf(
+  repo: GitRepository,
+  files: readonly string[],
+  ctx: ToolContext,
+): Promise<string[]> {
   if (files.length === 0) return [];
   const result = await repo.run(
     ['diff', '--name-only', '--no-relative', 'HEAD', '--', ...files.map((file) => `:(literal)${file}`)],

@@ -5,9 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import { cp, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectOverStdio, type StdioSession } from '@groundwork/mcp-testkit';
 import { fileURLToPath } from 'node:url';
+import { connectOverStdio, type StdioSession } from '@groundwork/mcp-testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeBin, run, scratch, writeProject } from './runnerHarness.js';
 
 const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
@@ -107,7 +107,10 @@ beforeAll(async () => {
   await jest('reports/good');
   await cp(path.join(repo, 'reports/good'), path.join(root, 'good'), { recursive: true });
   // Bug 1: items without a price throw a TypeError on the line this commit writes.
-  price = price.replace('return (item.price ? item.price.amount : 0) * 100;', 'return item.price.amount * 100;');
+  price = price.replace(
+    'return (item.price ? item.price.amount : 0) * 100;',
+    'return item.price.amount * 100;',
+  );
   planted.price = await commit({ 'price.js': price }, 'price: read the amount directly');
   for (let n = 1; n <= 4; n += 1) {
     tax = `${tax}// tax note ${n}\n`;
@@ -116,7 +119,7 @@ beforeAll(async () => {
   // Bug 2: rates above 0.2 are refused.
   tax = tax.replace(
     '  return order.total * rate;',
-    '  if (rate > 0.2) throw new RangeError(`rate ${rate} out of range for order ${order.id}`);\n  return order.total * rate;',
+    `  if (rate > 0.2) throw new RangeError(\`rate \${rate} out of range for order \${order.id}\`);\n  return order.total * rate;`,
   );
   planted.tax = await commit({ 'tax.js': tax }, 'tax: refuse rates above 0.2');
   // After the bugs: the buggy line moves down, and both files change again elsewhere.
@@ -206,7 +209,11 @@ describe('suspect_commits on a planted history', () => {
     expect(loose.isError).toBe(true);
     expect(loose.text).toMatch(/Invalid argument 'path'.*not in a git repository/);
     expect(loose.text).not.toContain(root);
-    const base = await call('suspect_commits', { path: 'repo/reports/bad', cluster: first?.id, base: '--all' });
+    const base = await call('suspect_commits', {
+      path: 'repo/reports/bad',
+      cluster: first?.id,
+      base: '--all',
+    });
     expect(base.isError).toBe(true);
     expect(base.text).toMatch(/Invalid argument 'base'/);
     const unknown = await call('suspect_commits', { path: 'repo/reports/bad', cluster: 'c0000' });

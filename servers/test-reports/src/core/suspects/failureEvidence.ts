@@ -110,7 +110,8 @@ async function subjectsOf(file: string, absolute: string, access: FileAccess): P
   const text = await readSource(access, absolute);
   if (text === undefined) return [...subjects];
   if (/\.[cm]?[jt]sx?$/.test(file)) {
-    const imports = /(?:\bfrom\s*|\brequire\s*\(\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm;
+    const imports =
+      /(?:\bfrom\s*|\brequire\s*\(\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm;
     for (const match of text.matchAll(imports)) {
       const target = path.posix.normalize(path.posix.join(directory, match[1] as string));
       if (target.startsWith('..')) continue;

@@ -12,6 +12,7 @@
 // Ties go to the newer commit. A frame line a commit wrote outweighs any number of commits that merely
 // touched its file, which is what makes the commit that introduced a bug on a failing line rank first.
 import type { GitRepository } from '@groundwork/mcp-common/git';
+import type { FailureEvidence, LineEvidence } from './failureEvidence.js';
 import {
   blameLines,
   type CommitInfo,
@@ -22,7 +23,6 @@ import {
   MAX_RANGE_COMMITS,
   trackedFiles,
 } from './gitHistory.js';
-import type { FailureEvidence, LineEvidence } from './failureEvidence.js';
 
 export interface SuspectRange {
   /** The good state: changes after it are suspects. Undefined: the whole history of `head`. */
@@ -75,19 +75,30 @@ export async function findSuspects(
     .filter((file) => !frameFiles.includes(file))
     .slice(0, MAX_EVIDENCE_FILES);
   const files = [...frameFiles, ...subjects];
-  const [touching, inRange] = await Promise.all([
+  // Independent reads, run side by side: the commits that touched the files, the range's length, and who
+  // wrote each frame file's lines (and the lines around them) in the bad state, over the range.
+  const framesOf = (file: string) => evidence.lines.filter((line) => line.file === file);
+  const [touching, inRange, ...blames] = await Promise.all([
     commitsTouching(repo, spec, files, signal),
     countCommits(repo, spec, MAX_RANGE_COMMITS + 1, signal),
+    ...frameFiles.map((file) =>
+      blameLines(
+        repo,
+        file,
+        framesOf(file).flatMap((line) => [-2, -1, 0, 1, 2].map((delta) => line.line + delta)),
+        range,
+        signal,
+      ),
+    ),
   ]);
-  const byCommit = new Map<string, { info: CommitInfo; score: number; reasons: Reason[]; wrote: LineEvidence[] }>();
+  const byCommit = new Map<
+    string,
+    { info: CommitInfo; score: number; reasons: Reason[]; wrote: LineEvidence[] }
+  >();
   for (const info of touching) byCommit.set(info.commit, { info, score: 0, reasons: [], wrote: [] });
-
-  // Blame each frame file's lines (and the lines around them) in the bad state, over the range.
-  for (const file of frameFiles) {
-    const lines = evidence.lines.filter((line) => line.file === file);
-    const around = lines.flatMap((line) => [-2, -1, 0, 1, 2].map((delta) => line.line + delta));
-    const blamed = await blameLines(repo, file, around, range, signal);
-    for (const { line, commit } of blamed) {
+  frameFiles.forEach((file, at) => {
+    const lines = framesOf(file);
+    for (const { line, commit } of blames[at] ?? []) {
       const entry = byCommit.get(commit);
       if (entry === undefined) continue;
       for (const frame of lines) {
@@ -109,17 +120,23 @@ export async function findSuspects(
         }
       }
     }
-  }
+  });
   for (const entry of byCommit.values()) {
     for (const file of entry.info.files) {
       const frames = evidence.lines.filter((line) => line.file === file);
       if (frames.length > 0) {
         const weight = Math.max(...frames.map((frame) => frame.weight));
         entry.score += FRAME_FILE_TOUCH * weight;
-        entry.reasons.push({ weight: FRAME_FILE_TOUCH * weight, text: `changed ${file}, a failing frame's file` });
+        entry.reasons.push({
+          weight: FRAME_FILE_TOUCH * weight,
+          text: `changed ${file}, a failing frame's file`,
+        });
       } else if (subjects.includes(file)) {
         entry.score += SUBJECT_TOUCH;
-        entry.reasons.push({ weight: SUBJECT_TOUCH, text: `changed ${file}, code under test of the failing tests` });
+        entry.reasons.push({
+          weight: SUBJECT_TOUCH,
+          text: `changed ${file}, code under test of the failing tests`,
+        });
       }
     }
   }

@@ -2,11 +2,7 @@
 // state is, in order: the base the caller gave; the newest run of the history in which the failing tests
 // passed (the commit it ran on, an ancestor of the bad state); the merge-base with the default branch; and
 // when that is the bad state itself (on the default branch), the last RECENT_COMMITS commits.
-import {
-  type GitRepository,
-  mergeBaseWithDefaultBranch,
-  resolveCommit,
-} from '@groundwork/mcp-common/git';
+import { type GitRepository, mergeBaseWithDefaultBranch, resolveCommit } from '@groundwork/mcp-common/git';
 
 export interface ResolvedRange {
   /** Undefined: the whole history of head. */
