@@ -27,13 +27,13 @@ module.exports = {
         'translates it. Only the pure subpaths are allowed: `/domainError` (the one domain error: a core ' +
         'needs it, and it imports nothing), `/masking`, `/files` (a core may take the ' +
         'ConfinedFile/ConfinedDirectory handles its adapter opened) and `/childProcess` (the one way to ' +
-        "start a child process) and `/git` (git on a repository nobody vouched for, hardened) and `/tokens` (the one tokenizer, for a core that reports what a text costs). A core's tests (and their helpers in core/testing/) may build those " +
+        "start a child process) and `/git` (git on a repository nobody vouched for, hardened) and `/tokens` (the one tokenizer, for a core that reports what a text costs) and `/treeSitter` (the one loader of tree-sitter grammars, which the core resolves with its own require). A core's tests (and their helpers in core/testing/) may build those " +
         'handles with AllowedPaths, as the adapter does.',
       from: { path: '^servers/[^/]+/src/core/', pathNot: '(\\.test\\.ts$|/src/core/testing/)' },
       to: {
         path: [`^(packages/mcp-common/|@groundwork/mcp-common)`, SDK],
         pathNot:
-          '^(packages/mcp-common/(dist|src)/(domainError|masking|files/index|git/index|childProcess|answers/tokenCount)(\\.d)?\\.[jt]s|@groundwork/mcp-common/(domainError|masking|files|git|childProcess|tokens))$',
+          '^(packages/mcp-common/(dist|src)/(domainError|masking|files/index|git/index|childProcess|answers/tokenCount|treeSitter/grammarLoader)(\\.d)?\\.[jt]s|@groundwork/mcp-common/(domainError|masking|files|git|childProcess|tokens|treeSitter))$',
       },
     },
     {

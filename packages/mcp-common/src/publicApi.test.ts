@@ -6,6 +6,7 @@ import * as git from './git/index.js';
 import * as publicApi from './index.js';
 import * as masking from './masking.js';
 import * as sarif from './sarif.js';
+import * as treeSitter from './treeSitter/grammarLoader.js';
 
 // The public surface only grows on purpose: a new export must be added here, in review.
 describe('@groundwork/mcp-common public API', () => {
@@ -109,5 +110,9 @@ describe('@groundwork/mcp-common public API', () => {
       'isSafeRevision',
       'openGitRepository',
     ]);
+  });
+
+  it('keeps the treeSitter subpath to the grammar loader', () => {
+    expect(Object.keys(treeSitter)).toEqual(['grammarLoader']);
   });
 });

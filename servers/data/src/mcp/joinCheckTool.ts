@@ -21,7 +21,7 @@ import {
   warningsSchema,
   withSource,
 } from './dataSource.js';
-import { duplicateGroupSchema, truncatedPartsSchema } from './duplicateResult.js';
+import { duplicateGroupSchema, rowPlaces, truncatedPartsSchema } from './duplicateResult.js';
 
 const sideInput = (which: string) =>
   z
@@ -62,18 +62,19 @@ function pairsOf(on: readonly string[], left: TabularSource, right: TabularSourc
   });
 }
 
-function sampleOut(sample: KeySample) {
+function sampleOut(sample: KeySample, source: TabularSource) {
   return {
     values: sample.values.map((value) => boundedValue(value)),
     count: sample.count,
     rows: sample.rows,
     ...(sample.lines.length > 0 ? { lines: sample.lines } : {}),
+    ...rowPlaces(source, sample.rows),
   };
 }
 
-function sideOut(side: JoinSide, format: string) {
+function sideOut(side: JoinSide, source: TabularSource) {
   return {
-    format,
+    format: source.format,
     rows: side.rows,
     null_keys: side.nullKeys,
     distinct_keys: side.distinctKeys,
@@ -84,8 +85,8 @@ function sideOut(side: JoinSide, format: string) {
     orphan_keys: side.orphanKeys,
     max_matches: side.maxMatches,
     matches_per_row: side.matchesPerRow,
-    orphans: side.orphans.map(sampleOut),
-    duplicates: side.duplicates.map(sampleOut),
+    orphans: side.orphans.map((sample) => sampleOut(sample, source)),
+    duplicates: side.duplicates.map((sample) => sampleOut(sample, source)),
   };
 }
 
@@ -174,8 +175,8 @@ export const joinCheckTool = defineTool({
               cardinality: check.cardinality,
               inner_join_rows: check.innerJoinRows,
               matched_keys: check.matchedKeys,
-              left: sideOut(check.left, left.format),
-              right: sideOut(check.right, right.format),
+              left: sideOut(check.left, left),
+              right: sideOut(check.right, right),
               spilled: check.spilled,
             };
             const parts: string[] = [];

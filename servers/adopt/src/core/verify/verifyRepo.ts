@@ -2,6 +2,7 @@
 // applies the repository's own rule settings. Read-only.
 
 import path from 'node:path';
+import { DomainError } from '@groundwork/mcp-common/domainError';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { MAX_FILE_BYTES } from '../files/checkoutFiles.js';
 import { checkAgentsMd } from './agentsMdRules.js';
@@ -23,10 +24,11 @@ import { checkSecrets } from './secretRules.js';
 import { checkLocalSettingsCommitted, checkSettings } from './settingsRules.js';
 import { applyRuleSettings, loadVerifyConfig } from './verifyConfig.js';
 
-export class NotARepositoryError extends Error {
-  readonly code = 'NOT_A_DIRECTORY';
-  constructor(given: string) {
-    super(`'${given}' is not a directory; pass the root folder of a repository.`);
+/** `argument` names the tool argument that carried the path, when there is one. */
+export class NotARepositoryError extends DomainError {
+  constructor(given: string, argument?: string) {
+    const problem = `'${given}' is not a directory; pass the root folder of a repository.`;
+    super('NOT_A_DIRECTORY', argument === undefined ? problem : `Invalid argument '${argument}': ${problem}`);
   }
 }
 
