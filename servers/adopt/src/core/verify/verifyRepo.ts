@@ -5,6 +5,7 @@ import path from 'node:path';
 import { DomainError } from '@groundwork/mcp-common/domainError';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { MAX_FILE_BYTES } from '../files/checkoutFiles.js';
+import { checkAgentFiles } from './agents/agentFileRules.js';
 import { checkAgentsMd } from './agentsMdRules.js';
 import { checkInstructionFiles } from './claudeMdRules.js';
 import { checkDefinitions, type Definition, reportEmptySkillFolders } from './definitionRules.js';
@@ -104,8 +105,10 @@ async function checkRepository(files: RepoFiles): Promise<VerifyReport> {
   if (rootAgents !== undefined)
     checkAgentsMd(rootAgents.file, rootAgents.document ?? parseMarkdown(rootAgents.text), sink);
   await checkLocalLinks(files, markdown, sink, kindOf);
+  const agentTexts = await checkAgentFiles(files, layout, kindOf, markdown, sink);
   const scanned: Array<{ file: string; text: string }> = [
     ...markdown,
+    ...agentTexts,
     ...definitions,
     ...settings,
     ...localSettings,
