@@ -66,7 +66,9 @@ export async function runReportCommand(
   return outcome.failed ? 1 : 0;
 }
 
-function parseArguments(argv: readonly string[]): { path: string; format: ReportFormat; help: boolean } | string {
+function parseArguments(
+  argv: readonly string[],
+): { path: string; format: ReportFormat; help: boolean } | string {
   let folder: string | undefined;
   let format: ReportFormat = 'text';
   for (let index = 0; index < argv.length; index++) {
