@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as childProcess from './childProcess.js';
+import * as cli from './cli/reportCommand.js';
 import * as domainError from './domainError.js';
 import * as files from './files/index.js';
 import * as git from './git/index.js';
@@ -117,5 +118,9 @@ describe('@groundwork/mcp-common public API', () => {
 
   it('keeps the treeSitter subpath to the grammar loader', () => {
     expect(Object.keys(treeSitter)).toEqual(['grammarLoader']);
+  });
+
+  it('keeps the cli subpath to the report command runner', () => {
+    expect(Object.keys(cli)).toEqual(['runReportCommand']);
   });
 });

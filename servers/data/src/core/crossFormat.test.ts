@@ -13,7 +13,7 @@ import { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileAt } from '../testSupport.js';
+import { fileAt } from '../testing/dataFiles.js';
 import { profileColumns } from './columnProfile.js';
 import { analyzeDuplicates } from './duplicateAnalysis.js';
 import { findKeys } from './keyDiscovery.js';

@@ -9,7 +9,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { seededRandom } from '@groundwork/mcp-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileAt } from '../testSupport.js';
+import { fileAt } from '../testing/dataFiles.js';
 import { profileColumns } from './columnProfile.js';
 import { analyzeDuplicates } from './duplicateAnalysis.js';
 import { checkJoin } from './joinCheck.js';
