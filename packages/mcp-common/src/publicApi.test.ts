@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import * as childProcess from './childProcess.js';
+import * as cli from './cli/reportCommand.js';
 import * as domainError from './domainError.js';
 import * as files from './files/index.js';
 import * as git from './git/index.js';
 import * as publicApi from './index.js';
 import * as masking from './masking.js';
 import * as sarif from './sarif.js';
+import * as treeSitter from './treeSitter/grammarLoader.js';
 
 // The public surface only grows on purpose: a new export must be added here, in review.
 describe('@groundwork/mcp-common public API', () => {
@@ -100,14 +102,25 @@ describe('@groundwork/mcp-common public API', () => {
     ]);
   });
 
-  it('keeps the git subpath to the hardened runner and its errors', () => {
+  it('keeps the git subpath to the hardened runner, its errors and revision naming', () => {
     expect(Object.keys(git).sort()).toEqual([
       'GIT_HARDENING',
       'GitCommandError',
       'GitRepository',
       'GitUnavailableError',
+      'defaultBranch',
       'isSafeRevision',
+      'mergeBaseWithDefaultBranch',
       'openGitRepository',
+      'resolveCommit',
     ]);
+  });
+
+  it('keeps the treeSitter subpath to the grammar loader', () => {
+    expect(Object.keys(treeSitter)).toEqual(['grammarLoader']);
+  });
+
+  it('keeps the cli subpath to the report command runner', () => {
+    expect(Object.keys(cli)).toEqual(['runReportCommand']);
   });
 });

@@ -97,7 +97,7 @@ describe('fix-agent-config', () => {
     const complete = argumentNamed(fixAgentConfigPrompt, 'rule');
     expect((await complete('skill/name')).values).toEqual(['skill/name', 'skill/name-folder']);
     expect((await complete('SETTINGS/J')).values).toEqual(['settings/json']);
-    expect((await complete('mcp')).values).toEqual([
+    expect((await complete('mcp-json')).values).toEqual([
       'mcp-json/*',
       'mcp-json/json',
       'mcp-json/server',

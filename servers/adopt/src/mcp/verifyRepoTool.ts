@@ -8,7 +8,6 @@ import {
   pagingArguments,
   pagingOutput,
   pathArg,
-  ToolError,
   ToolResult,
 } from '@groundwork/mcp-common';
 import { type ConfinedDirectory, WrongFileKindError } from '@groundwork/mcp-common/files';
@@ -61,14 +60,12 @@ export const verifyRepoTool = defineTool({
   },
   async apply(args, ctx) {
     const { NotARepositoryError, verifyRepo } = await import('../core/verify/verifyRepo.js');
-    const notARepository = (error: { code: string; message: string }) =>
-      new ToolError(error.code, `Invalid argument 'path': ${error.message}`);
     // Opened once, as a handle, through the allowed directories; verify reads below it through that handle.
     let root: ConfinedDirectory;
     try {
       root = await ctx.allowedPaths.openDirectory(args.path, { signal: ctx.signal });
     } catch (error) {
-      if (error instanceof WrongFileKindError) throw notARepository(new NotARepositoryError(args.path));
+      if (error instanceof WrongFileKindError) throw new NotARepositoryError(args.path, 'path');
       throw error;
     }
     try {
@@ -95,9 +92,6 @@ export const verifyRepoTool = defineTool({
         }),
       });
       return ToolResult.success(answer);
-    } catch (error) {
-      if (error instanceof NotARepositoryError) throw notARepository(error);
-      throw error;
     } finally {
       await root.close();
     }

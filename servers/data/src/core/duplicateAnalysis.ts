@@ -13,6 +13,7 @@ import {
   type KeyCounts,
   type KeyScan,
 } from './duplicatePasses.js';
+import { type FileCollisions, FileCollisionTally } from './fileCollisions.js';
 import { FallBack, parallelPasses } from './parallelDuplicates.js';
 import { RepeatedHashFinder } from './repeatedHashes.js';
 import { DEFAULT_MEMORY_BUDGET_BYTES, type ScanControl } from './scanOptions.js';
@@ -36,6 +37,8 @@ export interface DuplicateAnalysis {
   spilled: boolean;
   /** When the file was scanned on several threads: the byte ranges it was cut into. */
   ranges?: number;
+  /** A source of many files: whether duplicates lie within files or across them, and which files collide. */
+  fileCollisions?: FileCollisions;
 }
 
 /** A source that answers the search itself (SQL databases), or undefined when it cannot for this query. */
@@ -46,6 +49,9 @@ export interface DuplicateSearchPushdown {
 function hasPushdown(source: TabularSource): source is TabularSource & DuplicateSearchPushdown {
   return typeof (source as Partial<DuplicateSearchPushdown>).analyzeDuplicates === 'function';
 }
+
+/** Pairs of colliding files an analysis lists at most. */
+const FILE_PAIRS_LISTED = 10;
 
 /** Bytes a pass-2 group costs, roughly (object, arrays, key string). */
 const GROUP_BYTES = 256;
@@ -78,6 +84,7 @@ export async function analyzeDuplicates(
   const threaded = counts.ranges === undefined ? {} : { ranges: counts.ranges };
 
   const candidates = query.comparison.nulls === 'equal' ? rows : rows - nulls;
+  const tally = source.files === undefined ? undefined : new FileCollisionTally(source.files);
   if (repeated.size === 0) {
     return {
       rows,
@@ -89,6 +96,7 @@ export async function analyzeDuplicates(
       truncated: false,
       spilled,
       ...threaded,
+      ...(tally === undefined ? {} : { fileCollisions: tally.result(FILE_PAIRS_LISTED) }),
     };
   }
 
@@ -106,6 +114,7 @@ export async function analyzeDuplicates(
       duplicateValues++;
       duplicateRows += group.count;
       surplus += group.count - 1;
+      tally?.add(group);
       if (group.count > query.rowsPerGroup) truncated = true;
       top.push(group);
     }
@@ -125,6 +134,7 @@ export async function analyzeDuplicates(
     truncated,
     spilled,
     ...threaded,
+    ...(tally === undefined ? {} : { fileCollisions: tally.result(FILE_PAIRS_LISTED) }),
   };
 }
 

@@ -13,6 +13,8 @@ export interface DuplicateGroup {
   rows: number[];
   /** The physical line where each of those rows starts (empty where the source has no lines). */
   lines: number[];
+  /** In a source of many files: every file that holds the value (indexes into its `files`), ascending. */
+  files?: number[];
 }
 
 export interface DuplicateQuery {
@@ -111,6 +113,10 @@ export async function collectGroups(
       if (group.rows.length < query.rowsPerGroup) {
         group.rows.push(cursor.row);
         if (cursor.line > 0) group.lines.push(cursor.line);
+      }
+      if (cursor.file !== undefined) {
+        group.files ??= [];
+        if (group.files[group.files.length - 1] !== cursor.file) group.files.push(cursor.file);
       }
     },
     slices > 1 ? `comparing repeated keys (${slice + 1} of ${slices})` : 'comparing repeated keys',

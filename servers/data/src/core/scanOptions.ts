@@ -16,7 +16,7 @@ export interface ScanControl {
   onProgress?: (
     done: number,
     total: number | undefined,
-    unit: 'bytes' | 'rows' | 'combinations',
+    unit: 'bytes' | 'rows' | 'combinations' | 'files',
     pass: string,
   ) => void;
   /** The most memory the analysis may use for its own tables before it spills to temporary files. */

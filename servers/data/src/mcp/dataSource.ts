@@ -6,10 +6,12 @@ import {
   optionalString,
   phasedProgress,
   type ToolContext,
+  ToolError,
 } from '@groundwork/mcp-common';
-import type { ConfinedFile } from '@groundwork/mcp-common/files';
+import type { ConfinedDirectory, ConfinedFile, WrongFileKindError } from '@groundwork/mcp-common/files';
 import { z } from 'zod';
 import type { Comparison, ScanControl } from '../core/scanOptions.js';
+import { isGlob, splitGlob } from '../core/sources/fileSetListing.js';
 import { type DatabaseSpec, openSource, type SourceSpec } from '../core/sources/openSource.js';
 import { withReadBudget } from '../core/sources/readBudget.js';
 import { listTables } from '../core/sources/tableListing.js';
@@ -22,7 +24,7 @@ export const sourceArguments = {
     .min(1, 'must not be empty')
     .optional()
     .describe(
-      "The data file: CSV/TSV/PSV (optionally .gz), JSON Lines (.jsonl/.ndjson), Parquet (.parquet), or 'sqlite:<path>' / 'duckdb:<path>' for a SQLite / DuckDB database (with 'table'). Relative paths resolve against the first allowed directory. Omit it for PostgreSQL (use 'connection_env').",
+      "The data: a file — CSV/TSV/PSV (optionally .gz), JSON Lines (.jsonl/.ndjson), Parquet (.parquet) — or a folder or glob of such files read as one source ('events/2026-*.parquet', 'lake/**/*.csv'; hive folders like 'year=2026/' add their columns), or 'sqlite:<path>' / 'duckdb:<path>' for a SQLite / DuckDB database (with 'table'). Relative paths resolve against the first allowed directory. Omit it for PostgreSQL (use 'connection_env').",
     ),
   table: optionalString(
     "The table, for SQLite, DuckDB and PostgreSQL sources: an identifier, optionally 'schema.table'.",
@@ -105,6 +107,9 @@ export function comparisonOf(args: ComparisonArgs): Comparison {
   return { nulls: args.nulls, trim: args.trim, caseInsensitive: args.case_insensitive };
 }
 
+/** A file or folder a call opened, closed when the call ends. */
+type Opened = Pick<ConfinedFile, 'close'>;
+
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** How a `file` argument names a SQLite database. */
 export const SQLITE_PREFIX = 'sqlite:';
@@ -122,7 +127,7 @@ export async function withSource<T>(
   options: { readBudgetBytes?: number } = {},
 ): Promise<T> {
   let source: TabularSource | undefined;
-  const opened: ConfinedFile[] = [];
+  const opened: Opened[] = [];
   try {
     const spec = await sourceSpec(args, ctx, opened);
     if (spec.kind === 'file' && options.readBudgetBytes !== undefined) {
@@ -149,7 +154,7 @@ export function columnsOf(args: SourceArgs, ctx: SourceContext): Promise<readonl
 
 /** At most `limit` tables of the database the arguments name (`sqlite:<path>` or `connection_env`). */
 export async function tablesOf(args: SourceArgs, ctx: SourceContext, limit: number): Promise<string[]> {
-  const opened: ConfinedFile[] = [];
+  const opened: Opened[] = [];
   try {
     const spec = await databaseSpec(args, ctx, opened);
     if (spec === undefined) {
@@ -162,7 +167,7 @@ export async function tablesOf(args: SourceArgs, ctx: SourceContext, limit: numb
 }
 
 /** The source the arguments name; a file is opened (once, confined) here and added to `opened` to close. */
-async function sourceSpec(args: SourceArgs, ctx: SourceContext, opened: ConfinedFile[]): Promise<SourceSpec> {
+async function sourceSpec(args: SourceArgs, ctx: SourceContext, opened: Opened[]): Promise<SourceSpec> {
   const database = await databaseSpec(args, ctx, opened, () => requiredTable(args.table));
   if (database !== undefined) return { ...database, table: requiredTable(args.table) };
   if (args.file === undefined) {
@@ -174,7 +179,6 @@ async function sourceSpec(args: SourceArgs, ctx: SourceContext, opened: Confined
       "applies only to SQL sources ('sqlite:<path>' or 'connection_env')",
     );
   }
-  const file = await openConfined(args.file, ctx, opened);
   const csv = {
     delimiter: args.delimiter,
     quote: args.quote,
@@ -182,14 +186,29 @@ async function sourceSpec(args: SourceArgs, ctx: SourceContext, opened: Confined
     allowRagged: args.allow_ragged,
     encoding: args.encoding,
   };
+  const files = (folder: ConfinedDirectory, pattern: string | undefined): SourceSpec => {
+    const given = args.file as string;
+    return { kind: 'files', folder, pattern, given, format: args.format, csv, signal: ctx.signal };
+  };
+  if (isGlob(args.file)) {
+    const { folder, pattern } = splitGlob(args.file);
+    return files(await openFolder(folder, ctx, opened), pattern);
+  }
+  const file = await openConfined(args.file, ctx, opened).catch((error: unknown) => {
+    if ((error as Partial<WrongFileKindError>).found === 'directory') return undefined;
+    throw error;
+  });
+  if (file === undefined) return files(await openFolder(args.file, ctx, opened), undefined);
   return { kind: 'file', file, format: args.format, csv };
 }
 
-async function openConfined(
-  given: string,
-  ctx: SourceContext,
-  opened: ConfinedFile[],
-): Promise<ConfinedFile> {
+async function openFolder(given: string, ctx: SourceContext, opened: Opened[]): Promise<ConfinedDirectory> {
+  const folder = await ctx.allowedPaths.openDirectory(given, { signal: ctx.signal });
+  opened.push(folder);
+  return folder;
+}
+
+async function openConfined(given: string, ctx: SourceContext, opened: Opened[]): Promise<ConfinedFile> {
   const file = await ctx.allowedPaths.openFile(given, { signal: ctx.signal });
   opened.push(file);
   return file;
@@ -199,7 +218,7 @@ async function openConfined(
 async function databaseSpec(
   args: SourceArgs,
   ctx: SourceContext,
-  opened: ConfinedFile[],
+  opened: Opened[],
   /** Checks the table once the database is known to be named, before its file is opened. */
   checkTable: () => void = () => undefined,
 ): Promise<DatabaseSpec | undefined> {
@@ -270,4 +289,22 @@ export function scanControlOf(ctx: ToolContext): ScanControl {
       ? { parallelMinBytes: Number(parallelMin) * 1024 * 1024 }
       : {}),
   };
+}
+
+/**
+ * Runs `work` on a source given as a nested argument (join_check's `left`, key_checks' `references`), with an
+ * argument error renamed to its place there ('left.file').
+ */
+export async function underArgument<T>(parent: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof InvalidArgumentError && !error.argument.includes('.')) {
+      throw new ToolError(
+        error.code,
+        error.message.replace(`'${error.argument}'`, `'${parent}.${error.argument}'`),
+      );
+    }
+    throw error;
+  }
 }

@@ -16,14 +16,20 @@ import {
   warningsSchema,
   withSource,
 } from './dataSource.js';
-import { boundedGroups, duplicateGroupSchema, truncatedPartsSchema } from './duplicateResult.js';
+import {
+  boundedGroups,
+  duplicateGroupSchema,
+  fileCollisionsOut,
+  fileCollisionsSchema,
+  truncatedPartsSchema,
+} from './duplicateResult.js';
 
 export const findDuplicatesTool = defineTool({
   definition: {
     name: 'find_duplicates',
     title: 'Find duplicates',
     description:
-      'Lists the groups of rows that share the same value of a column or column combination (e.g. "which rows share an email?"), largest group first, with row and line numbers, plus the total number of groups. Exact; bounded memory; SQL sources run it in the database. Use uniqueness_check for a yes/no with counts.',
+      'Lists the groups of rows that share the same value of a column or column combination (e.g. "which rows share an email?"), largest group first, with row and line numbers, plus the total number of groups. A folder or glob of files is one source: rows name their file, and file_collisions says which files share values. Exact; bounded memory; SQL sources run it in the database. Use uniqueness_check for a yes/no with counts.',
     input: z.object({
       ...sourceArguments,
       columns: stringList('One column, or several for a compound key.'),
@@ -41,6 +47,7 @@ export const findDuplicatesTool = defineTool({
       nulls: z.number().int(),
       truncated: z.boolean().describe('Whether anything was cut; truncated_parts says what.'),
       truncated_parts: truncatedPartsSchema,
+      file_collisions: fileCollisionsSchema,
       warnings: warningsSchema,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -60,13 +67,15 @@ export const findDuplicatesTool = defineTool({
         scanControlOf(ctx),
       );
       return ToolResult.success(
-        await boundedGroups(analysis, args.rows_per_group, ctx.answer, (groups) => ({
+        await boundedGroups(source, analysis, args.rows_per_group, ctx.answer, (groups) => ({
           format: source.format,
           groups,
           total_groups: analysis.duplicateValues,
           duplicate_rows: analysis.duplicateRows,
           rows: analysis.rows,
           nulls: analysis.nulls,
+          ...fileCollisionsOut(source, analysis.fileCollisions),
+          ...fileCollisionsOut(source, analysis.fileCollisions),
           ...warningsOf(source),
         })),
       );

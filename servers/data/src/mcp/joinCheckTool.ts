@@ -1,11 +1,9 @@
 import {
   defineTool,
   fitList,
-  InvalidArgumentError,
   maxTokensArgument,
   optionalBoundedInt,
   stringList,
-  ToolError,
   ToolResult,
 } from '@groundwork/mcp-common';
 import { z } from 'zod';
@@ -18,10 +16,11 @@ import {
   comparisonOf,
   scanControlOf,
   sourceArguments,
+  underArgument,
   warningsSchema,
   withSource,
 } from './dataSource.js';
-import { duplicateGroupSchema, truncatedPartsSchema } from './duplicateResult.js';
+import { duplicateGroupSchema, rowPlaces, truncatedPartsSchema } from './duplicateResult.js';
 
 const sideInput = (which: string) =>
   z
@@ -62,18 +61,19 @@ function pairsOf(on: readonly string[], left: TabularSource, right: TabularSourc
   });
 }
 
-function sampleOut(sample: KeySample) {
+function sampleOut(sample: KeySample, source: TabularSource) {
   return {
     values: sample.values.map((value) => boundedValue(value)),
     count: sample.count,
     rows: sample.rows,
     ...(sample.lines.length > 0 ? { lines: sample.lines } : {}),
+    ...rowPlaces(source, sample.rows),
   };
 }
 
-function sideOut(side: JoinSide, format: string) {
+function sideOut(side: JoinSide, source: TabularSource) {
   return {
-    format,
+    format: source.format,
     rows: side.rows,
     null_keys: side.nullKeys,
     distinct_keys: side.distinctKeys,
@@ -84,29 +84,14 @@ function sideOut(side: JoinSide, format: string) {
     orphan_keys: side.orphanKeys,
     max_matches: side.maxMatches,
     matches_per_row: side.matchesPerRow,
-    orphans: side.orphans.map(sampleOut),
-    duplicates: side.duplicates.map(sampleOut),
+    orphans: side.orphans.map((sample) => sampleOut(sample, source)),
+    duplicates: side.duplicates.map((sample) => sampleOut(sample, source)),
   };
 }
 
 /** A source's name in the answer's sentence: its table, else its file. */
 function nameOf(args: { file?: string | undefined; table?: string | undefined }, fallback: string): string {
   return args.table ?? args.file?.replace(/^sqlite:/, '') ?? fallback;
-}
-
-/** Runs `work` with an argument error of one side renamed to that side's ('left.file'). */
-async function onSide<T>(side: 'left' | 'right', work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof InvalidArgumentError && !error.argument.includes('.')) {
-      throw new ToolError(
-        error.code,
-        error.message.replace(`'${error.argument}'`, `'${side}.${error.argument}'`),
-      );
-    }
-    throw error;
-  }
 }
 
 export const joinCheckTool = defineTool({
@@ -144,9 +129,9 @@ export const joinCheckTool = defineTool({
     taskSupport: 'optional',
   },
   async apply(args, ctx) {
-    return onSide('left', () =>
+    return underArgument('left', () =>
       withSource(args.left, ctx, (left) =>
-        onSide('right', () =>
+        underArgument('right', () =>
           withSource(args.right, ctx, async (right) => {
             const on = pairsOf(args.on, left, right);
             const check = await checkJoin(
@@ -174,8 +159,8 @@ export const joinCheckTool = defineTool({
               cardinality: check.cardinality,
               inner_join_rows: check.innerJoinRows,
               matched_keys: check.matchedKeys,
-              left: sideOut(check.left, left.format),
-              right: sideOut(check.right, right.format),
+              left: sideOut(check.left, left),
+              right: sideOut(check.right, right),
               spilled: check.spilled,
             };
             const parts: string[] = [];

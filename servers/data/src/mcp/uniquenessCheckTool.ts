@@ -16,14 +16,20 @@ import {
   warningsSchema,
   withSource,
 } from './dataSource.js';
-import { boundedGroups, duplicateGroupSchema, truncatedPartsSchema } from './duplicateResult.js';
+import {
+  boundedGroups,
+  duplicateGroupSchema,
+  fileCollisionsOut,
+  fileCollisionsSchema,
+  truncatedPartsSchema,
+} from './duplicateResult.js';
 
 export const uniquenessCheckTool = defineTool({
   definition: {
     name: 'uniqueness_check',
     title: 'Uniqueness check',
     description:
-      'Answers exactly whether a column (or a combination of columns, a compound key) is unique in a data file (CSV/TSV, gzip, JSON Lines, Parquet) or a SQLite/PostgreSQL table, with counts and sample duplicates (rows and line numbers). Streams the data with bounded memory (spilling to disk on huge files), so it works on files of any size; SQL sources run it inside the database. Cost: one pass over the data, a second only when duplicates exist.',
+      'Answers exactly whether a column (or a combination of columns, a compound key) is unique in a data file (CSV/TSV, gzip, JSON Lines, Parquet), a folder or glob of such files (across all of them, saying which files collide) or a SQLite/PostgreSQL table, with counts and sample duplicates (rows and line numbers). Streams the data with bounded memory (spilling to disk on huge files), so it works on files of any size; SQL sources run it inside the database. Cost: one pass over the data, a second only when duplicates exist.',
     input: z.object({
       ...sourceArguments,
       columns: stringList('One column, or several for a compound key (names as in the header / table).'),
@@ -46,6 +52,7 @@ export const uniquenessCheckTool = defineTool({
       spilled: z
         .boolean()
         .describe('Whether the check used temporary files because it outgrew its memory budget.'),
+      file_collisions: fileCollisionsSchema,
       warnings: warningsSchema,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -64,7 +71,7 @@ export const uniquenessCheckTool = defineTool({
         },
         scanControlOf(ctx),
       );
-      const answer = await boundedGroups(analysis, args.rows_per_sample, ctx.answer, (fitted) => ({
+      const answer = await boundedGroups(source, analysis, args.rows_per_sample, ctx.answer, (fitted) => ({
         format: source.format,
         unique: analysis.duplicateValues === 0,
         rows: analysis.rows,
@@ -74,6 +81,7 @@ export const uniquenessCheckTool = defineTool({
         duplicate_rows: analysis.duplicateRows,
         samples: fitted,
         spilled: analysis.spilled,
+        ...fileCollisionsOut(source, analysis.fileCollisions),
         ...warningsOf(source),
       }));
       return ToolResult.success(answer);

@@ -1,7 +1,7 @@
 import { AllowedPaths } from '@groundwork/mcp-common';
 import { shippedWorkflowProblems, toolCalls, toolMentionProblems } from '@groundwork/mcp-testkit';
 import { describe, expect, it } from 'vitest';
-import { fixturesDir } from '../core/testing/fixtureRun.js';
+import { fixturesDir } from '../testing/fixtureRun.js';
 import { testReportPrompts } from './prompts.js';
 import { testReportTools } from './tools.js';
 
@@ -83,8 +83,10 @@ describe('the prompts', () => {
     expect(toolCallsIn(withBase?.[0]?.text ?? '').map((call) => call.tool)).toContain('compare_runs');
     expect(toolCallsIn(without?.[0]?.text ?? '').map((call) => call.tool)).toEqual([
       'test_summary',
+      'failure_clusters',
       'list_failures',
       'failure_context',
+      'suspect_commits',
     ]);
   });
 });

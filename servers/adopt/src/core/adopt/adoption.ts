@@ -1,5 +1,6 @@
 // The state one adoption carries from step to step, and what every step needs to talk to git and to the
 // report. The steps themselves live in *Step(s).ts files; adoptRepository.ts lists them in order.
+import { DomainError } from '@groundwork/mcp-common/domainError';
 import type { CheckoutFiles } from '../files/checkoutFiles.js';
 import type { CommandRunner } from './commandRunner.js';
 import type { ProjectProfile } from './detectProject.js';
@@ -58,8 +59,10 @@ export interface AdoptReport {
 }
 
 /** A step failed for a reason the caller can act on; the message says how. */
-export class StepError extends Error {
-  readonly code = 'ADOPT_STEP_FAILED';
+export class StepError extends DomainError {
+  constructor(message: string) {
+    super('ADOPT_STEP_FAILED', message);
+  }
 }
 
 /** Every commit adopt_repo makes carries this trailer, so a later run knows the branch is its own. */

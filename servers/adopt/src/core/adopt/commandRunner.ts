@@ -1,7 +1,9 @@
 // git, gh and (on request) the repository's build for one adoption: every call goes through mcp-common's
 // runChild (deadline, own process group, scrubbed environment, dies with the server); network calls retry
 // transport failures only; every line that leaves (errors, logs) is passed through the redactor first.
+
 import { type ChildResult, isAvailable, runChild } from '@groundwork/mcp-common/childProcess';
+import { DomainError } from '@groundwork/mcp-common/domainError';
 import { classifyFailure, type FailureKind, withRetries } from './retryPolicy.js';
 
 export interface CommandSettings {
@@ -19,13 +21,12 @@ export interface CommandSettings {
   log: (message: string) => void;
 }
 
-class CommandFailedError extends Error {
-  readonly code = 'COMMAND_FAILED';
+class CommandFailedError extends DomainError {
   constructor(
     message: string,
     readonly kind: FailureKind,
   ) {
-    super(message);
+    super('COMMAND_FAILED', message);
   }
 }
 

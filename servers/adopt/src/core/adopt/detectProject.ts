@@ -1,5 +1,6 @@
 // What a repository is built with and how: read from its build files, so the generated AGENTS.md names
 // commands that actually work here.
+import { DomainError } from '@groundwork/mcp-common/domainError';
 import type { CheckoutFiles } from '../files/checkoutFiles.js';
 
 export type BuildTool =
@@ -175,10 +176,12 @@ async function detectGradle(
   profile.lintCommand = `${gradle} check`;
 }
 
-export class InvalidBuildFileError extends Error {
-  readonly code = 'INVALID_BUILD_FILE';
+export class InvalidBuildFileError extends DomainError {
   constructor(file: string, problem: string) {
-    super(`'${file}' ${problem}; fix it on the default branch, then run adopt_repo again.`);
+    super(
+      'INVALID_BUILD_FILE',
+      `'${file}' ${problem}; fix it on the default branch, then run adopt_repo again.`,
+    );
   }
 }
 

@@ -2,6 +2,8 @@
 // never `pluginManagement`, which only configures plugins without running them. A small element scanner finds the insertion point, so the rest of the
 // file (formatting, comments) is kept byte for byte.
 
+import { DomainError } from '@groundwork/mcp-common/domainError';
+
 interface ElementSpan {
   path: string;
   /** Offset of the `<` of the closing tag. */
@@ -13,8 +15,10 @@ interface ElementSpan {
 const TOKEN =
   /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>|<!DOCTYPE[^>]*>|<(\/?)([A-Za-z_][\w.:-]*)((?:"[^"]*"|'[^']*'|[^'">])*?)(\/?)>/g;
 
-export class PomStructureError extends Error {
-  readonly code = 'POM_UNREADABLE';
+export class PomStructureError extends DomainError {
+  constructor(message: string) {
+    super('POM_UNREADABLE', message);
+  }
 }
 
 function scanElements(xml: string): ElementSpan[] {

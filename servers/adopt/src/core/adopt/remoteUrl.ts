@@ -3,6 +3,7 @@
 // Accepted: https:// (http:// to this machine only), ssh://, scp-like user@host:path, and file:// or a
 // local path — the last two only under the allowed directories (checked by the caller). Anything else
 // (ext::, fd::, other remote helpers, option-like text) is refused here.
+import { DomainError } from '@groundwork/mcp-common/domainError';
 import { maskSecrets } from '@groundwork/mcp-common/masking';
 
 export interface RemoteUrl {
@@ -24,10 +25,9 @@ export interface RemoteUrl {
   host?: string;
 }
 
-export class InvalidRepositoryUrlError extends Error {
-  readonly code = 'INVALID_REPOSITORY_URL';
+export class InvalidRepositoryUrlError extends DomainError {
   constructor(shown: string, problem: string) {
-    super(`Invalid argument 'repository_url': '${shown}' ${problem}`);
+    super('INVALID_REPOSITORY_URL', `Invalid argument 'repository_url': '${shown}' ${problem}`);
   }
 }
 

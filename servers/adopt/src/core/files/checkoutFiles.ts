@@ -7,6 +7,7 @@
 // neither be echoed nor let a write change git's configuration (hooks, remotes) for the push.
 
 import path from 'node:path';
+import { DomainError } from '@groundwork/mcp-common/domainError';
 import {
   ConfinedDirectory,
   type ConfinedFile,
@@ -22,15 +23,17 @@ import {
 export const MAX_FILE_BYTES = 1_048_576;
 const MAX_LIST_ENTRIES = 10_000;
 
-export class UnsafeFileError extends Error {
-  readonly code = 'UNSAFE_FILE';
+export class UnsafeFileError extends DomainError {
   constructor(
     /** Repository-relative, `/`-separated: safe to show. */
     readonly file: string,
     /** What is wrong, e.g. "is a symbolic link to a file outside the repository". */
     readonly problem: string,
   ) {
-    super(`'${file}' ${problem}; adopt and verify only read and write regular files inside the repository.`);
+    super(
+      'UNSAFE_FILE',
+      `'${file}' ${problem}; adopt and verify only read and write regular files inside the repository.`,
+    );
   }
 }
 

@@ -2,10 +2,11 @@
 // while they stay inside the repository), then every layout Claude Code discovers, classified by path.
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { AGENT_CONVENTION_PATH, type AgentFiles, discoverAgentFiles } from './agents/agentLayout.js';
 import type { RepoFiles } from './repoFiles.js';
 
 /** Folders no convention file lives in, skipped for speed. */
-const SKIPPED = new Set([
+export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
   '.git',
   'node_modules',
   '.venv',
@@ -20,6 +21,10 @@ const MAX_DEPTH = 12;
 /** Where a convention file may be: a refused entry there (a symlink out, a FIFO) is worth a finding. */
 const CONVENTION_PATH = /(^|\/)(CLAUDE\.md|AGENTS\.md|SKILL\.md|\.mcp\.json)$|(^|\/)\.claude(-plugin)?\//;
 const MAX_ENTRIES = 50_000;
+
+function isConventionPath(relative: string): boolean {
+  return CONVENTION_PATH.test(relative) || AGENT_CONVENTION_PATH.test(relative);
+}
 
 export type DefinitionKind = 'skill' | 'agent' | 'command' | 'rule';
 
@@ -48,6 +53,8 @@ export interface RepoLayout {
   pluginManifests: string[];
   pluginHooks: string[];
   marketplaces: string[];
+  /** Cursor's, Copilot's, Gemini CLI's and Codex's project files. */
+  agents: AgentFiles;
   /** Folders that exist but the walk did not list (skipped names, past its depth, symlinks back up). */
   unlisted: ReadonlySet<string>;
   /** Whether the walk stopped at its bound (very large repositories). */
@@ -157,6 +164,7 @@ export async function discoverLayout(
     pluginManifests: [...pluginRoots].map((root) => join(root, '.claude-plugin/plugin.json')).filter(has),
     pluginHooks: [...pluginRoots].map((root) => join(root, 'hooks/hooks.json')).filter(has),
     marketplaces: marketplaces.sort(byDepth),
+    agents: discoverAgentFiles(found),
     truncated,
   };
 }
@@ -180,8 +188,7 @@ async function walk(
   // Symlinks are decided without following them blindly: at a convention path through RepoFiles (which
   // records why one may not be read, for a finding), elsewhere by whether their real path stays inside.
   const linkKind = async (relative: string): Promise<'file' | 'directory' | undefined> => {
-    if (CONVENTION_PATH.test(relative) || /(^|\/)\.claude(-plugin)?$/.test(relative))
-      return files.kind(relative);
+    if (isConventionPath(relative) || /(^|\/)\.claude(-plugin)?$/.test(relative)) return files.kind(relative);
     const real = await realpath(absolute(relative)).catch(() => undefined);
     const inside = real !== undefined && (real === files.root || real.startsWith(`${files.root}${path.sep}`));
     if (!inside) return undefined;
@@ -200,17 +207,17 @@ async function walk(
       const relative = dir === '' ? entry.name : `${dir}/${entry.name}`;
       if (entry.isFile()) found.add(relative);
       else if (entry.isDirectory()) {
-        if (!SKIPPED.has(entry.name)) subdirectories.push({ relative, linked: false });
+        if (!SKIPPED_FOLDERS.has(entry.name)) subdirectories.push({ relative, linked: false });
         else unlisted.add(relative);
       } else if (entry.isSymbolicLink()) {
         const kind = await linkKind(relative);
         if (kind === 'file') found.add(relative);
-        else if (kind === 'directory' && !SKIPPED.has(entry.name))
+        else if (kind === 'directory' && !SKIPPED_FOLDERS.has(entry.name))
           subdirectories.push({ relative, linked: true });
         else if (kind === 'directory') unlisted.add(relative);
       }
       // A FIFO, socket or device where a convention file would be: asking records why it is not read.
-      else if (CONVENTION_PATH.test(relative)) await files.kind(relative);
+      else if (isConventionPath(relative)) await files.kind(relative);
     }
     if (depth >= MAX_DEPTH) {
       for (const { relative } of subdirectories) unlisted.add(relative);

@@ -23,6 +23,16 @@ const HOOKS = `${CC}/hooks`;
 const MCP = `${CC}/mcp`;
 const PLUGINS = `${CC}/plugins-reference`;
 const MARKETPLACES = `${CC}/plugin-marketplaces`;
+const CURSOR_RULES = 'https://cursor.com/docs/rules';
+const CURSOR_MCP = 'https://cursor.com/docs/mcp';
+const COPILOT_INSTRUCTIONS =
+  'https://docs.github.com/en/copilot/how-tos/configure-custom-instructions-in-your-ide/add-repository-instructions-in-your-ide';
+const COPILOT_PROMPTS = 'https://code.visualstudio.com/docs/copilot/customization/prompt-files';
+const VSCODE_MCP = 'https://code.visualstudio.com/docs/copilot/reference/mcp-configuration';
+const GEMINI_MD = 'https://geminicli.com/docs/cli/gemini-md';
+const GEMINI_IMPORTS = 'https://geminicli.com/docs/reference/memport';
+const GEMINI_SETTINGS = 'https://geminicli.com/docs/get-started/configuration';
+const CODEX_AGENTS_MD = 'https://developers.openai.com/codex/guides/agents-md';
 
 export const RULES = {
   'skill/missing': {
@@ -193,6 +203,124 @@ export const RULES = {
     severity: 'note',
     rationale:
       'House style: AGENTS.md has no required fields; the sections agents look for most are overview, layout, build and test, conventions, pull requests.',
+    docs: 'https://agents.md',
+  },
+  'cursor-rules/front-matter': {
+    severity: 'warning',
+    rationale:
+      'Cursor reads when a rule applies from its front matter; an unclosed or unreadable block leaves the rule without description, globs or alwaysApply.',
+    docs: CURSOR_RULES,
+  },
+  'cursor-rules/unknown-key': {
+    severity: 'warning',
+    rationale:
+      'A Cursor rule’s front matter has three fields (description, globs, alwaysApply); any other is ignored.',
+    docs: CURSOR_RULES,
+  },
+  'cursor-rules/manual-only': {
+    severity: 'note',
+    rationale:
+      'A rule with neither alwaysApply, globs nor description is a Manual rule: it applies only when someone @-mentions it.',
+    docs: CURSOR_RULES,
+  },
+  'cursor-rules/globs-unmatched': {
+    severity: 'warning',
+    rationale:
+      'A rule attaches when a file its globs match is in context; globs that match no file in the repository never attach it.',
+    docs: CURSOR_RULES,
+  },
+  'cursor-rules/legacy': {
+    severity: 'warning',
+    rationale:
+      'Cursor documents `.cursorrules` as legacy and deprecated; project rules live in `.cursor/rules`.',
+    docs: CURSOR_RULES,
+  },
+  'copilot/apply-to': {
+    severity: 'warning',
+    rationale:
+      'Path-specific instructions apply to the files their `applyTo` glob matches; without one, Copilot does not apply them on its own.',
+    docs: COPILOT_INSTRUCTIONS,
+  },
+  'copilot/apply-to-unmatched': {
+    severity: 'warning',
+    rationale:
+      'Instructions whose `applyTo` globs match no file in the repository (relative to its root) are never applied.',
+    docs: COPILOT_INSTRUCTIONS,
+  },
+  'copilot/front-matter': {
+    severity: 'warning',
+    rationale:
+      'Copilot reads `applyTo` (instructions) and description, agent, model and tools (prompt files) from the front matter; an unreadable block is lost.',
+    docs: COPILOT_INSTRUCTIONS,
+  },
+  'copilot/unknown-key': {
+    severity: 'warning',
+    rationale:
+      'A misspelled front matter key (`applyto`, `apply_to`) is ignored, so what it meant to set is not set. Only near-misses of documented keys are reported.',
+    docs: COPILOT_PROMPTS,
+  },
+  'gemini-md/import-unresolved': {
+    severity: 'warning',
+    rationale: 'Gemini CLI replaces an `@file` import it cannot read by a comment: nothing is loaded.',
+    docs: GEMINI_IMPORTS,
+  },
+  'gemini-md/import-outside': {
+    severity: 'warning',
+    rationale:
+      'Gemini CLI refuses imports outside the project (a path traversal attempt, it says) and absolute ones only resolve on one machine.',
+    docs: GEMINI_IMPORTS,
+  },
+  'gemini-md/refers-to-agents': {
+    severity: 'warning',
+    rationale:
+      'Gemini CLI loads GEMINI.md (or the names in `context.fileName`), not AGENTS.md: without an import or that setting it never sees AGENTS.md.',
+    docs: GEMINI_MD,
+  },
+  'gemini-settings/json': {
+    severity: 'error',
+    rationale:
+      'Gemini CLI skips a settings file that is not a JSON object (comments allowed, no trailing commas), with everything in it.',
+    docs: GEMINI_SETTINGS,
+  },
+  'gemini-settings/legacy-key': {
+    severity: 'warning',
+    rationale:
+      'Gemini CLI’s settings moved into categories; an old top-level `contextFileName` is silently ignored (its place is `context.fileName`).',
+    docs: GEMINI_SETTINGS,
+  },
+  'gemini-settings/context-file-name': {
+    severity: 'warning',
+    rationale:
+      '`context.fileName` replaces GEMINI.md as the context file: a name no file has loads nothing, and leaving GEMINI.md out stops it loading.',
+    docs: GEMINI_MD,
+  },
+  'codex/project-doc-size': {
+    severity: 'warning',
+    rationale:
+      'Codex joins AGENTS.md files from the root down and stops at `project_doc_max_bytes` (32 KiB by default): the instructions closest to the work are the ones cut.',
+    docs: CODEX_AGENTS_MD,
+  },
+  'mcp-config/json': {
+    severity: 'error',
+    rationale: 'Cursor and VS Code load no server from an MCP config that is not valid JSON (with comments).',
+    docs: VSCODE_MCP,
+  },
+  'mcp-config/top-level-key': {
+    severity: 'error',
+    rationale:
+      'VS Code reads servers from `servers` in .vscode/mcp.json; Cursor and Gemini CLI from `mcpServers`. Under the other key, no server loads.',
+    docs: VSCODE_MCP,
+  },
+  'mcp-config/server': {
+    severity: 'error',
+    rationale:
+      'An MCP server entry needs `command` (a local server) or `url` (a remote one; Gemini CLI also `httpUrl`), or the agent cannot start or reach it.',
+    docs: CURSOR_MCP,
+  },
+  'contradiction/package-manager': {
+    severity: 'warning',
+    rationale:
+      'Two files every session loads tell agents to run the project with different package managers; agents follow whichever they read, and lockfiles drift.',
     docs: 'https://agents.md',
   },
   'links/unresolved': {

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { AGENT_RULE_CASES } from '../../testing/agentRuleCases.js';
 import { agentFile, commandFile, conventionalRepo, skillFile } from '../../testing/conventionalRepo.js';
 import { type FixtureFiles, removeFixtureRepo, writeFixtureRepo } from '../../testing/fixtureRepo.js';
 import { RULES, type RuleId } from './ruleCatalog.js';
@@ -314,6 +315,7 @@ const corpus: Array<{ rule: RuleId; pass: FixtureFiles; fail: FixtureFiles }> = 
     pass: { '.groundwork/adopt.json': '{ "rules": { "agents-md/section": "off" } }' },
     fail: { '.groundwork/adopt.json': '{ "rules": { "agents-md/section": "maybe" } }' },
   },
+  ...(AGENT_RULE_CASES as Array<{ rule: RuleId; pass: FixtureFiles; fail: FixtureFiles }>),
 ];
 
 /** CLAUDE.md importing docs/hop1.md, which imports hop2.md, … down to hop`hops`.md. */

@@ -2,8 +2,10 @@
 // applies the repository's own rule settings. Read-only.
 
 import path from 'node:path';
+import { DomainError } from '@groundwork/mcp-common/domainError';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { MAX_FILE_BYTES } from '../files/checkoutFiles.js';
+import { checkAgentFiles } from './agents/agentFileRules.js';
 import { checkAgentsMd } from './agentsMdRules.js';
 import { checkInstructionFiles } from './claudeMdRules.js';
 import { checkDefinitions, type Definition, reportEmptySkillFolders } from './definitionRules.js';
@@ -23,10 +25,11 @@ import { checkSecrets } from './secretRules.js';
 import { checkLocalSettingsCommitted, checkSettings } from './settingsRules.js';
 import { applyRuleSettings, loadVerifyConfig } from './verifyConfig.js';
 
-export class NotARepositoryError extends Error {
-  readonly code = 'NOT_A_DIRECTORY';
-  constructor(given: string) {
-    super(`'${given}' is not a directory; pass the root folder of a repository.`);
+/** `argument` names the tool argument that carried the path, when there is one. */
+export class NotARepositoryError extends DomainError {
+  constructor(given: string, argument?: string) {
+    const problem = `'${given}' is not a directory; pass the root folder of a repository.`;
+    super('NOT_A_DIRECTORY', argument === undefined ? problem : `Invalid argument '${argument}': ${problem}`);
   }
 }
 
@@ -102,8 +105,10 @@ async function checkRepository(files: RepoFiles): Promise<VerifyReport> {
   if (rootAgents !== undefined)
     checkAgentsMd(rootAgents.file, rootAgents.document ?? parseMarkdown(rootAgents.text), sink);
   await checkLocalLinks(files, markdown, sink, kindOf);
+  const agentTexts = await checkAgentFiles(files, layout, kindOf, markdown, sink);
   const scanned: Array<{ file: string; text: string }> = [
     ...markdown,
+    ...agentTexts,
     ...definitions,
     ...settings,
     ...localSettings,

@@ -1,7 +1,10 @@
 // Picks the reader for a data location: a file by its name (and content), a SQLite, DuckDB or PostgreSQL table.
 import { DomainError } from '@groundwork/mcp-common/domainError';
+import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { type CsvOptions, openCsvSource } from './csvSource.js';
 import type { DataFile } from './dataFile.js';
+import { type FileSet, formatOfName, listFolder, listGlob } from './fileSetListing.js';
+import { openFileSetSource } from './fileSetSource.js';
 import { openJsonLinesSource } from './jsonLinesSource.js';
 import { openParquetSource } from './parquetSource.js';
 import type { SqlDatabase } from './sqlDatabase.js';
@@ -15,20 +18,77 @@ export type DatabaseSpec =
 
 export type SourceSpec =
   | { kind: 'file'; file: DataFile; format?: FileFormat | undefined; csv: CsvOptions }
+  | FileSetSpec
   | (DatabaseSpec & { table: string });
+
+/** Many files as one source: every data file below `folder`, or those matching `pattern` (a glob below it). */
+export interface FileSetSpec {
+  kind: 'files';
+  /** Must stay open while the source lives; whoever opened it closes it. */
+  folder: ConfinedDirectory;
+  pattern: string | undefined;
+  /** The `file` argument, for messages. */
+  given: string;
+  format?: FileFormat | undefined;
+  csv: CsvOptions;
+  signal?: AbortSignal | undefined;
+}
 
 export async function openSource(spec: SourceSpec): Promise<TabularSource> {
   switch (spec.kind) {
-    case 'file': {
-      const format = spec.format ?? (await detectFormat(spec.file));
-      if (format === 'parquet') return openParquetSource(spec.file);
-      if (format === 'jsonl') return openJsonLinesSource(spec.file);
-      return openCsvSource(spec.file, spec.csv);
-    }
+    case 'file':
+      return openFileSource(spec.file, spec.format ?? (await detectFormat(spec.file)), spec.csv);
+    case 'files':
+      return openFiles(spec);
     default: {
       const [database, { openSqlSource }] = await Promise.all([openDatabase(spec), import('./sqlSource.js')]);
       return openSqlSource(database, spec.table, locationOf(spec));
     }
+  }
+}
+
+function openFileSource(file: DataFile, format: FileFormat, csv: CsvOptions): Promise<TabularSource> {
+  if (format === 'parquet') return openParquetSource(file);
+  if (format === 'jsonl') return openJsonLinesSource(file);
+  return openCsvSource(file, csv);
+}
+
+async function openFiles(spec: FileSetSpec): Promise<TabularSource> {
+  const set =
+    spec.pattern === undefined
+      ? await listFolder(spec.folder, spec.format, spec.signal)
+      : await listGlob(spec.folder, spec.pattern, spec.given, spec.signal);
+  const format = spec.format ?? (await formatOfSet(spec.folder, set));
+  return openFileSetSource(
+    spec.folder,
+    set,
+    format,
+    (file) => openFileSource(file, format, spec.csv),
+    spec.signal,
+  );
+}
+
+/** The one format the files' names say; by the first file's content when no name says one. */
+async function formatOfSet(folder: ConfinedDirectory, set: FileSet): Promise<FileFormat> {
+  const named = new Map<FileFormat, string>();
+  for (const file of set.files) {
+    const format = formatOfName(file.relative);
+    if (format !== undefined && !named.has(format)) named.set(format, file.given);
+  }
+  if (named.size > 1) {
+    const examples = [...named.values()].map((given) => `'${given}'`).join(', ');
+    throw new DomainError(
+      'MIXED_FORMATS',
+      `file: the files are of several formats (${examples}); narrow the glob or pass 'format'.`,
+    );
+  }
+  const [only] = named.keys();
+  if (only !== undefined) return only;
+  const first = await folder.openFile(set.files[0]!.relative);
+  try {
+    return await detectFormat(first);
+  } finally {
+    await first.close();
   }
 }
 

@@ -10,6 +10,8 @@ export interface RecordCursor {
   readonly row: number;
   /** The physical line where the record starts, or 0 where a source has no lines (Parquet, SQL). */
   readonly line: number;
+  /** In a source of many files: the index of the record's file in `TabularSource.files`. */
+  readonly file?: number;
   /** The value as compared (trimmed / case-folded per the comparison), or null. */
   text(column: number): string | null;
   /** Feeds the compared value into `hash`; returns false (feeding nothing) when it is null. */
@@ -22,6 +24,10 @@ export interface TabularSource {
   readonly columns: readonly string[];
   /** What the scans found doubtful about the data (e.g. a file that is not valid in its encoding). */
   readonly warnings?: readonly string[];
+  /** A source of many files (a folder or a glob): the files, in scan order, as the client would name them. */
+  readonly files?: readonly string[];
+  /** A source of many files, after a scan: the file a row (1-based, over all files) is in, and its row there. */
+  locate?(row: number): { file: string; row: number } | undefined;
   /** Visits every record, in order, reading only `columns` (indexes into `this.columns`). */
   scan(
     columns: readonly number[],

@@ -3,9 +3,9 @@ import { fstatSync, mkdtempSync, openSync, read, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { type Comparison, DEFAULT_COMPARISON } from './core/scanOptions.js';
-import type { DataFile } from './core/sources/dataFile.js';
-import type { TabularSource } from './core/sources/tabularSource.js';
+import { type Comparison, DEFAULT_COMPARISON } from '../core/scanOptions.js';
+import type { DataFile } from '../core/sources/dataFile.js';
+import type { TabularSource } from '../core/sources/tabularSource.js';
 
 const directory = mkdtempSync(path.join(tmpdir(), 'groundwork-data-test-'));
 let counter = 0;

@@ -1,11 +1,11 @@
 // Test helper: reads fixture reports the way the tools do, minus the MCP layer.
 import { fileURLToPath } from 'node:url';
 import { AllowedPaths } from '@groundwork/mcp-common';
-import type { FileAccess } from '../fileAccess.js';
-import { discoverReports } from '../reportDiscovery.js';
-import { type FoldedTest, readRun, type TestRun } from '../testRun.js';
+import type { FileAccess } from '../core/fileAccess.js';
+import { discoverReports } from '../core/reportDiscovery.js';
+import { type FoldedTest, readRun, type TestRun } from '../core/testRun.js';
 
-export const fixturesDir = fileURLToPath(new URL('../../../test/fixtures/', import.meta.url));
+export const fixturesDir = fileURLToPath(new URL('../../test/fixtures/', import.meta.url));
 
 export function fixture(relative: string): string {
   return `${fixturesDir}${relative}`;

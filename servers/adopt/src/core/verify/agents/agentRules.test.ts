@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { FindingSink } from '../finding.js';
+import { projectDocMaxBytes } from './codexRules.js';
+import { checkPackageManagerContradictions, packageManagerOf } from './contradictionRules.js';
+import { globList, unmatchedGlobs } from './globMatch.js';
+import { parseJsonc } from './jsoncDocument.js';
+
+describe('packageManagerOf', () => {
+  it('reads the one package manager a file runs the project with, from code only', () => {
+    expect(packageManagerOf('Use pnpm.\n\n```sh\npnpm install\npnpm run build\n```\n')).toMatchObject({
+      manager: 'pnpm',
+      command: 'pnpm install',
+      line: 4,
+    });
+    expect(packageManagerOf('Run `yarn test` first.')).toMatchObject({ manager: 'yarn', line: 1 });
+  });
+
+  it('takes no side for a file that names several, prose, npx, dlx or global installs', () => {
+    expect(packageManagerOf('Run `npm install` or `yarn add x`.')).toBeUndefined();
+    expect(packageManagerOf('We use npm test and pnpm test in prose.')).toBeUndefined();
+    expect(
+      packageManagerOf('`npx vitest`, `pnpm dlx x`, `npm install -g pnpm`, `npm i --global y`'),
+    ).toBeUndefined();
+  });
+});
+
+describe('checkPackageManagerContradictions', () => {
+  it('reports each file that disagrees with the first that takes a side, at its command', () => {
+    const sink = new FindingSink();
+    checkPackageManagerContradictions(
+      [
+        { file: 'AGENTS.md', text: 'Intro.\n' },
+        { file: 'CLAUDE.md', text: '# X\n\n- `pnpm test`\n' },
+        { file: 'GEMINI.md', text: '`pnpm lint`\n' },
+        { file: '.github/copilot-instructions.md', text: '# X\n\n\n`npm run build`\n' },
+      ],
+      sink,
+    );
+    expect(sink.findings).toMatchObject([
+      {
+        rule: 'contradiction/package-manager',
+        file: '.github/copilot-instructions.md',
+        line: 4,
+        message: expect.stringContaining('CLAUDE.md tells them `pnpm test`'),
+      },
+    ]);
+  });
+});
+
+describe('unmatchedGlobs', () => {
+  const tree = {
+    files: new Set(['src/app.tsx', 'docs/a.md', 'packages/web/x.vue']),
+    directories: new Set(['src', 'docs', 'packages', 'packages/web']),
+    truncated: false,
+    skippedNames: new Set(['node_modules', 'dist']),
+  };
+
+  it('reads patterns generously and reports only those no file matches', () => {
+    expect(
+      unmatchedGlobs(['*.tsx', 'src', './docs/**/*.md', '/src/*.tsx', 'dist/**', '**/*.py', 'lib/**'], tree),
+    ).toEqual(['**/*.py', 'lib/**']);
+    expect(unmatchedGlobs(['*.vue'], tree, 'packages/web')).toEqual([]);
+    expect(unmatchedGlobs(['**/*.py'], { ...tree, truncated: true })).toBeUndefined();
+  });
+
+  it('splits comma lists outside braces and strips quotes and brackets', () => {
+    expect(globList('src/**/*.{ts,tsx}, "docs/*.md"')).toEqual(['src/**/*.{ts,tsx}', 'docs/*.md']);
+    expect(globList('["a/**", "b/*"]')).toEqual(['a/**', 'b/*']);
+    expect(globList(['x', 3, ' '])).toEqual(['x']);
+  });
+});
+
+describe('parseJsonc', () => {
+  it('gives the line of a syntax error and of a key, with comments allowed', () => {
+    const broken = parseJsonc('{\n  // c\n  "a": 1,\n}\n', { trailingCommas: false });
+    expect(broken.error).toMatchObject({ line: 4 });
+    const fine = parseJsonc('{\n  // c\n  "servers": {\n    "x": { "command": "npx" }\n  },\n}\n', {
+      trailingCommas: true,
+    });
+    expect(fine.error).toBeUndefined();
+    expect(fine.lineOf(['servers', 'x', 'command'])).toBe(4);
+    expect(fine.value).toEqual({ servers: { x: { command: 'npx' } } });
+  });
+});
+
+describe('projectDocMaxBytes', () => {
+  it('reads the top-level project_doc_max_bytes of .codex/config.toml, else 32 KiB', () => {
+    expect(projectDocMaxBytes('model = "o3"\nproject_doc_max_bytes = 65_536\n')).toBe(65_536);
+    expect(projectDocMaxBytes('[profiles.x]\nproject_doc_max_bytes = 1\n')).toBe(32 * 1024);
+    expect(projectDocMaxBytes(undefined)).toBe(32 * 1024);
+  });
+});

@@ -1,0 +1,75 @@
+// A glob of files as one source on the wire: the built bin over stdio, CSV exports of one table.
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DataServer, startDataServer } from './dataServer.js';
+
+let server: DataServer;
+
+beforeAll(async () => {
+  const base = mkdtempSync(path.join(tmpdir(), 'groundwork-data-files-wire-'));
+  const directory = path.join(base, 'allowed');
+  mkdirSync(path.join(directory, 'exports', 'day=2026-11-01'), { recursive: true });
+  mkdirSync(path.join(directory, 'exports', 'day=2026-11-02'), { recursive: true });
+  // Each day's file has unique ids; the second day repeats id 2 of the first.
+  writeFileSync(
+    path.join(directory, 'exports', 'day=2026-11-01', 'orders.csv'),
+    'id,total\n1,10\n2,20\n3,30\n',
+  );
+  writeFileSync(path.join(directory, 'exports', 'day=2026-11-02', 'orders.csv'), 'id,total\n4,40\n2,21\n');
+  mkdirSync(path.join(base, 'outside'));
+  writeFileSync(path.join(base, 'outside', 'secret.csv'), 'id\n1\n');
+  symlinkSync('../outside', path.join(directory, 'escape'));
+  server = await startDataServer(directory);
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('a folder or glob as one source', () => {
+  it('says a key unique in each file collides across files, naming the files and rows', async () => {
+    const result = await server.call('uniqueness_check', { file: 'exports/day=*/*.csv', columns: ['id'] });
+    expect(result).toMatchObject({
+      unique: false,
+      rows: 5,
+      duplicate_values: 1,
+      samples: [
+        {
+          values: ['2'],
+          rows: [2, 5],
+          files: ['exports/day=2026-11-01/orders.csv', 'exports/day=2026-11-02/orders.csv'],
+          file_rows: [2, 2],
+          lines: [3, 3],
+        },
+      ],
+      file_collisions: {
+        files: 2,
+        unique_within_each_file: true,
+        values_within_one_file: 0,
+        values_across_files: 1,
+        pairs: [{ files: ['exports/day=2026-11-01/orders.csv', 'exports/day=2026-11-02/orders.csv'] }],
+      },
+    });
+  });
+
+  it('reads partition folders as columns, so the key with its partition is unique', async () => {
+    const result = await server.call('uniqueness_check', { file: 'exports', columns: ['id', 'day'] });
+    expect(result).toMatchObject({ unique: true, rows: 5 });
+    const profile = await server.call('profile_columns', { file: 'exports', columns: ['day'] });
+    expect(profile).toMatchObject({ columns: [{ name: 'day', distinct: 2 }] });
+  });
+
+  it('refuses globs that climb out or follow a link outside, naming the argument', async () => {
+    expect(await server.fail('uniqueness_check', { file: '../*.csv', columns: ['id'] })).toMatch(
+      /file: the glob '\.\.\/\*\.csv' may not contain '\.\.'/,
+    );
+    expect(await server.fail('uniqueness_check', { file: 'escape/*.csv', columns: ['id'] })).toMatch(
+      /'escape' is outside the directories this server may read/,
+    );
+    expect(await server.fail('uniqueness_check', { file: 'exports/*.parquet', columns: ['id'] })).toMatch(
+      /file: the glob 'exports\/\*\.parquet' matches no files/,
+    );
+  });
+});
