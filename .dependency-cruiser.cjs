@@ -33,7 +33,7 @@ module.exports = {
       to: {
         path: [`^(packages/mcp-common/|@groundwork/mcp-common)`, SDK],
         pathNot:
-          '^(packages/mcp-common/(dist|src)/(domainError|masking|files/index|git/index|childProcess|answers/tokenCount|treeSitter/grammarLoader)(\\.d)?\\.[jt]s|@groundwork/mcp-common/(domainError|masking|files|git|childProcess|tokens|treeSitter))$',
+          '^(packages/mcp-common/(dist|src)/(domainError|masking/masking|files/index|git/index|childProcess|answers/tokenCount|treeSitter/grammarLoader)(\\.d)?\\.[jt]s|@groundwork/mcp-common/(domainError|masking|files|git|childProcess|tokens|treeSitter))$',
       },
     },
     {

@@ -5,7 +5,7 @@ import * as domainError from './domainError.js';
 import * as files from './files/index.js';
 import * as git from './git/index.js';
 import * as publicApi from './index.js';
-import * as masking from './masking.js';
+import * as masking from './masking/masking.js';
 import * as sarif from './sarif.js';
 import * as treeSitter from './treeSitter/grammarLoader.js';
 

@@ -17,8 +17,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskForClient } from '../masking.js';
-import { ToolError } from '../toolError.js';
+import { maskForClient } from '../masking/masking.js';
+import { ToolError } from '../tools/toolError.js';
 import { AllowedPaths } from './allowedPaths.js';
 import { ConfinedDirectory, PATH_LIMITS } from './index.js';
 

@@ -2,12 +2,12 @@
 // result limit), the call limits of the server and of the caller's session, and the log lines operators and
 // tests wait for. The dispatcher calls this for both eras (and a task for its call), so a call behaves the
 // same whichever revision carried it.
-import { CallLimiter } from './callLimiter.js';
-import type { Logger } from './logger.js';
-import { maskValue } from './masking.js';
-import { MemoryBudget } from './memoryBudget.js';
-import { RpcError, RpcErrorCode } from './protocol/rpcError.js';
-import type { ServerApp } from './serverApp.js';
+import { CallLimiter } from '../limits/callLimiter.js';
+import { MemoryBudget } from '../limits/memoryBudget.js';
+import type { Logger } from '../logger.js';
+import { maskValue } from '../masking/masking.js';
+import { RpcError, RpcErrorCode } from '../protocol/rpcError.js';
+import type { ServerApp } from '../server/serverApp.js';
 import type { LogLevel, ToolContext, ToolLog } from './tool.js';
 import { type CallContext, type CallOutcome, UnknownToolError } from './toolRegistry.js';
 

@@ -1,7 +1,7 @@
 // The prompt and completion SPI: what a groundwork server declares besides tools. Like tool.ts, nothing
 // here mentions the MCP SDK; mcp-common serves these as `prompts/list`, `prompts/get` and
 // `completion/complete` on every transport and protocol revision.
-import type { AllowedPaths } from './files/allowedPaths.js';
+import type { AllowedPaths } from '../files/allowedPaths.js';
 
 /**
  * Suggests values for one argument. MCP completes prompt arguments (`ref/prompt`); the arguments of a

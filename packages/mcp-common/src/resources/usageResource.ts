@@ -1,7 +1,7 @@
 // The server's MCP_USAGE.md as a resource: listed and read the same way by every protocol revision.
-import { maskSecrets } from './masking.js';
-import { RpcError, RpcErrorCode } from './protocol/rpcError.js';
-import type { ServerApp } from './serverApp.js';
+import { maskSecrets } from '../masking/masking.js';
+import { RpcError, RpcErrorCode } from '../protocol/rpcError.js';
+import type { ServerApp } from '../server/serverApp.js';
 
 export function usageUri(app: ServerApp): string {
   return `groundwork://${app.name}/usage`;

@@ -1,14 +1,14 @@
 // The whole bootstrap of a groundwork server: command line, allowed paths, transport.
 import { readFile } from 'node:fs/promises';
+import { AllowedPaths } from '../files/allowedPaths.js';
+import { createLogger, preloadLogger } from '../logger.js';
+import type { McpPrompt } from '../prompts/prompt.js';
+import { PromptCatalog } from '../prompts/promptCatalog.js';
+import { SkillCatalog } from '../skills/skillCatalog.js';
+import type { McpTool } from '../tools/tool.js';
+import { ToolRegistry } from '../tools/toolRegistry.js';
 import { parseCommandLine, type ServerSwitch, type StartupOptions, usage } from './commandLine.js';
-import { AllowedPaths } from './files/allowedPaths.js';
-import { createLogger, preloadLogger } from './logger.js';
-import type { McpPrompt } from './prompt.js';
-import { PromptCatalog } from './promptCatalog.js';
 import type { ServerApp } from './serverApp.js';
-import { SkillCatalog } from './skills/skillCatalog.js';
-import type { McpTool } from './tool.js';
-import { ToolRegistry } from './toolRegistry.js';
 
 export interface ServerSpec {
   /** The bin's name, e.g. `groundwork-data`. */
@@ -54,11 +54,11 @@ export async function runServer(spec: ServerSpec, argv = process.argv.slice(2)):
   const options = commandLine.options;
   const app = await buildApp(spec, options);
   if (options.transport === 'stdio') {
-    const { serveStdio } = await import('./stdio.js');
+    const { serveStdio } = await import('../stdio/serveStdio.js');
     return serveStdio(app);
   }
   // Loaded only here, so a stdio start never pays for the HTTP stack.
-  const { serveHttp } = await import('./http/httpHost.js');
+  const { serveHttp } = await import('../http/httpHost.js');
   const { limits: _limits, textBlock: _textBlock, ...httpOptions } = options;
   const running = await serveHttp(app, { ...httpOptions, mode: options.transport });
   process.stderr.write(`${spec.name} ${spec.version} serving ${options.transport} at ${running.url}\n`);

@@ -1,5 +1,5 @@
 // Every resource a server offers, for both protocol revisions: its usage document and its skill files.
-import type { ServerApp } from './serverApp.js';
+import type { ServerApp } from '../server/serverApp.js';
 import { readUsage, usageResources } from './usageResource.js';
 
 export async function listResources(app: ServerApp): Promise<Array<Record<string, unknown>>> {

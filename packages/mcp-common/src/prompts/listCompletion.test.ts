@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { AllowedPaths } from '../files/allowedPaths.js';
 import { completeFrom } from './completers.js';
-import { AllowedPaths } from './files/allowedPaths.js';
 import { completeListItem } from './listCompletion.js';
 import { PromptCatalog } from './promptCatalog.js';
 

@@ -4,16 +4,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AllowedPaths } from '../files/allowedPaths.js';
+import { defaultLimits } from '../limits/limits.js';
+import { Connection } from '../protocol/connection.js';
+import { Dispatcher } from '../protocol/dispatcher.js';
+import type { ServerApp } from '../server/serverApp.js';
+import { ToolError } from '../tools/toolError.js';
+import { ToolRegistry } from '../tools/toolRegistry.js';
 import { completeFrom } from './completers.js';
-import { AllowedPaths } from './files/allowedPaths.js';
-import { defaultLimits } from './limits.js';
 import { definePrompt, type McpPrompt } from './prompt.js';
 import { PromptCatalog } from './promptCatalog.js';
-import { Connection } from './protocol/connection.js';
-import { Dispatcher } from './protocol/dispatcher.js';
-import type { ServerApp } from './serverApp.js';
-import { ToolError } from './toolError.js';
-import { ToolRegistry } from './toolRegistry.js';
 
 const COLOURS = Array.from({ length: 150 }, (_, index) => `colour-${String(index).padStart(3, '0')}`);
 

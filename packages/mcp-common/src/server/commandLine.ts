@@ -2,8 +2,8 @@
 // and a message that says what to write instead.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { TEXT_BLOCKS, type TextBlock } from './answers/answerBudget.js';
-import { LIMIT_SPECS, type Limits, limitsFrom, limitsUsage } from './limits.js';
+import { TEXT_BLOCKS, type TextBlock } from '../answers/answerBudget.js';
+import { LIMIT_SPECS, type Limits, limitsFrom, limitsUsage } from '../limits/limits.js';
 
 export const TRANSPORT_MODES = ['stdio', 'streamable-http', 'stateless-http'] as const;
 export type TransportMode = (typeof TRANSPORT_MODES)[number];

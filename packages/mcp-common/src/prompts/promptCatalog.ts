@@ -1,9 +1,11 @@
 // Serves a server's prompts (`prompts/list`, `prompts/get`) and their argument completions
 // (`completion/complete`) for every protocol revision: checks what the client sent, bounds what goes back,
 // and turns a prompt's or completer's failure into a JSON-RPC error that names the prompt and leaks nothing.
-import { CallLimiter } from './callLimiter.js';
-import type { Logger } from './logger.js';
-import { maskForClient, maskSecrets } from './masking.js';
+import { CallLimiter } from '../limits/callLimiter.js';
+import type { Logger } from '../logger.js';
+import { maskForClient, maskSecrets } from '../masking/masking.js';
+import { RpcError, RpcErrorCode } from '../protocol/rpcError.js';
+import { ToolError } from '../tools/toolError.js';
 import {
   type Completion,
   type CompletionContext,
@@ -11,8 +13,6 @@ import {
   type McpPrompt,
   type PromptContext,
 } from './prompt.js';
-import { RpcError, RpcErrorCode } from './protocol/rpcError.js';
-import { ToolError } from './toolError.js';
 
 /** What a client may send: at most this many arguments, each value at most this many characters. */
 export const PROMPT_LIMITS = { maxArguments: 64, maxValueChars: 16_384, maxCompletionValueChars: 4_096 };

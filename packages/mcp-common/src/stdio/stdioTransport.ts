@@ -4,8 +4,8 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { errorReply, RpcErrorCode, type RpcErrorReply, type RpcId } from './protocol/rpcError.js';
-import { parseError, type Screened, screenMessage } from './protocol/screening.js';
+import { errorReply, RpcErrorCode, type RpcErrorReply, type RpcId } from '../protocol/rpcError.js';
+import { parseError, type Screened, screenMessage } from '../protocol/screening.js';
 
 export interface StdioTransportOptions {
   /** A line longer than this is skipped (its bytes are not kept), reported on stderr and answered. */

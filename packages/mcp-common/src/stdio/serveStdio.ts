@@ -1,10 +1,10 @@
 // Serving on stdio: stdout is the JSON-RPC wire. The process lives as long as stdin, plus a short grace
 // in which requests already read are still answered (a client may write its requests, then close stdin).
-import { preloadLogger } from './logger.js';
-import { Connection } from './protocol/connection.js';
-import { classify } from './protocol/eras.js';
-import { screenFor } from './protocol/screening.js';
-import type { ServerApp } from './serverApp.js';
+import { preloadLogger } from '../logger.js';
+import { Connection } from '../protocol/connection.js';
+import { classify } from '../protocol/eras.js';
+import { screenFor } from '../protocol/screening.js';
+import type { ServerApp } from '../server/serverApp.js';
 import { StdioTransport } from './stdioTransport.js';
 
 const ANSWER_GRACE_MS = 500;

@@ -2,7 +2,7 @@
 // JSON-RPC error the client can read and retry, never dropped. One limiter serves the whole server and one
 // each session, so a single client cannot take every slot.
 
-import { RpcError, RpcErrorCode } from './protocol/rpcError.js';
+import { RpcError, RpcErrorCode } from '../protocol/rpcError.js';
 
 /** Answered when a limit and its queue are full. */
 export class ServerBusyError extends RpcError {

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AllowedPaths } from '../files/allowedPaths.js';
 import { completeFrom, completePath } from './completers.js';
-import { AllowedPaths } from './files/allowedPaths.js';
 import type { Completer, CompletionContext } from './prompt.js';
 
 // outside/            a sibling of the allowed root, with a secret and a folder
@@ -29,8 +29,8 @@ beforeAll(async () => {
   }
   await symlink('sub', path.join(root, 'link-in'));
   await symlink('data.csv', path.join(root, 'link-file'));
-  await symlink('../outside', path.join(root, 'link-out'));
-  await symlink('../outside/secret.csv', path.join(root, 'link-secret'));
+  await symlink('../../outside', path.join(root, 'link-out'));
+  await symlink('../../outside/secret.csv', path.join(root, 'link-secret'));
   ctx = { signal: new AbortController().signal, allowedPaths: await AllowedPaths.under(root) };
 });
 
@@ -81,9 +81,9 @@ describe('completePath', () => {
 
   it('offers nothing outside the allowed directory, however the value gets there', async () => {
     const outside = [
-      '../',
-      '../x',
-      '../outside/',
+      '../../',
+      '../../x',
+      '../../outside/',
       'sub/../../',
       'link-out/',
       'link-out/s',

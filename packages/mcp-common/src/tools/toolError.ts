@@ -1,4 +1,4 @@
-import { DomainError } from './domainError.js';
+import { DomainError } from '../domainError.js';
 
 /**
  * A DomainError thrown by an adapter (src/mcp/): the same contract, kept (after masking) by the tool runner.

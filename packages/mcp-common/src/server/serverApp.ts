@@ -1,11 +1,11 @@
 // What a running server is, whatever transport or protocol revision serves it: built once at start-up and
 // shared by every session and every request.
-import type { AllowedPaths } from './files/allowedPaths.js';
-import type { Limits } from './limits.js';
-import type { Logger } from './logger.js';
-import type { PromptCatalog } from './promptCatalog.js';
-import type { SkillCatalog } from './skills/skillCatalog.js';
-import type { ToolRegistry } from './toolRegistry.js';
+import type { AllowedPaths } from '../files/allowedPaths.js';
+import type { Limits } from '../limits/limits.js';
+import type { Logger } from '../logger.js';
+import type { PromptCatalog } from '../prompts/promptCatalog.js';
+import type { SkillCatalog } from '../skills/skillCatalog.js';
+import type { ToolRegistry } from '../tools/toolRegistry.js';
 
 export interface ServerApp {
   name: string;

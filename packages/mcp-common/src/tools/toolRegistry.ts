@@ -9,13 +9,13 @@ import {
   MAX_ERROR_CHARS,
   MAX_RESULT_SIZE_META,
   type TextBlock,
-} from './answers/answerBudget.js';
-import { answerFits } from './answers/fitList.js';
-import { countTokens } from './answers/tokenCount.js';
+} from '../answers/answerBudget.js';
+import { answerFits } from '../answers/fitList.js';
+import { countTokens } from '../answers/tokenCount.js';
+import { DomainError } from '../domainError.js';
+import type { Logger } from '../logger.js';
+import { maskForClient, maskSecrets, maskValue } from '../masking/masking.js';
 import { builtListing } from './builtListing.js';
-import { DomainError } from './domainError.js';
-import type { Logger } from './logger.js';
-import { maskForClient, maskSecrets, maskValue } from './masking.js';
 import type { McpTool, ToolContext } from './tool.js';
 import { jsonSchemaOverride, parseArguments } from './toolArguments.js';
 import { ToolError } from './toolError.js';

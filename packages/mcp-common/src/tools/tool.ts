@@ -1,9 +1,9 @@
 // The tool SPI: what a groundwork tool implements. Nothing here mentions the MCP SDK; mcp-common
 // translates these types to the protocol.
 import type { z } from 'zod';
-import type { AnswerBudget } from './answers/answerBudget.js';
-import type { AllowedPaths } from './files/allowedPaths.js';
-import type { CallMemory } from './memoryBudget.js';
+import type { AnswerBudget } from '../answers/answerBudget.js';
+import type { AllowedPaths } from '../files/allowedPaths.js';
+import type { CallMemory } from '../limits/memoryBudget.js';
 import type { ToolResult } from './toolResult.js';
 
 /** Hints a client may use to decide how much to trust and confirm a call (MCP tool annotations). */

@@ -1,9 +1,9 @@
 // Stock completers for prompt arguments: paths under the allowed directories (listed through the same
 // descriptor handles tools use, so a suggestion is never something a tool would refuse) and fixed lists.
-import type { ConfinedDirectory, DirectoryEntry } from './files/confinedDirectory.js';
+import type { ConfinedDirectory, DirectoryEntry } from '../files/confinedDirectory.js';
+import { ToolError } from '../tools/toolError.js';
 import type { Completer, Completion, CompletionContext, CompletionRequest } from './prompt.js';
 import { MAX_COMPLETION_VALUES } from './prompt.js';
-import { ToolError } from './toolError.js';
 
 /**
  * Offers the values of a list (fixed, or computed from the request) that start with what was typed,
