@@ -101,3 +101,14 @@ describe('kafka (Groovy DSL)', () => {
       expect(problem).toMatchObject({ file: 'build.gradle', code: 'SYNTAX_ERROR' });
   });
 });
+
+describe('Maven wrapper properties', () => {
+  it('pins Maven from distributionUrl and the wrapper from wrapperVersion or the jar it downloads', async () => {
+    const tools = async (name: string) =>
+      (await read(`maven-wrapper/${name}`)).systems.flatMap((system) =>
+        system.tools.map((tool) => `${tool.tool} ${tool.version} line ${tool.at.line}`),
+      );
+    expect(await tools('jar')).toEqual(['maven 3.9.6 line 17', 'maven-wrapper 3.2.0 line 19']);
+    expect(await tools('only-script')).toEqual(['maven 3.9.9 line 19', 'maven-wrapper 3.3.2 line 17']);
+  });
+});
