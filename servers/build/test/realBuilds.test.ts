@@ -31,6 +31,12 @@ describe('nowinandroid (Kotlin DSL)', () => {
       ]),
     );
     expect(workspace.systems.map((system) => system.root).sort()).toEqual(['.', 'build-logic']);
+    // build-logic/settings.gradle.kts: versionCatalogs { create("libs") { from(files("../gradle/libs.versions.toml")) } }
+    const logic = workspace.systems.find((system) => system.root === 'build-logic');
+    expect(logic?.catalogs).toEqual([
+      expect.objectContaining({ name: 'libs', file: 'gradle/libs.versions.toml' }),
+    ]);
+    expect(logic?.catalogs[0]).toEqual(main?.catalogs[0]);
     expect(main?.tools).toEqual([expect.objectContaining({ tool: 'gradle', version: '9.4.0' })]);
     const settings = Object.fromEntries(
       (main?.settings ?? []).map((setting) => [setting.key, setting.value]),

@@ -61,6 +61,35 @@ describe('a folder or glob as one source', () => {
     expect(profile).toMatchObject({ columns: [{ name: 'day', distinct: 2 }] });
   });
 
+  it('works in every tool: duplicates, keys, joins and checks across the files', async () => {
+    const glob = 'exports/day=*/*.csv';
+    const duplicates = await server.call('find_duplicates', { file: glob, columns: ['id'] });
+    expect(duplicates).toMatchObject({
+      total_groups: 1,
+      groups: [
+        { values: ['2'], files: ['exports/day=2026-11-01/orders.csv', 'exports/day=2026-11-02/orders.csv'] },
+      ],
+      file_collisions: { values_across_files: 1 },
+    });
+    const keys = await server.call('find_keys', { file: glob, max_columns: 2 });
+    expect((keys.keys as { columns: string[] }[]).map((key) => key.columns)).toContainEqual(['id', 'day']);
+    const join = await server.call('join_check', {
+      left: { file: glob },
+      right: { file: 'exports/day=2026-11-01/orders.csv' },
+      on: ['id'],
+    });
+    expect(join).toMatchObject({
+      inner_join_rows: 4,
+      left: {
+        rows: 5,
+        orphan_rows: 1,
+        orphans: [{ values: ['4'], rows: [4], files: ['exports/day=2026-11-02/orders.csv'], file_rows: [1] }],
+      },
+    });
+    const checks = await server.call('key_checks', { file: 'exports', columns: ['id', 'day'] });
+    expect(checks).toMatchObject({ model: 'exports', holds: true, key: { unique: true, rows: 5 } });
+  });
+
   it('refuses globs that climb out or follow a link outside, naming the argument', async () => {
     expect(await server.fail('uniqueness_check', { file: '../*.csv', columns: ['id'] })).toMatch(
       /file: the glob '\.\.\/\*\.csv' may not contain '\.\.'/,

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CancelledError } from '@groundwork/mcp-common/domainError';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { accessUnder, fixture, fixturesDir, readAt } from '../testing/fixtureRun.js';
 import { findFlakyTests, wilson } from './flakyTests.js';
 import { discoverReports } from './reportDiscovery.js';
 import { NoReportsFoundError } from './reportErrors.js';
 import { compareRuns } from './runComparison.js';
 import { checkStaleness } from './staleness.js';
-import { accessUnder, fixture, fixturesDir, readAt } from './testing/fixtureRun.js';
 import { readRun } from './testRun.js';
 
 let work: string;

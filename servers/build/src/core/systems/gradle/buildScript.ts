@@ -68,6 +68,8 @@ function present(nodes: (Node | null)[]): Node[] {
 function groovyErrorLines(root: Node): number[] {
   const lines = new Set<number>();
   const visit = (node: Node) => {
+    // hasError covers the node's whole subtree: most scripts have no error, and are not walked at all.
+    if (!node.hasError) return;
     if (node.type === 'ERROR' || node.isMissing) {
       const previous = node.previousNamedSibling;
       // `api libs.x.y`: a command expression with a property argument, re-read in groovyStatements.
@@ -209,6 +211,7 @@ function groovyValue(node: Node): ScriptValue {
 function kotlinErrorLines(root: Node): number[] {
   const lines = new Set<number>();
   const visit = (node: Node) => {
+    if (!node.hasError) return;
     if (node.type === 'ERROR' || node.isMissing) {
       lines.add(lineOf(node));
       return;
@@ -269,8 +272,14 @@ function kotlinCall(node: Node): ScriptCall | undefined {
     // `id("x").version("1.0")`: the call before the dot is the head of a chain.
     if (target?.type === 'call_expression') chainedFrom = kotlinCall(target);
   } else if (callee.type === 'call_expression') {
-    // `foo("x") { }` written as a call of a call: keep the inner one.
-    return kotlinCall(callee);
+    // `foo("x") { }` comes out as a call of a call: the inner one, with the outer one's lambda as its body.
+    const inner = kotlinCall(callee);
+    const lambda = children
+      .slice(1)
+      .find((c) => c.type === 'annotated_lambda' || c.type === 'lambda_literal');
+    if (inner !== undefined && lambda !== undefined && inner.body === undefined)
+      inner.body = kotlinLambda(lambda);
+    return inner;
   } else {
     return undefined;
   }
@@ -280,15 +289,7 @@ function kotlinCall(node: Node): ScriptCall | undefined {
     if (child.type === 'value_arguments') {
       for (const argument of present(child.namedChildren)) args.push(kotlinArgument(argument));
     } else if (child.type === 'annotated_lambda' || child.type === 'lambda_literal') {
-      const lambda =
-        child.type === 'lambda_literal'
-          ? child
-          : present(child.namedChildren).find((c) => c.type === 'lambda_literal');
-      const statementsNode =
-        lambda === undefined ? undefined : present(lambda.namedChildren).find((c) => c.type === 'statements');
-      body = kotlinStatements(
-        statementsNode === undefined ? (lambda?.namedChildren ?? []) : statementsNode.namedChildren,
-      );
+      body = kotlinLambda(child);
     }
   }
   const call: ScriptCall = { kind: 'call', name, receiver, args, body, chain: [], line: lineOf(node) };
@@ -297,6 +298,19 @@ function kotlinCall(node: Node): ScriptCall | undefined {
     return chainedFrom;
   }
   return call;
+}
+
+/** The statements of a trailing lambda (`annotated_lambda` or `lambda_literal`). */
+function kotlinLambda(node: Node): ScriptStatement[] {
+  const lambda =
+    node.type === 'lambda_literal'
+      ? node
+      : present(node.namedChildren).find((c) => c.type === 'lambda_literal');
+  const statementsNode =
+    lambda === undefined ? undefined : present(lambda.namedChildren).find((c) => c.type === 'statements');
+  return kotlinStatements(
+    statementsNode === undefined ? (lambda?.namedChildren ?? []) : statementsNode.namedChildren,
+  );
 }
 
 function kotlinArgument(node: Node): ScriptValue {
