@@ -97,6 +97,7 @@ describe('a folder or glob as one source', () => {
         orphans: [{ values: ['4'], rows: [4], files: ['exports/day=2026-11-02/orders.csv'], file_rows: [1] }],
       },
     });
+    expect(join.answer).toMatch(/\("4": 1 row, row 1 of exports\/day=2026-11-02\/orders\.csv\)/);
     const checks = await server.call('key_checks', { file: 'exports', columns: ['id', 'day'] });
     expect(checks).toMatchObject({ model: 'exports', holds: true, key: { unique: true, rows: 5 } });
   });
