@@ -101,14 +101,17 @@ describe('@groundwork/mcp-common public API', () => {
     ]);
   });
 
-  it('keeps the git subpath to the hardened runner and its errors', () => {
+  it('keeps the git subpath to the hardened runner, its errors and revision naming', () => {
     expect(Object.keys(git).sort()).toEqual([
       'GIT_HARDENING',
       'GitCommandError',
       'GitRepository',
       'GitUnavailableError',
+      'defaultBranch',
       'isSafeRevision',
+      'mergeBaseWithDefaultBranch',
       'openGitRepository',
+      'resolveCommit',
     ]);
   });
 

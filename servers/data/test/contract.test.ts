@@ -31,6 +31,7 @@ describeTransportContract({
     { name: 'find_keys', arguments: { file: 'people.csv' } },
     { name: 'profile_columns', arguments: { ...database } },
     { name: 'join_check', arguments: { left: { file: 'people.csv' }, right: database, on: 'email' } },
+    { name: 'key_checks', arguments: { file: 'people.csv', columns: ['id'] } },
   ],
   slowCall: { name: 'find_keys', arguments: { file: ensureSlowFixture(), max_columns: 3 } },
   promptArguments: {

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeTransportContract } from '@groundwork/mcp-testkit';
+import { generateHistory } from '../bench/generateHistory.js';
 import { generateJUnit } from '../bench/generateJUnit.js';
+import { testId } from '../src/core/testRun.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
 // A report big enough that reading it takes seconds on an idle machine too (well past the 500 ms a closing
@@ -13,6 +15,14 @@ const slowReport = await generateJUnit({
   seed: 7,
   directory: path.join(fixtures, 'generated'),
 });
+
+// A small git history with a planted bug and the report of the run that fails on it, for suspect_commits.
+const history = await generateHistory({
+  directory: path.join(fixtures, 'generated'),
+  commits: 30,
+  failures: 3,
+});
+const suspectFailure = testId({ suite: 'price.test.js', classname: 'price', name: 'prices item 1' });
 
 describeTransportContract({
   serverName: 'groundwork-test-reports',
@@ -28,6 +38,10 @@ describeTransportContract({
     { name: 'compare_runs', arguments: { base: 'junit-variants/retries.xml', head: 'maven' } },
     { name: 'export_ctrf', arguments: { path: 'maven' } },
     { name: 'failure_clusters', arguments: { path: 'maven' } },
+    {
+      name: 'suspect_commits',
+      arguments: { path: path.relative(fixtures, history.reports), id: suspectFailure },
+    },
   ],
   slowCall: { name: 'test_summary', arguments: { path: path.relative(fixtures, slowReport.file) } },
   promptArguments: {

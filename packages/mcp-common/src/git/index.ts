@@ -10,3 +10,4 @@ export {
   type OpenGitOptions,
   openGitRepository,
 } from './hardenedGit.js';
+export { defaultBranch, mergeBaseWithDefaultBranch, resolveCommit } from './revisions.js';

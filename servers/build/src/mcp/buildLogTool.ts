@@ -9,7 +9,9 @@ export const buildLogTool = defineTool({
     description:
       'A page of the whole log of a build this server ran (build_run, build_cache_explain, resolve), by its run id: the text from a byte offset, cut at a line end, with next_offset to read on. Runs nothing.',
     input: z.object({
-      run_id: requiredString('The run_id a build_run (or build_cache_explain) answered.'),
+      run_id: requiredString(
+        "The run_id a build_run (or build_cache_explain) answered; 'latest' for this server's newest run.",
+      ),
       offset: optionalBoundedInt(
         0,
         Number.MAX_SAFE_INTEGER,

@@ -1,4 +1,5 @@
 import type { McpTool } from '@groundwork/mcp-common';
+import { buildCacheExplainTool } from './buildCacheExplainTool.js';
 import { buildDependenciesTool } from './buildDependenciesTool.js';
 import { buildHealthTool } from './buildHealthTool.js';
 import { buildLogTool } from './buildLogTool.js';
@@ -13,4 +14,5 @@ export const buildTools: readonly McpTool[] = [
   buildHealthTool,
   buildRunTool,
   buildLogTool,
+  buildCacheExplainTool,
 ];

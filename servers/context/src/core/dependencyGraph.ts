@@ -20,11 +20,22 @@ export interface UnresolvedSummary {
   samples: Array<{ file: string; specifier: string }>;
 }
 
+/** Imports that resolve to a project file the scan leaves out (`#ansi` → `vendor/ansi.js`). */
+export interface ExcludedSummary {
+  count: number;
+  /** The left-out files they lead to, by folder: how many imports reach each. */
+  folders: Array<{ folder: string; imports: number }>;
+  samples: Array<{ file: string; specifier: string; target: string }>;
+}
+
 const UNRESOLVED_SAMPLES = 20;
 
 export class UnresolvedImports {
   private count = 0;
   private readonly samples: UnresolvedSummary['samples'] = [];
+  private excludedCount = 0;
+  private readonly excludedFolders = new Map<string, number>();
+  private readonly excludedSamples: ExcludedSummary['samples'] = [];
 
   add(file: string, specifier: string, level = 0): void {
     this.count++;
@@ -32,8 +43,24 @@ export class UnresolvedImports {
       this.samples.push({ file, specifier: '.'.repeat(level) + specifier });
   }
 
+  addExcluded(file: string, specifier: string, target: string): void {
+    this.excludedCount++;
+    const folder = target.includes('/') ? target.slice(0, target.lastIndexOf('/')) : '.';
+    this.excludedFolders.set(folder, (this.excludedFolders.get(folder) ?? 0) + 1);
+    if (this.excludedSamples.length < UNRESOLVED_SAMPLES)
+      this.excludedSamples.push({ file, specifier, target });
+  }
+
   summary(): UnresolvedSummary {
     return { count: this.count, samples: [...this.samples] };
+  }
+
+  excluded(): ExcludedSummary {
+    const folders = [...this.excludedFolders]
+      .map(([folder, imports]) => ({ folder, imports }))
+      .sort((a, b) => b.imports - a.imports || (a.folder < b.folder ? -1 : 1))
+      .slice(0, UNRESOLVED_SAMPLES);
+    return { count: this.excludedCount, folders, samples: [...this.excludedSamples] };
   }
 }
 
@@ -58,6 +85,7 @@ export class DependencyGraph {
   constructor(
     files: readonly GraphFile[],
     readonly unresolved: UnresolvedSummary = { count: 0, samples: [] },
+    readonly excluded: ExcludedSummary = { count: 0, folders: [], samples: [] },
   ) {
     this.files = new Map(files.map((file) => [file.path, file]));
     for (const file of files) {
@@ -83,14 +111,20 @@ export class DependencyGraph {
    * Files within `depth` edges of the `starts` (excluded), breadth-first in one direction: nearest first,
    * ties by path.
    */
-  reach(starts: readonly string[], depth: number, direction: 'dependencies' | 'dependents'): Reached[] {
+  reach(
+    starts: readonly string[],
+    depth: number,
+    direction: 'dependencies' | 'dependents',
+    /** More neighbours of a file than its imports show (change_impact: Python's package `__init__.py`). */
+    extra?: ReadonlyMap<string, readonly string[]>,
+  ): Reached[] {
     const distance = new Map<string, number>(starts.map((start) => [start, 0]));
     const reached: Reached[] = [];
     let frontier = [...starts];
     for (let level = 1; level <= depth && frontier.length > 0; level++) {
       const next: string[] = [];
       for (const file of frontier) {
-        for (const neighbour of this.neighbours(file, direction)) {
+        for (const neighbour of [...this.neighbours(file, direction), ...(extra?.get(file) ?? [])]) {
           if (distance.has(neighbour)) continue;
           distance.set(neighbour, level);
           next.push(neighbour);

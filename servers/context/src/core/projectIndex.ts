@@ -270,6 +270,8 @@ export class ProjectIndex {
         if (result.external !== undefined) externals.add(result.external);
         const ref = fact.imports[index];
         if (result.unresolved && ref !== undefined) unresolved.add(file.path, ref.specifier, ref.level);
+        if (result.excluded !== undefined && ref !== undefined)
+          unresolved.addExcluded(file.path, ref.specifier, result.excluded);
       });
       return {
         path: file.path,
@@ -285,7 +287,7 @@ export class ProjectIndex {
       if (budget.due) await budget.checkpoint();
       files.push(resolveFile(file));
     }
-    return new DependencyGraph(files, unresolved.summary());
+    return new DependencyGraph(files, unresolved.summary(), unresolved.excluded());
   }
 
   /** What parsing `file` found (imports, JVM/Go package), when it is a parsed source file. */

@@ -27,7 +27,7 @@ export const projectTreeTool = defineTool({
     name: 'project_tree',
     title: 'Project tree with dependencies',
     description:
-      "Lists a project's folders and source files (honouring .gitignore; no node_modules, build output, vendored or binary files), each file's language, the project files it imports (resolved as the compilers do: TS/JS by TypeScript's rules, Python, Java, Kotlin, Scala, Go by its scoping rules) and the external packages it imports. Answers fit `max_tokens` (default 20,000): in mode 'auto' a project too big for one answer gets a summary (files per folder and language, the most connected files); mode 'files' pages through the full list (pass `next_cursor` back as `cursor`). Imports naming project files that do not exist are counted in `unresolved`. Later calls reuse a cache and only re-parse changed files. Use format 'markdown' or 'text' for a compact read, 'dot'/'mermaid' for a graph.",
+      "Lists a project's folders and source files (honouring .gitignore; no node_modules, build output, vendored or binary files), each file's language, the project files it imports (resolved as the compilers do: TS/JS by TypeScript's rules, Python, Java, Kotlin, Scala, Go by its scoping rules) and the external packages it imports. Answers fit `max_tokens` (default 20,000): in mode 'auto' a project too big for one answer gets a summary (files per folder and language, the most connected files); mode 'files' pages through the full list (pass `next_cursor` back as `cursor`). Imports naming project files that do not exist are counted in `unresolved`; imports that lead into a left-out folder (`#ansi` → vendor/) in `excluded`, with the folder. Later calls reuse a cache and only re-parse changed files. Use format 'markdown' or 'text' for a compact read, 'dot'/'mermaid' for a graph.",
     input: z.object({
       path: projectPathArg,
       mode: z
@@ -75,6 +75,15 @@ export const projectTreeTool = defineTool({
         count: z.number().int(),
         samples: z.array(z.object({ file: z.string(), specifier: z.string() })),
       }),
+      excluded: z
+        .object({
+          count: z.number().int(),
+          folders: z.array(z.object({ folder: z.string(), imports: z.number().int() })),
+          samples: z.array(z.object({ file: z.string(), specifier: z.string(), target: z.string() })),
+        })
+        .describe(
+          'Imports that resolve to a project file the scan leaves out (vendor/, an ignored folder): no edge, reported with where they lead.',
+        ),
       parsed_files: z
         .number()
         .int()
@@ -99,6 +108,11 @@ export const projectTreeTool = defineTool({
       file_count: tree.paths.length,
       edge_count: tree.edge_count,
       unresolved,
+      excluded: {
+        count: graph.excluded.count,
+        folders: graph.excluded.folders.slice(0, 10),
+        samples: graph.excluded.samples.slice(0, 10),
+      },
       parsed_files: project.stats.parsed,
     };
     // The one cut of the file list: at most max_files, as many as fit the answer's budget.

@@ -6,6 +6,7 @@ import {
   optionalString,
   phasedProgress,
   type ToolContext,
+  ToolError,
 } from '@groundwork/mcp-common';
 import type { ConfinedDirectory, ConfinedFile, WrongFileKindError } from '@groundwork/mcp-common/files';
 import { z } from 'zod';
@@ -288,4 +289,22 @@ export function scanControlOf(ctx: ToolContext): ScanControl {
       ? { parallelMinBytes: Number(parallelMin) * 1024 * 1024 }
       : {}),
   };
+}
+
+/**
+ * Runs `work` on a source given as a nested argument (join_check's `left`, key_checks' `references`), with an
+ * argument error renamed to its place there ('left.file').
+ */
+export async function underArgument<T>(parent: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof InvalidArgumentError && !error.argument.includes('.')) {
+      throw new ToolError(
+        error.code,
+        error.message.replace(`'${error.argument}'`, `'${parent}.${error.argument}'`),
+      );
+    }
+    throw error;
+  }
 }

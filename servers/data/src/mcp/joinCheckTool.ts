@@ -1,11 +1,9 @@
 import {
   defineTool,
   fitList,
-  InvalidArgumentError,
   maxTokensArgument,
   optionalBoundedInt,
   stringList,
-  ToolError,
   ToolResult,
 } from '@groundwork/mcp-common';
 import { z } from 'zod';
@@ -18,6 +16,7 @@ import {
   comparisonOf,
   scanControlOf,
   sourceArguments,
+  underArgument,
   warningsSchema,
   withSource,
 } from './dataSource.js';
@@ -95,21 +94,6 @@ function nameOf(args: { file?: string | undefined; table?: string | undefined },
   return args.table ?? args.file?.replace(/^sqlite:/, '') ?? fallback;
 }
 
-/** Runs `work` with an argument error of one side renamed to that side's ('left.file'). */
-async function onSide<T>(side: 'left' | 'right', work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof InvalidArgumentError && !error.argument.includes('.')) {
-      throw new ToolError(
-        error.code,
-        error.message.replace(`'${error.argument}'`, `'${side}.${error.argument}'`),
-      );
-    }
-    throw error;
-  }
-}
-
 export const joinCheckTool = defineTool({
   definition: {
     name: 'join_check',
@@ -145,9 +129,9 @@ export const joinCheckTool = defineTool({
     taskSupport: 'optional',
   },
   async apply(args, ctx) {
-    return onSide('left', () =>
+    return underArgument('left', () =>
       withSource(args.left, ctx, (left) =>
-        onSide('right', () =>
+        underArgument('right', () =>
           withSource(args.right, ctx, async (right) => {
             const on = pairsOf(args.on, left, right);
             const check = await checkJoin(

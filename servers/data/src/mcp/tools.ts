@@ -2,6 +2,7 @@ import type { McpTool } from '@groundwork/mcp-common';
 import { findDuplicatesTool } from './findDuplicatesTool.js';
 import { findKeysTool } from './findKeysTool.js';
 import { joinCheckTool } from './joinCheckTool.js';
+import { keyChecksTool } from './keyChecksTool.js';
 import { profileColumnsTool } from './profileColumnsTool.js';
 import { uniquenessCheckTool } from './uniquenessCheckTool.js';
 
@@ -11,4 +12,5 @@ export const dataTools: readonly McpTool[] = [
   findKeysTool,
   profileColumnsTool,
   joinCheckTool,
+  keyChecksTool,
 ];

@@ -18,7 +18,8 @@ export interface SourceLocation {
   snippet: string;
 }
 
-interface ResolvedFrame {
+export interface ResolvedFrame {
+  /** The real absolute path of the file under the root. */
   absolute: string;
   line: number;
   column?: number;
@@ -152,7 +153,8 @@ async function readSnippet(
   return out.join('\n');
 }
 
-class FrameResolver {
+/** Finds the file under `root` a printed frame names (suffix match, Java package, source map). */
+export class FrameResolver {
   private index: string[] | undefined;
 
   constructor(

@@ -83,8 +83,10 @@ describe('the prompts', () => {
     expect(toolCallsIn(withBase?.[0]?.text ?? '').map((call) => call.tool)).toContain('compare_runs');
     expect(toolCallsIn(without?.[0]?.text ?? '').map((call) => call.tool)).toEqual([
       'test_summary',
+      'failure_clusters',
       'list_failures',
       'failure_context',
+      'suspect_commits',
     ]);
   });
 });

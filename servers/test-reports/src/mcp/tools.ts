@@ -5,12 +5,14 @@ import { failureClustersTool } from './failureClustersTool.js';
 import { failureContextTool } from './failureContextTool.js';
 import { flakyTestsTool } from './flakyTestsTool.js';
 import { listFailuresTool } from './listFailuresTool.js';
+import { suspectCommitsTool } from './suspectCommitsTool.js';
 import { testSummaryTool } from './testSummaryTool.js';
 
 export const testReportTools: readonly McpTool[] = [
   testSummaryTool,
   listFailuresTool,
   failureClustersTool,
+  suspectCommitsTool,
   failureContextTool,
   flakyTestsTool,
   compareRunsTool,

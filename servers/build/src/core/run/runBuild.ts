@@ -10,6 +10,7 @@ import {
   runChild,
 } from '@groundwork/mcp-common/childProcess';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import type { CacheRecord } from '../cache/cacheExplain.js';
 import {
   BUILD_ENV_NAMES,
   type BuildPolicy,
@@ -78,6 +79,8 @@ export interface BuildRun {
   /** The end of the log; page the whole of it with build_log and the run id. */
   log_tail: string[];
   log: { lines: number; bytes: number; truncated: boolean };
+  /** build_cache_explain's record of each task's cache key, kept for a later run to compare with (never answered). */
+  cache?: CacheRecord;
 }
 
 const GRADLE_TASK_LINE =

@@ -16,6 +16,9 @@ export interface RunLogLimits {
   maxLogBytes: number;
 }
 
+/** The run id that names the newest run kept. */
+export const LATEST_RUN = 'latest';
+
 export const DEFAULT_RUN_LOG_LIMITS: RunLogLimits = { maxRuns: 32, maxLogBytes: 64 * 1024 * 1024 };
 
 export interface LogPage {
@@ -56,15 +59,22 @@ export class RunLogs<Summary = unknown> {
     if (run !== undefined) run.summary = summary;
   }
 
+  /** What the kept runs answered, newest first (runs still going, or that failed to start, are left out). */
+  summaries(): Array<{ id: string; summary: Summary }> {
+    return [...this.runs]
+      .flatMap(([id, run]) => (run.summary === undefined ? [] : [{ id, summary: run.summary }]))
+      .reverse();
+  }
+
   summary(id: string): Summary {
     const run = this.runs.get(id);
     if (run?.summary === undefined) throw new UnknownRunError(id);
     return run.summary;
   }
 
-  /** Up to `maxBytes` of the log from byte `offset`. */
+  /** Up to `maxBytes` of the log from byte `offset`; `latest` is the newest run kept. */
   async page(id: string, offset: number, maxBytes: number): Promise<LogPage> {
-    const run = this.runs.get(id);
+    const run = this.runs.get(id === LATEST_RUN ? ([...this.runs.keys()].pop() ?? id) : id);
     if (run === undefined) throw new UnknownRunError(id);
     const handle = await open(run.file, 'r').catch(() => {
       throw new UnknownRunError(id);

@@ -14,6 +14,8 @@ import { tokenCounterFor } from '../tokenCounter.js';
 import { WorkBudget, type WorkControl } from '../workBudget.js';
 import { type ChangedDeclaration, changedDeclarations } from './changedDeclarations.js';
 import type { ChangedFile, ProjectInRepository } from './gitChanges.js';
+import { goTestsReaching } from './goTestBinaries.js';
+import { pythonPackageLoaders } from './pythonPackageLoads.js';
 import { type Runner, type TestGroup, TestRules } from './testSelection.js';
 
 export interface ChangeImpactRequest {
@@ -151,9 +153,10 @@ export async function analyzeChangeImpact(
       'No base revision: changed declarations are not computed, only the changed files’ dependents and tests.',
     );
 
-  // Dependents, nearest first, through every import kind (re-exports and barrels included).
+  // Dependents, nearest first, through every import kind (re-exports and barrels included) and the package
+  // `__init__.py` files Python runs on the way to a module.
   const starts = changed.map((file) => file.path).filter((file) => graph.files.has(file));
-  const dependents = graph.reach(starts, graph.files.size, 'dependents');
+  const dependents = graph.reach(starts, graph.files.size, 'dependents', pythonPackageLoaders(graph));
   if (changed.some((file) => file.status === 'deleted' && languageOf(file.path) !== undefined))
     notes.push(
       'Deleted files have no dependents left in the graph; files that imported them now report unresolved imports (project_tree `unresolved`).',
@@ -175,22 +178,31 @@ export async function analyzeChangeImpact(
   };
   for (const path of starts) await consider(path, 0);
   for (const entry of dependents) await consider(entry.path, entry.distance);
-  for (const file of changed) {
-    if (file.status === 'deleted') continue;
-    // A Go package's tests see all of its files, whether or not they name what changed.
-    if (file.path.endsWith('.go')) {
-      const folder = dirnameOf(file.path);
-      for (const other of graph.files.keys())
-        if (other.endsWith('_test.go') && dirnameOf(other) === folder)
-          await consider(other, 1, 'a test of the changed Go package');
-    }
-    // pytest loads a conftest.py for every test below its folder.
-    if (/(^|\/)conftest\.py$/.test(file.path)) {
-      const folder = dirnameOf(file.path);
-      for (const other of graph.files.keys())
-        if (other.endsWith('.py') && (folder === '' || other.startsWith(`${folder}/`)))
-          await consider(other, 1, 'below the changed conftest.py');
-    }
+  // A Go test binary links whole packages: every test of a package that links a changed one.
+  for (const test of goTestsReaching(
+    graph,
+    changed.map((file) => file.path),
+  ))
+    await consider(
+      test.path,
+      test.distance,
+      test.distance === 1
+        ? 'a test of the changed Go package'
+        : 'its Go test binary links the changed package',
+    );
+  // pytest loads a conftest.py for every test below its folder: a changed conftest.py, or one that imports
+  // the change, reaches them all.
+  const reached = [...starts.map((path) => ({ path, distance: 0 })), ...dependents];
+  for (const conftest of reached) {
+    if (!/(^|\/)conftest\.py$/.test(conftest.path)) continue;
+    const folder = dirnameOf(conftest.path);
+    const reason =
+      conftest.distance === 0
+        ? 'below the changed conftest.py'
+        : `below ${conftest.path}, which imports the change`;
+    for (const other of graph.files.keys())
+      if (other.endsWith('.py') && (folder === '' || other.startsWith(`${folder}/`)))
+        await consider(other, conftest.distance + 1, reason);
   }
   const configs = changed.filter((file) => BUILD_CONFIG.test(file.path)).map((file) => file.path);
   if (configs.length > 0)

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProjectIndex } from '../projectIndex.js';
 import { fixtureRoot } from '../testFixtures.js';
@@ -196,5 +199,43 @@ describe('Go resolution', () => {
     const file = await graphOf('go-app');
     // platform() is declared in watch_js.go (js, by its name) and watch_other.go (!js).
     expect(file('internal/cart/watch_other.go').dependencies).toEqual([]);
+  });
+});
+
+describe('imports into folders the scan leaves out', () => {
+  it('reports them as excluded with the folder, apart from unresolved ones', async () => {
+    const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'excluded-')));
+    const files: Record<string, string> = {
+      'package.json': JSON.stringify({ name: 'x', type: 'module', imports: { '#ansi': './vendor/ansi.js' } }),
+      '.gitignore': 'generated/\n',
+      'src/a.js':
+        "import a from '#ansi';\nimport b from '../vendor/util.js';\nimport c from '../generated/table.js';\nimport d from './missing.js';\nimport e from './b.js';\n",
+      'src/b.js': 'export default 1;\n',
+      'vendor/ansi.js': 'export default 1;\n',
+      'vendor/util.js': 'export default 1;\n',
+      'generated/table.js': 'export default 1;\n',
+    };
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), text);
+    }
+    const index = new ProjectIndex(root);
+    const { graph } = await index.build();
+    index.close();
+    rmSync(root, { recursive: true, force: true });
+    expect(graph.files.get('src/a.js')?.dependencies).toEqual(['src/b.js']);
+    expect(graph.unresolved.samples).toEqual([{ file: 'src/a.js', specifier: './missing.js' }]);
+    expect(graph.excluded).toEqual({
+      count: 3,
+      folders: [
+        { folder: 'vendor', imports: 2 },
+        { folder: 'generated', imports: 1 },
+      ],
+      samples: [
+        { file: 'src/a.js', specifier: '#ansi', target: 'vendor/ansi.js' },
+        { file: 'src/a.js', specifier: '../vendor/util.js', target: 'vendor/util.js' },
+        { file: 'src/a.js', specifier: '../generated/table.js', target: 'generated/table.js' },
+      ],
+    });
   });
 });

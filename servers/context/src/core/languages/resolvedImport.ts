@@ -7,6 +7,11 @@ export interface ResolvedImport {
   external?: string;
   /** True when the import names something of the project that was not found (reported, not dropped). */
   unresolved?: boolean;
+  /**
+   * The project file the import resolves to when the scan leaves it out (an ignored or skipped folder such as
+   * `vendor/`): no edge, since the file is not in the graph, but reported, not dropped.
+   */
+  excluded?: string;
 }
 
 export const UNRESOLVED: ResolvedImport = { local: [], unresolved: true };

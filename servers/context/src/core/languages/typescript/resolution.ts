@@ -205,8 +205,10 @@ export class TsResolver {
       if (mapped !== undefined) return { local: [mapped] };
     }
     if (result.path !== undefined && !bare) {
-      // A relative import that left the scanned files (an ignored or skipped folder) is still reported.
-      return UNRESOLVED;
+      // A relative or `#` import into a file the scan left out (an ignored or skipped folder): reported with
+      // where it leads; one that leaves the project is unresolved.
+      const excluded = this.insideProject(result.path);
+      return excluded === undefined ? UNRESOLVED : { local: [], excluded };
     }
     // tsconfig `paths` make bare-looking aliases; only a name that resolved nowhere in the project is a package.
     if (packageName !== undefined) return { local: [], external: packageName };
@@ -324,10 +326,15 @@ export class TsResolver {
 
   /** A resolved absolute path as a scanned project file, or undefined (node_modules, ignored, outside). */
   private projectFile(absolute: string): string | undefined {
+    const relative = this.insideProject(absolute);
+    return relative !== undefined && this.files.has(relative) ? relative : undefined;
+  }
+
+  /** The project-relative path of an absolute one inside the root (scanned or not), else undefined. */
+  private insideProject(absolute: string): string | undefined {
     const relative = path.relative(this.root, absolute);
-    if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
-    const normalized = relative.split(path.sep).join('/');
-    return this.files.has(normalized) ? normalized : undefined;
+    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+    return relative.split(path.sep).join('/');
   }
 }
 

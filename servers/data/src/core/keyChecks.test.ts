@@ -1,0 +1,258 @@
+// The checks a key becomes, proven where they run: every SQL constraint is executed on SQLite, DuckDB and (when
+// GROUNDWORK_TEST_PG_URL is set) PostgreSQL — it must succeed on a key and fail on a near-key (one duplicate, one
+// orphan). dbt's schema.yml and the Great Expectations suite are checked against the structure their
+// documentation gives (no machine-readable schema of either is published to npm): dbt ≥ 1.10.5 `data_tests` with
+// `arguments`, GX 1.x suites of `type` + `kwargs`.
+import { DuckDBInstance } from '@duckdb/node-api';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import {
+  dbtSchemaYaml,
+  greatExpectationsSuite,
+  type KeyCheckSubject,
+  modelNameOf,
+  type SqlDialect,
+  sqlConstraints,
+} from './keyChecks.js';
+
+const pgUrl = process.env.GROUNDWORK_TEST_PG_URL;
+
+interface Runner {
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const runners: Partial<Record<SqlDialect, Runner>> = {};
+
+beforeAll(async () => {
+  const sqlite = new Database(':memory:');
+  sqlite.pragma('foreign_keys = ON');
+  runners.sqlite = { exec: async (sql) => void sqlite.exec(sql), close: async () => void sqlite.close() };
+  const duck = await (await DuckDBInstance.create(':memory:')).connect();
+  runners.duckdb = { exec: async (sql) => void (await duck.run(sql)), close: async () => duck.closeSync() };
+  if (pgUrl !== undefined) {
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    await client.query(
+      'DROP SCHEMA IF EXISTS groundwork_key_checks CASCADE; CREATE SCHEMA groundwork_key_checks',
+    );
+    await client.query('SET search_path TO groundwork_key_checks');
+    runners.postgres = { exec: async (sql) => void (await client.query(sql)), close: () => client.end() };
+  }
+}, 60_000);
+
+afterAll(async () => {
+  for (const runner of Object.values(runners)) await runner?.close();
+});
+
+let tables = 0;
+
+/** customers: id a key, "Order" (a reserved name) a key with `code`, code a near-key (one duplicate). */
+async function customers(runner: Runner): Promise<string> {
+  const name = `customers_${tables++}`;
+  await runner.exec(
+    `CREATE TABLE ${name} (id INTEGER, code VARCHAR(10), "Order" INTEGER, region VARCHAR(10))`,
+  );
+  await runner.exec(
+    `INSERT INTO ${name} VALUES (1, 'a', 1, 'n'), (2, 'b', 1, 'n'), (3, 'c', 1, 's'), (4, 'c', 2, 's')`,
+  );
+  return name;
+}
+
+/** orders of those customers; with `orphan`, one names customer 9. */
+async function orders(runner: Runner, orphan: boolean): Promise<string> {
+  const name = `orders_${tables++}`;
+  await runner.exec(`CREATE TABLE ${name} (order_id INTEGER, customer_id INTEGER)`);
+  await runner.exec(`INSERT INTO ${name} VALUES (10, 1), (11, 1), (12, 3)${orphan ? ', (13, 9)' : ''}`);
+  return name;
+}
+
+/** Runs one constraint: a statement as it is, a table clause in a new table that the rows are copied into. */
+async function apply(
+  runner: Runner,
+  table: string,
+  columns: string,
+  constraint: ReturnType<typeof sqlConstraints>[number],
+) {
+  if (constraint.applies === 'statement') return runner.exec(constraint.sql);
+  const copy = `${table}_keyed_${tables++}`;
+  await runner.exec(`CREATE TABLE ${copy} (${columns}, ${constraint.sql})`);
+  await runner.exec(`INSERT INTO ${copy} SELECT * FROM ${table}`);
+}
+
+const CUSTOMER_COLUMNS = 'id INTEGER, code VARCHAR(10), "Order" INTEGER, region VARCHAR(10)';
+const ORDER_COLUMNS = 'order_id INTEGER, customer_id INTEGER';
+
+function subject(
+  table: string,
+  columns: string[],
+  references?: KeyCheckSubject['references'],
+): KeyCheckSubject {
+  return { model: table, table, columns, notNull: true, references };
+}
+
+for (const dialect of ['sqlite', 'duckdb', 'postgres'] as const) {
+  describe(`SQL constraints on ${dialect}`, () => {
+    const runner = () => runners[dialect]!;
+    const skip = dialect === 'postgres' && pgUrl === undefined;
+
+    it.skipIf(skip)(
+      'each constraint of a key succeeds: one column and a compound one with a reserved name',
+      async () => {
+        for (const key of [['id'], ['code', 'Order']]) {
+          const table = await customers(runner());
+          const constraints = sqlConstraints(subject(table, key), dialect);
+          expect(constraints.map((c) => c.constraint)).toEqual(['primary_key', 'unique']);
+          for (const constraint of constraints) await apply(runner(), table, CUSTOMER_COLUMNS, constraint);
+        }
+      },
+    );
+
+    it.skipIf(skip)('each constraint of a near-key fails', async () => {
+      for (const key of [['code'], ['region', 'Order']]) {
+        const table = await customers(runner());
+        for (const constraint of sqlConstraints(subject(table, key), dialect)) {
+          await expect(
+            apply(runner(), table, CUSTOMER_COLUMNS, constraint),
+            constraint.sql,
+          ).rejects.toThrow();
+        }
+      }
+    });
+
+    it.skipIf(skip)('the foreign key succeeds without orphans and fails with one', async () => {
+      const parent = await customers(runner());
+      for (const constraint of sqlConstraints(subject(parent, ['id']), dialect)) {
+        await apply(runner(), parent, CUSTOMER_COLUMNS, constraint);
+      }
+      return checkForeignKey(dialect, parent);
+    });
+  });
+}
+
+async function checkForeignKey(dialect: SqlDialect, parent: string) {
+  const runner = runners[dialect]!;
+  const references = { model: parent, table: parent, columns: ['id'] };
+  for (const orphan of [false, true]) {
+    const table = await orders(runner, orphan);
+    const [foreign] = sqlConstraints(
+      { ...subject(table, ['customer_id'], references), notNull: false },
+      dialect,
+    ).filter((c) => c.constraint === 'foreign_key');
+    const applied = apply(runner, table, ORDER_COLUMNS, foreign!);
+    if (orphan) await expect(applied, foreign!.sql).rejects.toThrow();
+    else await applied;
+  }
+}
+
+// dbt's documented schema.yml: version 2; models with data_tests and columns; each test a name or a one-key
+// mapping of the test name to its `arguments` (dbt ≥ 1.10.5; older versions take them at the top level).
+const dbtTest = z.union([
+  z.enum(['unique', 'not_null']),
+  z.strictObject({
+    relationships: z.strictObject({
+      arguments: z.strictObject({
+        to: z.string().regex(/^ref\('[A-Za-z_][A-Za-z0-9_]*'\)$/),
+        field: z.string(),
+      }),
+    }),
+  }),
+  z.strictObject({
+    'dbt_utils.unique_combination_of_columns': z.strictObject({
+      arguments: z.strictObject({ combination_of_columns: z.array(z.string()).min(2) }),
+    }),
+  }),
+]);
+const dbtSchema = z.strictObject({
+  version: z.literal(2),
+  models: z.array(
+    z.strictObject({
+      name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
+      data_tests: z.array(dbtTest).optional(),
+      columns: z.array(z.strictObject({ name: z.string(), data_tests: z.array(dbtTest).min(1) })).optional(),
+    }),
+  ),
+});
+
+// Great Expectations 1.x: an ExpectationSuite's JSON — name, expectations of `type` and `kwargs`, meta.
+const gxSuite = z.strictObject({
+  name: z.string().min(1),
+  expectations: z.array(
+    z.discriminatedUnion('type', [
+      z.strictObject({
+        type: z.literal('expect_column_values_to_be_unique'),
+        kwargs: z.strictObject({ column: z.string() }),
+        meta: z.record(z.string(), z.unknown()),
+      }),
+      z.strictObject({
+        type: z.literal('expect_column_values_to_not_be_null'),
+        kwargs: z.strictObject({ column: z.string() }),
+        meta: z.record(z.string(), z.unknown()),
+      }),
+      z.strictObject({
+        type: z.literal('expect_compound_columns_to_be_unique'),
+        kwargs: z.strictObject({ column_list: z.array(z.string()).min(2) }),
+        meta: z.record(z.string(), z.unknown()),
+      }),
+    ]),
+  ),
+  meta: z.record(z.string(), z.unknown()),
+});
+
+describe('dbt and Great Expectations checks', () => {
+  it('writes unique, not_null and relationships for a one-column key with its foreign key', () => {
+    const yaml = dbtSchemaYaml({
+      model: 'orders',
+      table: 'orders',
+      columns: ['customer_id'],
+      notNull: true,
+      references: { model: 'customers', table: 'customers', columns: ['id'] },
+    });
+    const parsed = dbtSchema.parse(parse(yaml));
+    expect(parsed.models[0]).toEqual({
+      name: 'orders',
+      columns: [
+        {
+          name: 'customer_id',
+          data_tests: [
+            'unique',
+            'not_null',
+            { relationships: { arguments: { to: "ref('customers')", field: 'id' } } },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('writes dbt_utils.unique_combination_of_columns for a compound key, without not_null when a value is null', () => {
+    const yaml = dbtSchemaYaml({ model: 'events', table: 'events', columns: ['id', 'day'], notNull: false });
+    const parsed = dbtSchema.parse(parse(yaml));
+    expect(parsed.models[0]?.data_tests).toEqual([
+      { 'dbt_utils.unique_combination_of_columns': { arguments: { combination_of_columns: ['id', 'day'] } } },
+    ]);
+    expect(parsed.models[0]?.columns).toBeUndefined();
+  });
+
+  it('writes a GX suite of uniqueness and not-null expectations', () => {
+    const single = gxSuite.parse(greatExpectationsSuite(subject('orders', ['order_id'])));
+    expect(single.expectations.map((e) => e.type)).toEqual([
+      'expect_column_values_to_be_unique',
+      'expect_column_values_to_not_be_null',
+    ]);
+    const compound = gxSuite.parse(
+      greatExpectationsSuite({ ...subject('events', ['id', 'day']), notNull: false }),
+    );
+    expect(compound.expectations).toEqual([
+      { type: 'expect_compound_columns_to_be_unique', kwargs: { column_list: ['id', 'day'] }, meta: {} },
+    ]);
+  });
+
+  it('names a file model for dbt and SQL', () => {
+    expect(modelNameOf('exports/2026-orders.csv.gz')).toBe('_2026_orders');
+    expect(modelNameOf('lake/**/*.parquet')).toBe('lake');
+    expect(modelNameOf('Customers.csv')).toBe('customers');
+  });
+});
