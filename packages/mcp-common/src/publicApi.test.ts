@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import * as childProcess from './childProcess.js';
+import * as cli from './cli/reportCommand.js';
 import * as domainError from './domainError.js';
 import * as files from './files/index.js';
 import * as git from './git/index.js';
 import * as publicApi from './index.js';
-import * as masking from './masking.js';
+import * as masking from './masking/masking.js';
 import * as sarif from './sarif.js';
 import * as treeSitter from './treeSitter/grammarLoader.js';
 
@@ -117,5 +118,9 @@ describe('@groundwork/mcp-common public API', () => {
 
   it('keeps the treeSitter subpath to the grammar loader', () => {
     expect(Object.keys(treeSitter)).toEqual(['grammarLoader']);
+  });
+
+  it('keeps the cli subpath to the report command runner', () => {
+    expect(Object.keys(cli)).toEqual(['runReportCommand']);
   });
 });

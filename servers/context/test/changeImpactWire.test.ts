@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, realpathSync, utimesSync, writeFil
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectOverStdio, type StdioSession } from '@groundwork/mcp-testkit';
+import { connectOverStdio, defaultBudgetProblem, type StdioSession } from '@groundwork/mcp-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
@@ -14,6 +14,7 @@ const git = (cwd: string, ...args: string[]) =>
 let server: StdioSession;
 let root: string;
 let markers: string;
+let big: string;
 
 beforeAll(async () => {
   const allowed = realpathSync(mkdtempSync(path.join(tmpdir(), 'impact-wire-')));
@@ -45,6 +46,20 @@ beforeAll(async () => {
     git(root, 'config', key!, value!);
   writeFileSync(path.join(root, 'src/value.ts'), 'export const value = 2;\n');
   utimesSync(path.join(root, 'src/value.ts'), new Date(2001, 1, 1), new Date(2001, 1, 1));
+  // A big change: 400 changed files, each with a test.
+  big = path.join(allowed, 'big');
+  for (let i = 0; i < 400; i++) {
+    mkdirSync(path.join(big, 'src'), { recursive: true });
+    writeFileSync(path.join(big, `src/module${i}.ts`), `export const value${i} = ${i};\n`);
+    writeFileSync(
+      path.join(big, `src/module${i}.test.ts`),
+      `import { value${i} } from './module${i}.js';\nvoid value${i};\n`,
+    );
+  }
+  writeFileSync(
+    path.join(big, 'package.json'),
+    JSON.stringify({ name: 'big', devDependencies: { vitest: '*' } }),
+  );
   server = await connectOverStdio({ bin, clientName: 'impact-wire', args: ['--allowed-dir', allowed] });
 });
 afterAll(async () => {
@@ -65,6 +80,39 @@ describe('change_impact on a hostile repository', () => {
     ]);
     expect(answer.state).toMatchObject({ source: 'git', dirty_files: 1 });
     expect(readdirSync(markers)).toEqual([]);
+  });
+
+  it('pages every list of a big change with its own cursor, each page within the budget', async () => {
+    const files = Array.from({ length: 400 }, (_, i) => `src/module${i}.ts`);
+    const first = await server.call('change_impact', { path: big, files });
+    expect(first.isError, first.text).toBeFalsy();
+    expect(await defaultBudgetProblem(first.text)).toBeUndefined();
+    const answer = first.structuredContent as {
+      changed_files: Array<{ path: string }>;
+      tests: Array<{ path: string }>;
+      totals: Record<string, number>;
+      cursors: Record<string, string | undefined>;
+      truncated: boolean;
+    };
+    expect(answer.totals).toMatchObject({ changed_files: 400, tests: 400, dependents: 400 });
+    expect(answer.truncated).toBe(true);
+    for (const list of ['changed_files', 'tests'] as const) {
+      const seen = answer[list].map((entry) => entry.path);
+      expect(seen.length).toBeGreaterThan(0);
+      let cursor = answer.cursors[list];
+      while (cursor !== undefined) {
+        const page = await server.call('change_impact', { path: big, files, cursor, max_tokens: 1000 });
+        expect(page.isError, page.text).toBeFalsy();
+        expect(page.text.length).toBeLessThanOrEqual(2500);
+        const content = page.structuredContent as Record<string, unknown> & {
+          cursors: Record<string, string | undefined>;
+        };
+        expect(content.page_of).toBe(list);
+        seen.push(...(content[list] as Array<{ path: string }>).map((entry) => entry.path));
+        cursor = content.cursors[list];
+      }
+      expect(new Set(seen).size).toBe(400);
+    }
   });
 
   it('says which commit every answer describes', async () => {

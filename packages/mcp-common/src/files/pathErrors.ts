@@ -1,8 +1,8 @@
 // The refusals of path confinement, each with a stable code. Messages quote the path exactly as the client
 // sent it (secrets masked), never a server-side path and never a bare file name that could name another file.
-import { echoOfClientText } from '../clientEcho.js';
-import { maskSecrets } from '../masking.js';
-import { ToolError } from '../toolError.js';
+import { echoOfClientText } from '../masking/clientEcho.js';
+import { maskSecrets } from '../masking/masking.js';
+import { ToolError } from '../tools/toolError.js';
 import type { FileKind } from './fileKind.js';
 
 /**

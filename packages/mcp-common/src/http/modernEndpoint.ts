@@ -9,7 +9,7 @@ import { Dispatcher, type Reply } from '../protocol/dispatcher.js';
 import { classify, META } from '../protocol/eras.js';
 import { RpcErrorCode, type RpcErrorReply } from '../protocol/rpcError.js';
 import { screenModern } from '../protocol/screening.js';
-import type { ServerApp } from '../serverApp.js';
+import type { ServerApp } from '../server/serverApp.js';
 import {
   acceptsEventStream,
   isRequest,

@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { ConfinedDirectory } from '../files/confinedDirectory.js';
 import type { Logger } from '../logger.js';
-import { maskSecrets } from '../masking.js';
+import { maskSecrets } from '../masking/masking.js';
 import { RpcError, RpcErrorCode } from '../protocol/rpcError.js';
 import { readSkills, type Skill, type SkillFile } from './skillFolder.js';
 

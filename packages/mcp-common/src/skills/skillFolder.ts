@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { ConfinedDirectory } from '../files/confinedDirectory.js';
 import type { Logger } from '../logger.js';
-import { ToolError } from '../toolError.js';
+import { ToolError } from '../tools/toolError.js';
 
 export const SKILL_LIMITS = {
   /** Skills served from one folder. */

@@ -14,9 +14,9 @@
 //   address for stateless requests); one more is refused with a JSON-RPC error, never by dropping another
 //   task's result before its time.
 import { randomBytes } from 'node:crypto';
-import type { Limits } from '../limits.js';
+import type { Limits } from '../limits/limits.js';
 import { errorBodyOf, RpcError, RpcErrorCode } from '../protocol/rpcError.js';
-import type { CallOutcome } from '../toolRegistry.js';
+import type { CallOutcome } from '../tools/toolRegistry.js';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 

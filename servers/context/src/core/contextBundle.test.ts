@@ -1,3 +1,4 @@
+import { countTokens } from '@groundwork/mcp-common/tokens';
 import { describe, expect, it } from 'vitest';
 import { buildContextBundle } from './contextBundle.js';
 import { ProjectIndex } from './projectIndex.js';
@@ -35,6 +36,21 @@ describe('buildContextBundle', () => {
     // total_tokens counts itself: exact, or one above when its own digits tip the count.
     expect(bundle.total_tokens - whole).toBeGreaterThanOrEqual(0);
     expect(bundle.total_tokens - whole).toBeLessThanOrEqual(1);
+  });
+
+  it('fits the answer by the one answer tokenizer whatever encoding counts the files', async () => {
+    const { index, project } = await open();
+    for (const budgetTokens of [150, 400, 1500]) {
+      const bundle = await buildContextBundle(index, project, {
+        maxChars: 1_000_000,
+        files: ['src/main.ts'],
+        budgetTokens,
+        depth: 2,
+        encoding: 'cl100k_base',
+      });
+      expect(await countTokens(JSON.stringify(bundle))).toBeLessThanOrEqual(budgetTokens);
+      expect(bundle.encoding).toBe('cl100k_base');
+    }
   });
 
   it('fits the whole answer as JSON in the budget, the target first whenever anything fits', async () => {

@@ -2,6 +2,7 @@
 // dependencies by graph distance and, within a distance, by personalized PageRank from the targets; a file
 // too big to fit whole is given as an outline of its declarations rather than dropped.
 
+import { countTokens } from '@groundwork/mcp-common/tokens';
 import { lookupFile } from './fileLookup.js';
 import { countFileTokens, readProjectFile } from './fileTokens.js';
 import { personalizedPageRank } from './pageRank.js';
@@ -35,8 +36,9 @@ export interface ContextBundle {
   encoding: Encoding;
   budget_tokens: number;
   /**
-   * Tokens of this whole answer as JSON (framing, paths, contents), with `encoding`: never above the budget.
-   * It counts itself, so it may be one above the count when its own digits tip it.
+   * Tokens of this whole answer as compact JSON (framing, paths, contents), counted as every answer is
+   * (mcp-common's one tokenizer, o200k_base): never above the budget. It counts itself, so it may be one above
+   * the count when its own digits tip it. `encoding` counts each file's `tokens`.
    */
   total_tokens: number;
   files: BundledFile[];
@@ -75,6 +77,7 @@ export async function buildContextBundle(
   );
   const candidates = [...targets.map((path) => ({ path, distance: 0 })), ...ranked];
 
+  // A file's `tokens` are counted with the asked encoding; the answer's cost with the one answer tokenizer.
   const count = await tokenCounterFor(request.encoding);
   const budget = new WorkBudget(control.signal);
   const files: BundledFile[] = [];
@@ -94,14 +97,14 @@ export async function buildContextBundle(
     omitted_count: candidates.length,
     truncated: false,
   });
-  let remaining = request.budgetTokens - count(framing);
+  let remaining = request.budgetTokens - (await countTokens(framing));
   let remainingChars = request.maxChars - framing.length;
-  const cost = (entry: BundledFile | OmittedFile) => {
+  const cost = async (entry: BundledFile | OmittedFile) => {
     const json = JSON.stringify(entry);
-    return { tokens: count(json) + 1, chars: json.length + 1 };
+    return { tokens: (await countTokens(json)) + 1, chars: json.length + 1 };
   };
-  const take = (entry: BundledFile): boolean => {
-    const price = cost(entry);
+  const take = async (entry: BundledFile): Promise<boolean> => {
+    const price = await cost(entry);
     if (price.tokens > remaining || price.chars > remainingChars) return false;
     files.push(entry);
     remaining -= price.tokens;
@@ -116,20 +119,20 @@ export async function buildContextBundle(
     let included = false;
     if (!stopped && remaining > 0) {
       const content = await readProjectFile(project, candidate.path, control.signal);
-      included = take({ ...candidate, tokens, content, mode: 'full' });
+      included = await take({ ...candidate, tokens, content, mode: 'full' });
       if (!included) {
         const outline = await outlineOf(project, candidate.path, graph.files.get(candidate.path)?.language);
         if (outline !== undefined) {
-          included = take({ ...candidate, tokens: count(outline), content: outline, mode: 'outline' });
+          included = await take({ ...candidate, tokens: count(outline), content: outline, mode: 'outline' });
           if (!included && isTarget) {
-            const partial = longestFittingPrefix(
+            const partial = await longestFittingPrefix(
               outline,
-              (text) =>
-                cost({ ...candidate, tokens: count(text), content: text, mode: 'partial_outline' }).tokens <=
-                remaining,
+              async (text) =>
+                (await cost({ ...candidate, tokens: count(text), content: text, mode: 'partial_outline' }))
+                  .tokens <= remaining,
             );
             if (partial !== undefined)
-              included = take({
+              included = await take({
                 ...candidate,
                 tokens: count(partial),
                 content: partial,
@@ -149,7 +152,7 @@ export async function buildContextBundle(
   // What did not fit is listed while the answer has room; the assembled answer is then counted whole.
   const shownOmitted: OmittedFile[] = [];
   for (const entry of omitted) {
-    const price = cost(entry);
+    const price = await cost(entry);
     if (price.tokens > remaining || price.chars > remainingChars) break;
     shownOmitted.push(entry);
     remaining -= price.tokens;
@@ -157,9 +160,9 @@ export async function buildContextBundle(
   }
   for (;;) {
     // total_tokens is part of what it counts: settle on a number that counts itself.
-    let total = count(JSON.stringify(answer(request.budgetTokens, shownOmitted)));
+    let total = await countTokens(JSON.stringify(answer(request.budgetTokens, shownOmitted)));
     for (let round = 0; round < 4; round++) {
-      const recount = count(JSON.stringify(answer(total, shownOmitted)));
+      const recount = await countTokens(JSON.stringify(answer(total, shownOmitted)));
       if (recount === total) break;
       total = Math.max(total, recount);
     }
@@ -176,7 +179,10 @@ function toOmitted(file: BundledFile): OmittedFile {
 }
 
 /** The most lines of `outline` (header first) that `fits` accepts, or undefined when not even one does. */
-function longestFittingPrefix(outline: string, fits: (text: string) => boolean): string | undefined {
+async function longestFittingPrefix(
+  outline: string,
+  fits: (text: string) => Promise<boolean>,
+): Promise<string | undefined> {
   const lines = outline.split('\n');
   let low = 0;
   let high = lines.length - 1;
@@ -184,7 +190,7 @@ function longestFittingPrefix(outline: string, fits: (text: string) => boolean):
   while (low <= high) {
     const middle = (low + high) >> 1;
     const text = lines.slice(0, middle + 1).join('\n');
-    if (fits(text)) {
+    if (await fits(text)) {
       best = text;
       low = middle + 1;
     } else {

@@ -10,6 +10,8 @@ export interface GraphFile {
   dependencies: string[];
   /** External packages it imports, sorted. */
   externals: string[];
+  /** Imports that named something of the project that was not found (Python's with their leading dots). */
+  unresolved?: string[];
 }
 
 export type Direction = 'dependencies' | 'dependents' | 'both';

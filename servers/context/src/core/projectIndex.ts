@@ -265,11 +265,15 @@ export class ProjectIndex {
       else resolved = jvm!.resolve(file.path, fact);
       const dependencies = new Set<string>();
       const externals = new Set<string>();
+      const missing: string[] = [];
       resolved.forEach((result, index) => {
         for (const local of result.local) if (local !== file.path) dependencies.add(local);
         if (result.external !== undefined) externals.add(result.external);
         const ref = fact.imports[index];
-        if (result.unresolved && ref !== undefined) unresolved.add(file.path, ref.specifier, ref.level);
+        if (result.unresolved && ref !== undefined) {
+          unresolved.add(file.path, ref.specifier, ref.level);
+          missing.push('.'.repeat(ref.level ?? 0) + ref.specifier);
+        }
         if (result.excluded !== undefined && ref !== undefined)
           unresolved.addExcluded(file.path, ref.specifier, result.excluded);
       });
@@ -279,6 +283,7 @@ export class ProjectIndex {
         size: file.size,
         dependencies: [...dependencies].sort(),
         externals: [...externals].sort(),
+        ...(missing.length === 0 ? {} : { unresolved: missing }),
       };
     };
     const files: GraphFile[] = [];

@@ -16,7 +16,7 @@ export const contextBundleTool = defineTool({
     name: 'context_bundle',
     title: 'Context bundle under a token budget',
     description:
-      "The target files in full plus their most relevant dependencies (nearest first, then most central by personalized PageRank), packed so that the whole answer (framing, paths, contents as JSON, counted with `encoding`) fits `budget_tokens`; the target comes first (in full, else its outline, else as much of its outline as fits). A dependency too big to fit whole comes as an outline of its exported declarations (mode 'outline'); what does not fit at all is listed in `omitted`. Use it to load exactly the context an edit needs.",
+      "The target files in full plus their most relevant dependencies (nearest first, then most central by personalized PageRank), packed so that the whole answer (framing, paths, contents as compact JSON, counted with o200k_base as every answer is; `encoding` counts each file's `tokens`) fits `budget_tokens`; the target comes first (in full, else its outline, else as much of its outline as fits). A dependency too big to fit whole comes as an outline of its exported declarations (mode 'outline'); what does not fit at all is listed in `omitted`. Use it to load exactly the context an edit needs.",
     input: z.object({
       path: projectPathArg,
       files: fileListArg('The target file(s), relative to the project root.'),
@@ -55,14 +55,15 @@ export const contextBundleTool = defineTool({
   async apply(args, ctx) {
     await using opened = await openProject(args.path, ctx);
     const { index, project } = opened;
-    // The answer's `state` is framing the bundle's budget must leave room for.
+    // The answer's budget (ctx.answer: `budget_tokens`, counted by mcp-common's one tokenizer) holds the whole
+    // answer, `state` included: the bundle gets what the state leaves.
     const state = JSON.stringify({ state: opened.state });
     const bundle = await buildContextBundle(
       index,
       project,
       {
         files: args.files,
-        budgetTokens: Math.max(MIN_BUNDLE_TOKENS, args.budget_tokens - (await countTokens(state)) - 1),
+        budgetTokens: Math.max(MIN_BUNDLE_TOKENS, ctx.answer.maxTokens - (await countTokens(state)) - 1),
         maxChars: ctx.answer.maxChars - state.length,
         depth: args.depth,
         encoding: args.encoding,

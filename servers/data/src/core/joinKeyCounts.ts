@@ -1,18 +1,12 @@
 // How often each join key occurs on either side, by its 64-bit hash, with the first row of each side:
 // one open-addressing table of int32 slots (no per-key objects). Beyond the memory budget the table and every
-// later row go to 64 temporary partition files by the hash's bits, and each partition is counted on its own,
+// later row go to temporary partition files (partitionSpill.ts), and each partition is counted on its own,
 // so memory stays bounded however many keys there are.
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { throwIfAborted } from '@groundwork/mcp-common/domainError';
+import { PartitionSpill, SPILL_PARTITIONS } from './partitionSpill.js';
 
 /** Slot: hash lane 1, lane 2, left count, right count, first left row, first right row (0 = empty). */
 const SLOT = 6;
 const MAX_LOAD = 0.6;
-const PARTITION_BITS = 6;
-const PARTITIONS = 1 << PARTITION_BITS;
-const BUFFER_RECORDS = 8192;
 
 export type Side = 0 | 1;
 
@@ -100,7 +94,7 @@ class KeyTable {
 
 export class JoinKeyCounts {
   private table: KeyTable;
-  private spill: Spill | undefined;
+  private spill: PartitionSpill | undefined;
 
   constructor(private readonly budgetBytes: number) {
     let capacity = 16;
@@ -136,7 +130,7 @@ export class JoinKeyCounts {
     }
     const spill = this.spill;
     spill.flush();
-    for (let partition = 0; partition < PARTITIONS; partition++) {
+    for (let partition = 0; partition < SPILL_PARTITIONS; partition++) {
       const table = new KeyTable(1 << 12);
       await spill.replay(partition, (h1, h2, l, r, fl, fr) => table.add(h1, h2, l, r, fl, fr), signal);
       table.forEach(visit);
@@ -149,76 +143,11 @@ export class JoinKeyCounts {
   }
 
   private startSpill(): void {
-    const spill = new Spill();
+    const spill = new PartitionSpill(SLOT);
     this.table.forEach((h1, h2, l, r, fl, fr) => {
       spill.write(h1, h2, l, r, fl, fr);
     });
     this.table = new KeyTable(1);
     this.spill = spill;
-  }
-}
-
-class Spill {
-  private readonly directory = mkdtempSync(path.join(tmpdir(), 'groundwork-data-join-'));
-  private readonly files: number[] = [];
-  private readonly buffers: Int32Array[] = [];
-  private readonly fill = new Int32Array(PARTITIONS);
-
-  constructor() {
-    for (let p = 0; p < PARTITIONS; p++) {
-      this.files.push(openSync(path.join(this.directory, `${p}.bin`), 'w+'));
-      this.buffers.push(new Int32Array(BUFFER_RECORDS * SLOT));
-    }
-  }
-
-  write(h1: number, h2: number, l: number, r: number, fl: number, fr: number): void {
-    // The table's slot is chosen by the low bits of h1; partitions by the top bits of h2.
-    const partition = h2 >>> (32 - PARTITION_BITS);
-    const buffer = this.buffers[partition]!;
-    const at = this.fill[partition]! * SLOT;
-    buffer[at] = h1;
-    buffer[at + 1] = h2;
-    buffer[at + 2] = l;
-    buffer[at + 3] = r;
-    buffer[at + 4] = fl;
-    buffer[at + 5] = fr;
-    if (++this.fill[partition]! === BUFFER_RECORDS) this.flushPartition(partition);
-  }
-
-  flush(): void {
-    for (let p = 0; p < PARTITIONS; p++) this.flushPartition(p);
-  }
-
-  async replay(partition: number, visit: KeyVisit, signal?: AbortSignal): Promise<void> {
-    const fd = this.files[partition]!;
-    const chunk = new Int32Array(BUFFER_RECORDS * 8 * SLOT);
-    const bytes = new Uint8Array(chunk.buffer);
-    let position = 0;
-    for (;;) {
-      throwIfAborted(signal);
-      const read = readSync(fd, bytes, 0, bytes.length, position);
-      if (read === 0) return;
-      position += read;
-      const end = read / 4;
-      for (let at = 0; at < end; at += SLOT)
-        visit(chunk[at]!, chunk[at + 1]!, chunk[at + 2]!, chunk[at + 3]!, chunk[at + 4]!, chunk[at + 5]!);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-
-  private disposed = false;
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    for (const fd of this.files) closeSync(fd);
-    rmSync(this.directory, { recursive: true, force: true });
-  }
-
-  private flushPartition(partition: number): void {
-    const count = this.fill[partition]!;
-    if (count === 0) return;
-    writeSync(this.files[partition]!, new Uint8Array(this.buffers[partition]!.buffer, 0, count * SLOT * 4));
-    this.fill[partition] = 0;
   }
 }

@@ -1,9 +1,14 @@
 // The checks a key becomes, proven where they run: every SQL constraint is executed on SQLite, DuckDB and (when
 // GROUNDWORK_TEST_PG_URL is set) PostgreSQL — it must succeed on a key and fail on a near-key (one duplicate, one
 // orphan). dbt's schema.yml and the Great Expectations suite are checked against the structure their
-// documentation gives (no machine-readable schema of either is published to npm): dbt ≥ 1.10.5 `data_tests` with
-// `arguments`, GX 1.x suites of `type` + `kwargs`.
+// documentation gives (dbt ≥ 1.10.5 `data_tests` with `arguments`, GX 1.x suites of `type` + `kwargs`), and —
+// when the published JSON schemas are at hand (neither project ships them to npm, so CI has none) — against
+// those: GROUNDWORK_DBT_YML_SCHEMA names dbt-jsonschema's schemas/latest/dbt_yml_files-latest.json,
+// GROUNDWORK_GX_SCHEMAS the folder great_expectations/expectations/core/schemas of a GX 1.x checkout.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { Ajv } from 'ajv';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -194,7 +199,10 @@ const gxSuite = z.strictObject({
       }),
       z.strictObject({
         type: z.literal('expect_compound_columns_to_be_unique'),
-        kwargs: z.strictObject({ column_list: z.array(z.string()).min(2) }),
+        kwargs: z.strictObject({
+          column_list: z.array(z.string()).min(2),
+          ignore_row_if: z.enum(['all_values_are_missing', 'any_value_is_missing', 'never']),
+        }),
         meta: z.record(z.string(), z.unknown()),
       }),
     ]),
@@ -246,7 +254,11 @@ describe('dbt and Great Expectations checks', () => {
       greatExpectationsSuite({ ...subject('events', ['id', 'day']), notNull: false }),
     );
     expect(compound.expectations).toEqual([
-      { type: 'expect_compound_columns_to_be_unique', kwargs: { column_list: ['id', 'day'] }, meta: {} },
+      {
+        type: 'expect_compound_columns_to_be_unique',
+        kwargs: { column_list: ['id', 'day'], ignore_row_if: 'any_value_is_missing' },
+        meta: {},
+      },
     ]);
   });
 
@@ -254,5 +266,59 @@ describe('dbt and Great Expectations checks', () => {
     expect(modelNameOf('exports/2026-orders.csv.gz')).toBe('_2026_orders');
     expect(modelNameOf('lake/**/*.parquet')).toBe('lake');
     expect(modelNameOf('Customers.csv')).toBe('customers');
+  });
+});
+
+describe('against the published JSON schemas', () => {
+  const dbtSchemaFile = process.env.GROUNDWORK_DBT_YML_SCHEMA;
+  const gxSchemas = process.env.GROUNDWORK_GX_SCHEMAS;
+  const compile = (file: string) => {
+    const schema = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    delete schema.$schema;
+    return new Ajv({ strict: false, allErrors: true }).compile(schema);
+  };
+  const subjects: KeyCheckSubject[] = [
+    {
+      ...subject('orders', ['customer_id']),
+      references: { model: 'customers', table: 'customers', columns: ['id'] },
+    },
+    { ...subject('events', ['id', 'day']), notNull: false },
+    subject('events', ['id', 'day']),
+  ];
+
+  it.skipIf(dbtSchemaFile === undefined)("dbt's schema.yml is valid under dbt-jsonschema", () => {
+    const validate = compile(dbtSchemaFile!);
+    for (const key of subjects)
+      expect(validate(parse(dbtSchemaYaml(key))), JSON.stringify(validate.errors)).toBe(true);
+    expect(
+      validate({
+        version: 2,
+        // A model needs a name: the schema can refuse.
+        models: [{ columns: [{ name: 'a', data_tests: ['unique'] }] }],
+      }),
+    ).toBe(false);
+  });
+
+  it.skipIf(gxSchemas === undefined)("each expectation's kwargs are valid under GX's schema for it", () => {
+    const file = (type: string) =>
+      path.join(
+        gxSchemas!,
+        `${type
+          .split('_')
+          .map((word) => word[0]!.toUpperCase() + word.slice(1))
+          .join('')}.json`,
+      );
+    for (const key of subjects) {
+      for (const expectation of greatExpectationsSuite(key).expectations) {
+        const validate = compile(file(expectation.type));
+        expect(
+          validate({ ...expectation.kwargs, meta: expectation.meta }),
+          JSON.stringify(validate.errors),
+        ).toBe(true);
+      }
+    }
+    expect(compile(file('expect_compound_columns_to_be_unique'))({ column_list: ['a'], bogus: 1 })).toBe(
+      false,
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { AllowedPaths } from '@groundwork/mcp-common';
 import { shippedWorkflowProblems, toolCalls, toolMentionProblems } from '@groundwork/mcp-testkit';
 import { describe, expect, it } from 'vitest';
-import { fixturesDir } from '../core/testing/fixtureRun.js';
+import { fixturesDir } from '../testing/fixtureRun.js';
 import { testReportPrompts } from './prompts.js';
 import { testReportTools } from './tools.js';
 

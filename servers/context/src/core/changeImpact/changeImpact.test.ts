@@ -118,6 +118,35 @@ describe('change_impact', () => {
     await expect(impactOf(root)).rejects.toMatchObject({ code: 'NOT_A_GIT_REPOSITORY' });
   });
 
+  it('reports the dependents and tests of a deleted file through the imports of it that no longer resolve', async () => {
+    const root = project();
+    write(root, {
+      'py/app/__init__.py': '',
+      'py/app/gone.py': 'X = 1\n',
+      'py/app/user.py': 'from .gone import X\n',
+      'py/tests/test_user.py': 'from app.user import X\n',
+    });
+    git(root, 'add', '-A');
+    git(root, '-c', 'user.email=a@b', '-c', 'user.name=a', 'commit', '-qm', 'python');
+    rmSync(path.join(root, 'src/math.ts'));
+    rmSync(path.join(root, 'py/app/gone.py'));
+    const impact = await impactOf(root, { base: 'HEAD' });
+    expect(impact.changed_files).toContainEqual({ path: 'src/math.ts', status: 'deleted' });
+    expect(impact.changed_declarations).toContainEqual(
+      expect.objectContaining({ file: 'src/math.ts', name: 'PI', change: 'removed' }),
+    );
+    expect(impact.dependents.slice(0, 3)).toEqual([
+      { path: 'py/app/user.py', distance: 1 },
+      { path: 'src/index.ts', distance: 1 },
+      { path: 'py/tests/test_user.py', distance: 2 },
+    ]);
+    expect(impact.tests.map((test) => test.path).sort()).toEqual([
+      'py/tests/test_user.py',
+      'test/area.test.ts',
+    ]);
+    expect(impact.notes.join('\n')).toMatch(/deleted file’s dependents/);
+  });
+
   it('refuses a base that is an option or names no commit', async () => {
     const root = project();
     await expect(impactOf(root, { base: '--output=/tmp/x' })).rejects.toMatchObject({

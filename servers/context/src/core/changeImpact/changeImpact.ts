@@ -3,6 +3,7 @@
 // test files among those with the commands that run exactly them, and a bundle of the hunks and the
 // signatures of the nearest dependents within a token budget.
 import { DomainError } from '@groundwork/mcp-common/domainError';
+import { countTokens } from '@groundwork/mcp-common/tokens';
 import type { CodeState } from '../codeState.js';
 import type { FileSource } from '../fileSource.js';
 import { languageOf } from '../languages/fileLanguage.js';
@@ -10,9 +11,9 @@ import { dirnameOf } from '../languages/resolvedImport.js';
 import type { IndexedProject, ProjectIndex } from '../projectIndex.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../projectScan.js';
 import { outlineSymbols, renderOutline } from '../symbolOutline.js';
-import { tokenCounterFor } from '../tokenCounter.js';
 import { WorkBudget, type WorkControl } from '../workBudget.js';
 import { type ChangedDeclaration, changedDeclarations } from './changedDeclarations.js';
+import { formerImporters } from './formerImporters.js';
 import type { ChangedFile, ProjectInRepository } from './gitChanges.js';
 import { goTestsReaching } from './goTestBinaries.js';
 import { pythonPackageLoaders } from './pythonPackageLoads.js';
@@ -156,10 +157,33 @@ export async function analyzeChangeImpact(
   // Dependents, nearest first, through every import kind (re-exports and barrels included) and the package
   // `__init__.py` files Python runs on the way to a module.
   const starts = changed.map((file) => file.path).filter((file) => graph.files.has(file));
-  const dependents = graph.reach(starts, graph.files.size, 'dependents', pythonPackageLoaders(graph));
-  if (changed.some((file) => file.status === 'deleted' && languageOf(file.path) !== undefined))
+  const loaders = pythonPackageLoaders(graph);
+  const dependents = graph.reach(starts, graph.files.size, 'dependents', loaders);
+  // A deleted file is out of the graph: its former importers (their imports of it now resolve nowhere) are
+  // its dependents at one hop, and theirs follow.
+  const deleted = changed.filter((file) => file.status === 'deleted').map((file) => file.path);
+  const importers = formerImporters(graph, deleted).filter((file) => !starts.includes(file));
+  if (importers.length > 0) {
+    const known = new Map(dependents.map((entry) => [entry.path, entry]));
+    const further = [
+      ...importers.map((path) => ({ path, distance: 0 })),
+      ...graph.reach(importers, graph.files.size, 'dependents', loaders),
+    ];
+    for (const entry of further) {
+      if (starts.includes(entry.path)) continue;
+      const seen = known.get(entry.path);
+      if (seen === undefined || entry.distance + 1 < seen.distance)
+        known.set(entry.path, { path: entry.path, distance: entry.distance + 1 });
+    }
+    dependents.splice(
+      0,
+      dependents.length,
+      ...[...known.values()].sort((a, b) => a.distance - b.distance || (a.path < b.path ? -1 : 1)),
+    );
+  }
+  if (deleted.some((file) => languageOf(file) !== undefined))
     notes.push(
-      'Deleted files have no dependents left in the graph; files that imported them now report unresolved imports (project_tree `unresolved`).',
+      'A deleted file’s dependents are the files whose imports of it no longer resolve (relative TS/JS, Python and Go imports); one imported through an alias (tsconfig paths, #imports) is not matched — project_tree `unresolved` lists such imports.',
     );
 
   // Tests: the changed files and their dependents that are tests, plus the edges imports do not show.
@@ -234,7 +258,6 @@ async function bundleOf(
   budgetTokens: number,
   signal: AbortSignal | undefined,
 ): Promise<ChangeBundle> {
-  const count = await tokenCounterFor('o200k_base');
   const bundle: ChangeBundle = {
     budget_tokens: budgetTokens,
     tokens: 0,
@@ -242,9 +265,10 @@ async function bundleOf(
     signatures: [],
     omitted: 0,
   };
-  let remaining = budgetTokens - count(JSON.stringify(bundle));
-  const take = (entry: object): boolean => {
-    const cost = count(JSON.stringify(entry)) + 1;
+  // Counted as the whole answer is (mcp-common's one tokenizer).
+  let remaining = budgetTokens - (await countTokens(JSON.stringify(bundle)));
+  const take = async (entry: object): Promise<boolean> => {
+    const cost = (await countTokens(JSON.stringify(entry))) + 1;
     if (cost > remaining) {
       bundle.omitted++;
       return false;
@@ -257,7 +281,7 @@ async function bundleOf(
     const diff = diffs.get(file.path);
     if (diff === undefined) continue;
     const entry = { file: file.path, diff };
-    if (take(entry)) bundle.hunks.push(entry);
+    if (await take(entry)) bundle.hunks.push(entry);
   }
   for (const dependent of dependents.slice(0, MAX_SIGNATURE_FILES)) {
     const language = languageOf(dependent.path);
@@ -271,7 +295,7 @@ async function bundleOf(
       distance: dependent.distance,
       outline: renderOutline(dependent.path, symbols),
     };
-    if (take(entry)) bundle.signatures.push(entry);
+    if (await take(entry)) bundle.signatures.push(entry);
   }
   bundle.omitted += Math.max(0, dependents.length - MAX_SIGNATURE_FILES);
   return bundle;
