@@ -62,7 +62,7 @@ export async function runServer(spec: ServerSpec, argv = process.argv.slice(2)):
   const { limits: _limits, textBlock: _textBlock, ...httpOptions } = options;
   const running = await serveHttp(app, { ...httpOptions, mode: options.transport });
   process.stderr.write(`${spec.name} ${spec.version} serving ${options.transport} at ${running.url}\n`);
-  // As on stdio (stdio.ts): built once serving, not before, and a tool whose schema cannot be listed fails here.
+  // As on stdio (stdio/serveStdio.ts): built once serving, not before, and a tool whose schema cannot be listed fails here.
   void app.registry.listing;
   preloadLogger(app.logger);
   const stop = () => {
