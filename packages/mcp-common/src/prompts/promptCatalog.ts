@@ -15,22 +15,22 @@ import {
 } from './prompt.js';
 
 /** What a client may send: at most this many arguments, each value at most this many characters. */
-export const PROMPT_LIMITS = { maxArguments: 64, maxValueChars: 16_384, maxCompletionValueChars: 4_096 };
+const PROMPT_LIMITS = { maxArguments: 64, maxValueChars: 16_384, maxCompletionValueChars: 4_096 };
 
-export interface PromptListing {
+interface PromptListing {
   name: string;
   title: string;
   description: string;
   arguments: Array<{ name: string; description: string; required: boolean }>;
 }
 
-export interface RenderedPrompt {
+interface RenderedPrompt {
   description: string;
   messages: Array<{ role: 'user' | 'assistant'; content: { type: 'text'; text: string } }>;
   [key: string]: unknown;
 }
 
-export interface CompletionResult {
+interface CompletionResult {
   completion: { values: string[]; total?: number; hasMore: boolean };
   [key: string]: unknown;
 }

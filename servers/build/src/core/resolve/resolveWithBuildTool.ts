@@ -5,9 +5,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ChildMissingError, runChild } from '@groundwork/mcp-common/childProcess';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import { BuildError } from '../buildError.js';
 import { BUILD_ENV_NAMES, type BuildPolicy, type RunnableSystem } from '../run/buildCommand.js';
 import { type BuildRun, runBuild } from '../run/runBuild.js';
-import { BuildRunError, BuildToolMissingError } from '../run/runErrors.js';
+import { BuildToolMissingError } from '../run/runErrors.js';
 import type { RunLogs } from '../run/runLogs.js';
 import { readCargoMetadata } from './cargoMetadata.js';
 import { readGradleResolution } from './gradleResolution.js';
@@ -54,7 +55,7 @@ export async function resolveWithBuildTool(options: ResolveOptions): Promise<Res
       return { graphs: readCargoMetadata(await readOnlyCommand(options, 'cargo', args, {})), failures: [] };
     }
     case 'go':
-      throw new BuildRunError(
+      throw new BuildError(
         'RESOLVE_UNSUPPORTED',
         'Resolving Go modules is not supported yet; build_dependencies without resolve lists the go.mod requirements.',
       );
@@ -137,7 +138,7 @@ async function readOnlyCommand(
     });
     // npm ls exits 1 with a tree when something is missing or invalid; the tree says which.
     if (result.stdout.trim() === '') {
-      throw new BuildRunError(
+      throw new BuildError(
         'RESOLVE_FAILED',
         `'${command} ${args.join(' ')}' answered nothing (exit ${result.code}): ${result.stderr.trim().slice(0, 2_000)}`,
       );
