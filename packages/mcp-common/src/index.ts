@@ -9,17 +9,13 @@ import './server/zodSettings.js';
 export {
   type AnswerBudget,
   answerBudget,
-  cursorArgument,
   DEFAULT_ANSWER_TOKENS,
-  MAX_ANSWER_TOKENS,
-  MAX_ERROR_CHARS,
   maxTokensArgument,
   pagingArguments,
   pagingOutput,
-  type TextBlock,
 } from './answers/answerBudget.js';
-export { cursorKey, decodeCursor, encodeCursor, InvalidCursorError } from './answers/cursor.js';
-export { answerFits, type FitOptions, type Fitted, fitList, type Paging } from './answers/fitList.js';
+export { cursorKey, decodeCursor, encodeCursor } from './answers/cursor.js';
+export { type FitOptions, type Fitted, fitList, type Paging } from './answers/fitList.js';
 export { countTokens } from './answers/tokenCount.js';
 export { CancelledError, DomainError, throwIfAborted } from './domainError.js';
 export { AllowedPaths } from './files/allowedPaths.js';

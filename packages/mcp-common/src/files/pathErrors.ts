@@ -9,7 +9,7 @@ import type { FileKind } from './fileKind.js';
  * The path as the client sent it, secrets masked; an oversized one is cut the way maskForClient expects, so the
  * client still reads its own text (not the last segment alone).
  */
-export function quoted(given: string): string {
+function quoted(given: string): string {
   return `'${maskSecrets(echoOfClientText(given))}'`;
 }
 

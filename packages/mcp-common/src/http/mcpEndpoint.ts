@@ -108,7 +108,7 @@ export async function readMessages(
 }
 
 /** The address a request came from, for per-client quotas. */
-export function clientOf(req: IncomingMessage): string {
+function clientOf(req: IncomingMessage): string {
   return req.socket.remoteAddress ?? 'unknown';
 }
 

@@ -71,7 +71,7 @@ export class RevisionRouter implements McpEndpoint {
   }
 }
 
-export class ModernEndpoint implements McpEndpoint {
+class ModernEndpoint implements McpEndpoint {
   private readonly dispatcher: Dispatcher;
   private running = 0;
 

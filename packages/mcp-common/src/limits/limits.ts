@@ -42,7 +42,7 @@ export interface Limits {
   maxTaskTtlMs: number;
 }
 
-export interface LimitSpec {
+interface LimitSpec {
   key: keyof Limits;
   flag: string;
   env: string;
@@ -165,7 +165,7 @@ const UNIT_FACTOR: Record<LimitSpec['unit'], number> = {
   minutes: 60_000,
 };
 
-export class LimitError extends Error {}
+class LimitError extends Error {}
 
 /** Reads each limit from its flag, else its environment variable, else its default. */
 export function limitsFrom(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): Limits {

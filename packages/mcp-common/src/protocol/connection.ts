@@ -14,7 +14,7 @@ import type { RpcId } from './rpcError.js';
 
 type RequestInfo = { headers: Record<string, string | string[] | undefined> };
 
-export interface ConnectionOptions {
+interface ConnectionOptions {
   /**
    * One stream answers every client (stateless HTTP): nothing per client may be kept, so there is no
    * session (no logging/setLevel, no task list, the protocol version read from each request's header).

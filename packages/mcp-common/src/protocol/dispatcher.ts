@@ -55,7 +55,7 @@ export interface Caller {
   protocolVersionHeader?: string | undefined;
 }
 
-export interface MethodRequest {
+interface MethodRequest {
   app: ServerApp;
   params: Record<string, unknown>;
   caller: Caller;
@@ -82,7 +82,7 @@ const STRUCTURED_OUTPUT_VERSION = '2025-06-18';
 const TASKS_VERSION = '2025-11-25';
 
 /** Caching hints (SEP-2549) for modern results built at start-up and the same for every client. */
-export const CACHE_HINTS = { ttlMs: 300_000, cacheScope: 'public' } as const;
+const CACHE_HINTS = { ttlMs: 300_000, cacheScope: 'public' } as const;
 
 const withSession = ({ caller }: MethodRequest) => caller.session !== undefined;
 

@@ -37,12 +37,12 @@ export interface ServerSwitch {
   help: string;
 }
 
-export type CommandLine =
+type CommandLine =
   | { kind: 'run'; options: StartupOptions }
   | { kind: 'help' | 'version' }
   | { kind: 'invalid'; message: string };
 
-export class UsageError extends Error {}
+class UsageError extends Error {}
 
 export function usage(name: string, defaultPort: number, switches: readonly ServerSwitch[] = []): string {
   const own =
@@ -154,7 +154,7 @@ export function parseCommandLine(
 }
 
 /** Addresses only this machine can reach. */
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
   return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare);
 }

@@ -15,7 +15,7 @@ export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 /** What the extension declares under `capabilities.extensions`: supported, no optional features. */
 export const SKILLS_CAPABILITY = {} as const;
 
-export interface SkillEntry {
+interface SkillEntry {
   uri: string;
   frontmatter: Record<string, unknown>;
   resources: Array<{ uri: string; digest: string; size: number }>;

@@ -7,7 +7,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { errorReply, RpcErrorCode, type RpcErrorReply, type RpcId } from '../protocol/rpcError.js';
 import { parseError, type Screened, screenMessage } from '../protocol/screening.js';
 
-export interface StdioTransportOptions {
+interface StdioTransportOptions {
   /** A line longer than this is skipped (its bytes are not kept), reported on stderr and answered. */
   maxLineBytes: number;
   /** Where skipped lines are reported (the process's stderr). */

@@ -109,7 +109,7 @@ export function cancelLegacyTask(app: ServerApp, params: Record<string, unknown>
 }
 
 /** A task as 2025-11-25 writes it: `ttl` and `pollInterval` in milliseconds, ISO 8601 times. */
-export function legacyTask(task: TaskSnapshot): Record<string, unknown> & { taskId: string } {
+function legacyTask(task: TaskSnapshot): Record<string, unknown> & { taskId: string } {
   return {
     taskId: task.taskId,
     status: task.status,

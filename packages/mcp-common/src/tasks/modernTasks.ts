@@ -18,7 +18,7 @@ import { startToolTask, TASKS_EXTENSION, taskStoreOf, unknownTask } from './task
 import type { TaskSnapshot } from './taskStore.js';
 
 /** Whether the request's client capabilities declare the tasks extension. */
-export function declaresTasks(clientCapabilities: Record<string, unknown>): boolean {
+function declaresTasks(clientCapabilities: Record<string, unknown>): boolean {
   const extensions = clientCapabilities.extensions;
   return (
     typeof extensions === 'object' &&

@@ -21,7 +21,7 @@ export function taskStoreOf(app: ServerApp): TaskStore {
   return store;
 }
 
-export interface TaskCall {
+interface TaskCall {
   /** The request as it would run synchronously; its signal and send are replaced by the task's. */
   call: ToolCallRequest;
   owner: string | undefined;

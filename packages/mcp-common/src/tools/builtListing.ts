@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 declare const __GROUNDWORK_BUILD__: string | undefined;
 
 /** The file's name in a built server's dist/, beside the code that reads it. */
-export const BUILT_LISTING_FILE = 'tools.json';
+const BUILT_LISTING_FILE = 'tools.json';
 
 /** The listing of `names` (in that order) written by this code's build, or undefined. */
 export function builtListing<Listing extends { name: string }>(

@@ -79,7 +79,7 @@ export function pathArg(description: string) {
     .describe(`${description} Relative paths resolve against the first allowed directory.`);
 }
 
-export type ParsedArguments<T> = { ok: true; value: T } | { ok: false; message: string };
+type ParsedArguments<T> = { ok: true; value: T } | { ok: false; message: string };
 
 /**
  * Parses a client's arguments against a tool's input schema. An explicit `null` means "absent" (LLM

@@ -20,7 +20,7 @@ import type { McpTool, ToolContext } from './tool.js';
 import { jsonSchemaOverride, parseArguments } from './toolArguments.js';
 import { ToolError } from './toolError.js';
 
-export interface ToolListing {
+interface ToolListing {
   name: string;
   title: string;
   description: string;
@@ -40,7 +40,7 @@ export interface CallOutcome {
   isError?: true;
 }
 
-export interface CallOptions {
+interface CallOptions {
   /** The client reads `structuredContent` (protocol 2025-06-18 or later). */
   structuredOutput: boolean;
 }
@@ -298,7 +298,7 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string,
  * Gives every property one `type`, as strict clients require: a nullable property (`type: [X, "null"]` or
  * `anyOf: [X, {type: "null"}]`) becomes X and is no longer required; its null is sent as an absent field.
  */
-export function portableSchema(node: unknown): unknown {
+function portableSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(portableSchema);
   if (typeof node !== 'object' || node === null) return node;
   const schema = Object.fromEntries(
