@@ -27,13 +27,13 @@ module.exports = {
         'translates it. Only the pure subpaths are allowed: `/domainError` (the one domain error: a core ' +
         'needs it, and it imports nothing), `/masking`, `/files` (a core may take the ' +
         'ConfinedFile/ConfinedDirectory handles its adapter opened) and `/childProcess` (the one way to ' +
-        "start a child process) and `/git` (git on a repository nobody vouched for, hardened) and `/tokens` (the one tokenizer, for a core that reports what a text costs) and `/treeSitter` (the one loader of tree-sitter grammars, which the core resolves with its own require). A core's tests (and their helpers in core/testing/) may build those " +
+        "start a child process) and `/git` (git on a repository nobody vouched for, hardened) and `/tokens` (the one tokenizer, for a core that reports what a text costs) and `/treeSitter` (the one loader of tree-sitter grammars, which the core resolves with its own require). A core's tests (and the helpers in src/testing/) may build those " +
         'handles with AllowedPaths, as the adapter does.',
-      from: { path: '^servers/[^/]+/src/core/', pathNot: '(\\.test\\.ts$|/src/core/testing/)' },
+      from: { path: '^servers/[^/]+/src/core/', pathNot: '\\.test\\.ts$' },
       to: {
         path: [`^(packages/mcp-common/|@groundwork/mcp-common)`, SDK],
         pathNot:
-          '^(packages/mcp-common/(dist|src)/(domainError|masking|files/index|git/index|childProcess|answers/tokenCount|treeSitter/grammarLoader)(\\.d)?\\.[jt]s|@groundwork/mcp-common/(domainError|masking|files|git|childProcess|tokens|treeSitter))$',
+          '^(packages/mcp-common/(dist|src)/(domainError|masking/masking|files/index|git/index|childProcess|answers/tokenCount|treeSitter/grammarLoader)(\\.d)?\\.[jt]s|@groundwork/mcp-common/(domainError|masking|files|git|childProcess|tokens|treeSitter))$',
       },
     },
     {
@@ -44,19 +44,17 @@ module.exports = {
         'path checked and then opened again can be raced (a link or a FIFO swapped in between). Instead: ' +
         'open through ctx.allowedPaths (ConfinedFile, ConfinedDirectory) or ConfinedDirectory.confinedTo and ' +
         'pass the handle down. Listed exceptions, each for a reason: context folderWatch (inotify on walked ' +
-        'folders; reads nothing), data repeatedHashes (spill files in a temp folder the server made), data ' +
+        'folders; reads nothing), data partitionSpill (spill files in a temp folder the server made), data ' +
         'dataFile (reopens /proc/self/fd/N of a checked descriptor in a worker), adopt checkoutSteps, ' +
         'gitCredentials and publishSteps (the git working folders and credential files the server creates ' +
-        'itself), adopt repoLayout (lists names by path; every read goes through its RepoFiles handle), data ' +
-        'joinKeyCounts (spill files in a temp folder the server made) and build run/ (the scratch folder, init ' +
+        'itself), adopt repoLayout (lists names by path; every read goes through its RepoFiles handle) and build run/ (the scratch folder, init ' +
         'script, event and log spool files the server creates for a build it runs, and the wrapper probe; resolve/ ' +
         'resolveWithBuildTool, the init script and report files in that same scratch folder). ' +
-        'Tests and their helpers (src/core/testing/) may set up trees by path.',
+        'Tests (and the helpers in src/testing/, outside core/ and mcp/) may set up trees by path.',
       from: {
         path: '^servers/[^/]+/src/(core|mcp)/',
         pathNot: [
           '\\.test\\.ts$',
-          '/src/core/testing/',
           '^servers/context/src/core/folderWatch\\.ts$',
           '^servers/data/src/core/partitionSpill\\.ts$',
           '^servers/data/src/core/sources/dataFile\\.ts$',
@@ -67,6 +65,16 @@ module.exports = {
         ],
       },
       to: { dependencyTypes: ['core'], path: '^(node:)?fs(/promises)?$' },
+    },
+    {
+      name: 'test-helpers-only-in-tests',
+      severity: 'error',
+      comment:
+        "A package's unit-test helpers live in its src/testing/ (integration tests keep theirs beside them in " +
+        'test/), and only tests import them. Why: one place to look for them, and no test scaffolding in a ' +
+        'build. Instead: move what the code needs out of src/testing/ next to the code that uses it.',
+      from: { path: '^(servers|packages)/[^/]+/src/', pathNot: ['\\.test\\.ts$', '/src/testing/'] },
+      to: { path: '^(servers|packages)/[^/]+/src/testing/' },
     },
     {
       name: 'sdk-only-in-mcp-common-and-testkit',

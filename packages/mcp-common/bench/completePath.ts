@@ -3,8 +3,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { completePath } from '../src/completers.js';
 import { AllowedPaths } from '../src/files/allowedPaths.js';
+import { completePath } from '../src/prompts/completers.js';
 
 const root = await mkdtemp(path.join(tmpdir(), 'complete-bench-'));
 try {

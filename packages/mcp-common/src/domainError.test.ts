@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CancelledError, DomainError, throwIfAborted } from './domainError.js';
-import { ToolError } from './toolError.js';
+import { ToolError } from './tools/toolError.js';
 
 describe('DomainError', () => {
   it('carries a stable code and its message; ToolError and CancelledError are DomainErrors', () => {

@@ -2,32 +2,26 @@
 // `@groundwork/mcp-common/masking`, `/childProcess`, `/files`, `/git` and `/domainError` subpaths, which domain
 // cores may use, and `/sarif`, which CLIs use).
 // The stdout guard comes first: it must be in place before any other module is evaluated.
-import './stdoutGuard.js';
+import './stdio/stdoutGuard.js';
 // Then zod's settings, before any schema is built.
-import './zodSettings.js';
+import './server/zodSettings.js';
 
 export {
   type AnswerBudget,
   answerBudget,
-  cursorArgument,
   DEFAULT_ANSWER_TOKENS,
-  MAX_ANSWER_TOKENS,
-  MAX_ERROR_CHARS,
   maxTokensArgument,
   pagingArguments,
   pagingOutput,
-  type TextBlock,
 } from './answers/answerBudget.js';
-export { cursorKey, decodeCursor, encodeCursor, InvalidCursorError } from './answers/cursor.js';
-export { answerFits, type FitOptions, type Fitted, fitList, type Paging } from './answers/fitList.js';
+export { cursorKey, decodeCursor, encodeCursor } from './answers/cursor.js';
+export { type FitOptions, type Fitted, fitList, type Paging } from './answers/fitList.js';
 export { countTokens } from './answers/tokenCount.js';
-export type { ServerSwitch } from './commandLine.js';
-export { completeFrom, completePath, type PathCompletionOptions } from './completers.js';
 export { CancelledError, DomainError, throwIfAborted } from './domainError.js';
 export { AllowedPaths } from './files/allowedPaths.js';
-export { completeListItem } from './listCompletion.js';
-export { type CallMemory, MemoryBudget, type MemoryReservation } from './memoryBudget.js';
-export { type PhaseProgress, phasedProgress } from './phasedProgress.js';
+export { type CallMemory, MemoryBudget, type MemoryReservation } from './limits/memoryBudget.js';
+export { completeFrom, completePath, type PathCompletionOptions } from './prompts/completers.js';
+export { completeListItem } from './prompts/listCompletion.js';
 export {
   type Completer,
   type Completion,
@@ -40,8 +34,10 @@ export {
   type PromptContext,
   type PromptDefinition,
   type PromptMessage,
-} from './prompt.js';
-export { runServer, type ServerSpec } from './runServer.js';
+} from './prompts/prompt.js';
+export type { ServerSwitch } from './server/commandLine.js';
+export { runServer, type ServerSpec } from './server/runServer.js';
+export { type PhaseProgress, phasedProgress } from './tools/phasedProgress.js';
 export {
   defineTool,
   type LogLevel,
@@ -50,7 +46,7 @@ export {
   type ToolContext,
   type ToolDefinition,
   type ToolLog,
-} from './tool.js';
+} from './tools/tool.js';
 export {
   optionalBoolean,
   optionalBoundedInt,
@@ -60,6 +56,6 @@ export {
   requiredInt,
   requiredString,
   stringList,
-} from './toolArguments.js';
-export { InvalidArgumentError, ToolError } from './toolError.js';
-export { ToolResult } from './toolResult.js';
+} from './tools/toolArguments.js';
+export { InvalidArgumentError, ToolError } from './tools/toolError.js';
+export { ToolResult } from './tools/toolResult.js';

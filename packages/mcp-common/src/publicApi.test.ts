@@ -5,7 +5,7 @@ import * as domainError from './domainError.js';
 import * as files from './files/index.js';
 import * as git from './git/index.js';
 import * as publicApi from './index.js';
-import * as masking from './masking.js';
+import * as masking from './masking/masking.js';
 import * as sarif from './sarif.js';
 import * as treeSitter from './treeSitter/grammarLoader.js';
 
@@ -18,20 +18,15 @@ describe('@groundwork/mcp-common public API', () => {
       'DEFAULT_ANSWER_TOKENS',
       'DomainError',
       'InvalidArgumentError',
-      'InvalidCursorError',
-      'MAX_ANSWER_TOKENS',
       'MAX_COMPLETION_VALUES',
-      'MAX_ERROR_CHARS',
       'MemoryBudget',
       'ToolError',
       'ToolResult',
       'answerBudget',
-      'answerFits',
       'completeFrom',
       'completeListItem',
       'completePath',
       'countTokens',
-      'cursorArgument',
       'cursorKey',
       'decodeCursor',
       'definePrompt',

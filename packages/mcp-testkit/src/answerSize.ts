@@ -2,15 +2,15 @@
 import { countTokens, DEFAULT_ANSWER_TOKENS } from '@groundwork/mcp-common';
 
 /** Claude Code saves a success over this many characters to a file (unless the tool declares more). */
-export const DEFAULT_ANSWER_CHARS = 50_000;
+const DEFAULT_ANSWER_CHARS = 50_000;
 
-export interface AnswerSize {
+interface AnswerSize {
   chars: number;
   tokens: number;
 }
 
 /** The characters and o200k tokens of an answer's text block. */
-export async function answerSize(text: string): Promise<AnswerSize> {
+async function answerSize(text: string): Promise<AnswerSize> {
   return { chars: text.length, tokens: await countTokens(text) };
 }
 

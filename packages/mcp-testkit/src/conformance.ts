@@ -10,11 +10,11 @@ import { conformanceCommand } from '@groundwork/conformance-runtime';
 import { startHttpServer } from './serverProcess.js';
 
 export const REQUIREMENT_SETS = ['2025-11-25', '2026-07-28'] as const;
-export type RequirementSet = (typeof REQUIREMENT_SETS)[number];
+type RequirementSet = (typeof REQUIREMENT_SETS)[number];
 
 /**
  * The scenarios every groundwork server must pass, per requirement set: all those the set requires except
- * the ones in NOT_APPLICABLE (docs/conformance.md explains each).
+ * those that cannot apply to a domain server (docs/conformance.md says which and why).
  */
 export const REQUIRED_CONFORMANCE_SCENARIOS: Record<RequirementSet, readonly string[]> = {
   '2025-11-25': [
@@ -64,64 +64,8 @@ export const EXTENSION_SCENARIOS: readonly string[] = [
   'sep-2640-skills-directory',
 ];
 
-const FIXTURE_TOOL =
-  "calls one of the suite's own fixture tools (test_*), which a domain server does not have";
-
-const FIXTURE_PROMPT =
-  "gets one of the suite's own fixture prompts (test_*); the contract suite renders each server's own prompts instead";
-
-const TASK_FIXTURE =
-  "creates its tasks on the suite's fixture tools (slow_compute, greet, failing_job, protocol_error_job); the contract's own task checks run the same steps on the server's tools";
-
-/** Required scenarios that cannot apply to a domain server, and why. */
-export const NOT_APPLICABLE: Record<string, string> = {
-  'completion-complete':
-    "completes an argument of the suite's fixture prompt test_prompt_with_arguments; a domain server answers -32602 for a prompt it does not have, as the spec requires (the contract suite completes each server's own prompt arguments instead)",
-  'tools-call-simple-text': FIXTURE_TOOL,
-  'tools-call-image': FIXTURE_TOOL,
-  'tools-call-audio': FIXTURE_TOOL,
-  'tools-call-embedded-resource': FIXTURE_TOOL,
-  'tools-call-mixed-content': FIXTURE_TOOL,
-  'tools-call-with-logging': FIXTURE_TOOL,
-  'tools-call-error': FIXTURE_TOOL,
-  'tools-call-with-progress': FIXTURE_TOOL,
-  'tools-call-sampling': FIXTURE_TOOL,
-  'tools-call-elicitation': FIXTURE_TOOL,
-  'elicitation-sep1034-defaults': FIXTURE_TOOL,
-  'elicitation-sep1330-enums': FIXTURE_TOOL,
-  'resources-read-text': "reads the suite's fixture resource test://static-text",
-  'resources-read-binary': "reads the suite's fixture resource test://static-binary",
-  'resources-templates-read': "reads the suite's fixture template test://template/{id}/data",
-  'resources-subscribe': 'no server has resources that change, so none offers subscriptions',
-  'resources-unsubscribe': 'no server has resources that change, so none offers subscriptions',
-  'prompts-get-simple': FIXTURE_PROMPT,
-  'prompts-get-with-args': FIXTURE_PROMPT,
-  'prompts-get-embedded-resource': FIXTURE_PROMPT,
-  'prompts-get-with-image': FIXTURE_PROMPT,
-  'input-required-result-basic-elicitation': FIXTURE_TOOL,
-  'input-required-result-basic-sampling': FIXTURE_TOOL,
-  'input-required-result-basic-list-roots': FIXTURE_TOOL,
-  'input-required-result-request-state': FIXTURE_TOOL,
-  'input-required-result-multiple-input-requests': FIXTURE_TOOL,
-  'input-required-result-multi-round': FIXTURE_TOOL,
-  'input-required-result-non-tool-request': "gets the suite's fixture prompt test_prompt_input_required",
-  'input-required-result-result-type': FIXTURE_TOOL,
-  'input-required-result-tampered-state': FIXTURE_TOOL,
-  'input-required-result-capability-check': FIXTURE_TOOL,
-  'tasks-lifecycle': TASK_FIXTURE,
-  'tasks-wire-fields': TASK_FIXTURE,
-  'tasks-request-state-removal': TASK_FIXTURE,
-  'tasks-mrtr-input':
-    "calls the suite's fixture tools confirm_delete and multi_input, which ask for input; no groundwork tool does",
-  'tasks-mrtr-composition': "calls the suite's fixture tool test_tool_with_task (input, then a task)",
-  'tasks-required-task-error':
-    "calls the suite's fixture tool failing_job declared taskSupport 'required'; no groundwork tool requires a task",
-  'tasks-status-notifications':
-    'skipped by the suite itself (its harness for notifications/tasks on subscriptions/listen is not written yet)',
-};
-
 /** Checks inside applicable scenarios that probe the suite's fixture tools; reported, never counted. */
-export const NOT_APPLICABLE_CHECKS: Record<string, string> = {
+const NOT_APPLICABLE_CHECKS: Record<string, string> = {
   'sep-2575-server-rejects-undeclared-capability': 'needs the fixture tool test_missing_capability',
   'sep-2575-missing-capability-http-400': 'needs the fixture tool test_missing_capability',
   'sep-2575-http-server-no-independent-requests-on-stream':

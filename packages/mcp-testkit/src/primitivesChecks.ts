@@ -23,7 +23,7 @@ const SkillList = z.object({ skills: z.array(SkillEntry), nextCursor: z.string()
 const SkillGet = z.object({ skill: SkillEntry });
 
 /** The skills folder a server's package ships: `skills/` beside the built bin's `dist/`. */
-export function skillsFolderOf(spec: TransportContractSpec): string {
+function skillsFolderOf(spec: TransportContractSpec): string {
   return path.resolve(path.dirname(spec.bin), '..', 'skills');
 }
 

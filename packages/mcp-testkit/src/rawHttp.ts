@@ -8,7 +8,7 @@ export interface RawResponse {
   body: string;
 }
 
-export interface RawRequest {
+interface RawRequest {
   method?: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
@@ -17,7 +17,7 @@ export interface RawRequest {
   signal?: AbortSignal;
 }
 
-export const PROTOCOL_VERSION = '2025-06-18';
+const PROTOCOL_VERSION = '2025-06-18';
 
 export function rawRequest(url: string, options: RawRequest = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {

@@ -3,13 +3,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 
-export interface Finished {
+interface Finished {
   code: number | null;
   stdout: string;
   stderr: string;
 }
 
-export interface BinOptions {
+interface BinOptions {
   env?: Record<string, string>;
   timeoutMs?: number;
 }

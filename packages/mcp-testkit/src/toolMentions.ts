@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { McpPrompt, McpTool } from '@groundwork/mcp-common';
 
-export interface ToolMention {
+interface ToolMention {
   tool: string;
   /** The argument object as written (JSON, or JSON with placeholders such as `P` in a skill). */
   argumentsText: string;

@@ -51,7 +51,10 @@ describeTransportContract({
         ],
       }
     : {}),
-  promptArguments: { 'explain-build': { path: 'gradle-kotlin', module: ':app' } },
+  promptArguments: {
+    'explain-build': { path: 'gradle-kotlin', module: ':app', configuration: 'implementation' },
+    'explain-cache-miss': { path: 'gradle-groovy', task: ':stamp' },
+  },
   completionSamples: [
     { prompt: 'explain-build', argument: 'path', value: 'gradle-k', offers: 'gradle-kotlin/', path: true },
     {
@@ -60,6 +63,27 @@ describeTransportContract({
       value: ':a',
       arguments: { path: 'gradle-kotlin' },
       offers: ':app',
+    },
+    {
+      prompt: 'explain-build',
+      argument: 'configuration',
+      value: 'impl',
+      arguments: { path: 'gradle-kotlin' },
+      offers: 'implementation',
+    },
+    {
+      prompt: 'explain-cache-miss',
+      argument: 'path',
+      value: 'gradle-g',
+      offers: 'gradle-groovy/',
+      path: true,
+    },
+    {
+      prompt: 'explain-cache-miss',
+      argument: 'task',
+      value: ':app:b',
+      arguments: { path: 'gradle-kotlin' },
+      offers: ':app:build',
     },
   ],
 });

@@ -1,5 +1,6 @@
 // The readers on whole build files of real public builds (test/fixtures/real/*, each with its NOTES.md saying
 // where it comes from and why each expectation holds).
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +32,12 @@ describe('nowinandroid (Kotlin DSL)', () => {
       ]),
     );
     expect(workspace.systems.map((system) => system.root).sort()).toEqual(['.', 'build-logic']);
+    // build-logic/settings.gradle.kts: versionCatalogs { create("libs") { from(files("../gradle/libs.versions.toml")) } }
+    const logic = workspace.systems.find((system) => system.root === 'build-logic');
+    expect(logic?.catalogs).toEqual([
+      expect.objectContaining({ name: 'libs', file: 'gradle/libs.versions.toml' }),
+    ]);
+    expect(logic?.catalogs[0]).toEqual(main?.catalogs[0]);
     expect(main?.tools).toEqual([expect.objectContaining({ tool: 'gradle', version: '9.4.0' })]);
     const settings = Object.fromEntries(
       (main?.settings ?? []).map((setting) => [setting.key, setting.value]),
@@ -93,5 +100,53 @@ describe('kafka (Groovy DSL)', () => {
     expect(workspace.problems.length).toBeGreaterThan(0);
     for (const problem of workspace.problems)
       expect(problem).toMatchObject({ file: 'build.gradle', code: 'SYNTAX_ERROR' });
+  });
+
+  it('reads every declaration of every project block in the whole build.gradle, each at its line', async () => {
+    const [system] = (await read('kafka')).systems;
+    // The oracle, by lines of the file: in each top-level `project(':x') {` block, each line of its
+    // two-space-indented `dependencies {` block that declares `configuration notation`.
+    const text = readFileSync(
+      fileURLToPath(new URL('./fixtures/real/kafka/build.gradle', import.meta.url)),
+      'utf8',
+    );
+    const expected: string[] = [];
+    let project: string | undefined;
+    let inDependencies = false;
+    for (const [index, line] of text.split('\n').entries()) {
+      const opened = /^project\(['"](:[\w:-]+)['"]\)\s*\{/.exec(line);
+      if (opened !== null) project = opened[1];
+      else if (line.startsWith('}')) project = undefined;
+      else if (project !== undefined && line === '  dependencies {') inDependencies = true;
+      else if (line === '  }') inDependencies = false;
+      const declared = inDependencies
+        ? /^ {4}(\w+)\s*\(?\s*(?:libs\.\w+|project\(['"][:\w-]+['"]|['"][^'"]+['"])/.exec(line)
+        : null;
+      if (declared !== null && project !== undefined) expected.push(`${project} ${declared[1]} ${index + 1}`);
+    }
+    expect(expected.length).toBeGreaterThan(500);
+    const ours = new Set([
+      ...(system?.dependencies ?? []).map((d) => `${d.module} ${d.configuration} ${d.at.line}`),
+      ...(system?.edges ?? []).map((e) => `${e.from} ${e.configuration} ${e.at.line}`),
+    ]);
+    expect(expected.filter((declaration) => !ours.has(declaration))).toEqual([]);
+    // kafka's `libs` is a map its gradle/dependencies.gradle builds, not a version catalog: marked unknown.
+    const zstd = system?.dependencies.find((d) => d.module === ':clients' && d.coordinates === 'libs.zstd');
+    expect(zstd).toMatchObject({ configuration: 'implementation', at: { file: 'build.gradle', line: 1863 } });
+    expect(zstd?.version.unknown).toContain('only Gradle knows it');
+    expect(system?.edges).toContainEqual(
+      expect.objectContaining({ from: ':clients', to: ':generator', configuration: 'generator' }),
+    );
+  });
+});
+
+describe('Maven wrapper properties', () => {
+  it('pins Maven from distributionUrl and the wrapper from wrapperVersion or the jar it downloads', async () => {
+    const tools = async (name: string) =>
+      (await read(`maven-wrapper/${name}`)).systems.flatMap((system) =>
+        system.tools.map((tool) => `${tool.tool} ${tool.version} line ${tool.at.line}`),
+      );
+    expect(await tools('jar')).toEqual(['maven 3.9.6 line 17', 'maven-wrapper 3.2.0 line 19']);
+    expect(await tools('only-script')).toEqual(['maven 3.9.9 line 19', 'maven-wrapper 3.3.2 line 17']);
   });
 });

@@ -40,6 +40,7 @@ describe('tools/list', () => {
       'test_summary',
       'list_failures',
       'failure_clusters',
+      'suspect_commits',
       'failure_context',
       'flaky_tests',
       'compare_runs',
@@ -107,7 +108,7 @@ describe('test_summary', () => {
 describe('list_failures', () => {
   it('pages through failures with ids, trimmed stacks and output', async () => {
     const first = await success('list_failures', { path: 'maven', limit: 1 });
-    expect(first).toMatchObject({ total: 2, offset: 0, truncated: true, next_offset: 1 });
+    expect(first).toMatchObject({ total: 2, truncated: true, next_cursor: expect.any(String) });
     const [failure] = first.failures as Record<string, unknown>[];
     expect(failure).toMatchObject({
       name: 'totalsThePrices',
@@ -117,12 +118,18 @@ describe('list_failures', () => {
       folded_frames: 15,
       attempts: 3,
     });
-    const second = await success('list_failures', { path: 'maven', limit: 1, offset: 1 });
+    const second = await success('list_failures', { path: 'maven', limit: 1, cursor: first.next_cursor });
     expect(second).toMatchObject({
       truncated: false,
       failures: [{ name: 'refusesNegativePrices', status: 'errored', output: 'adding price -1' }],
     });
-    expect(second.next_offset).toBeUndefined();
+    expect(second.next_cursor).toBeUndefined();
+    // A cursor is tied to its list: another path's cursor is refused, naming the argument.
+    const other = await server.client.callTool({
+      name: 'list_failures',
+      arguments: { path: 'jest/reports/results.json', cursor: first.next_cursor },
+    });
+    expect(other.isError).toBe(true);
   });
 
   it('explains an empty list', async () => {
@@ -204,13 +211,21 @@ describe('flaky_tests and compare_runs', () => {
 describe('prompts and completions on the wire', () => {
   const complete: StdioSession['complete'] = (...args) => server.complete(...args);
 
-  it('lists the three workflows', async () => {
+  it('lists the four workflows', async () => {
     const { prompts } = await server.client.listPrompts();
     expect(prompts.map((prompt) => prompt.name)).toEqual([
       'triage-red-ci-run',
       'explain-failure',
       'find-flaky-tests',
+      'find-suspect-commits',
     ]);
+  });
+
+  it('completes the cluster ids of the chosen reports, as failure_clusters lists them', async () => {
+    const ids = await complete('find-suspect-commits', 'cluster', '', { path: 'maven' });
+    const listed = await success('failure_clusters', { path: 'maven' });
+    expect(ids.values).toEqual((listed.clusters as Array<{ id: string }>).map((cluster) => cluster.id));
+    expect(ids.values.length).toBeGreaterThan(0);
   });
 
   it('completes the failure ids of the chosen reports, each accepted by failure_context', async () => {

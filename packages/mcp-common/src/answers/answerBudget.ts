@@ -7,9 +7,9 @@ import { z } from 'zod';
 /** What an answer costs by default: under Claude Code's limits, comfortable in any agent's window. */
 export const DEFAULT_ANSWER_TOKENS = 20_000;
 /** The most a caller may ask one answer to cost (`max_tokens`). */
-export const MAX_ANSWER_TOKENS = 100_000;
+const MAX_ANSWER_TOKENS = 100_000;
 /** The least a caller may ask for: room for one item of any list and the answer's framing. */
-export const MIN_ANSWER_TOKENS = 1_000;
+const MIN_ANSWER_TOKENS = 1_000;
 /**
  * Characters allowed per token of budget: 20,000 tokens → 50,000 characters, Claude Code's inline limit.
  * JSON runs at three to four characters a token, so for most answers the characters bind first.
@@ -56,7 +56,7 @@ export const maxTokensArgument = z
   );
 
 /** The cursor argument of a list tool: where the previous answer stopped. */
-export const cursorArgument = z
+const cursorArgument = z
   .string()
   .min(1, 'must not be empty')
   .max(200, 'is not a cursor this server handed out')

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { DomainError } from '../domainError.js';
 
 /** A cursor the client sent is not one this server handed out for this input. */
-export class InvalidCursorError extends DomainError {
+class InvalidCursorError extends DomainError {
   constructor(argument: string, reason: string) {
     super(
       'INVALID_CURSOR',

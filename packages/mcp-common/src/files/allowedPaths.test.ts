@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskForClient } from '../masking.js';
-import { ToolError } from '../toolError.js';
+import { maskForClient } from '../masking/masking.js';
+import { ToolError } from '../tools/toolError.js';
 import { AllowedPaths, PathOutsideAllowedError } from './allowedPaths.js';
 
 // A real tree: project/ is allowed; its siblings and outside/ are not.

@@ -17,8 +17,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskForClient } from '../masking.js';
-import { ToolError } from '../toolError.js';
+import { maskForClient } from '../masking/masking.js';
+import { ToolError } from '../tools/toolError.js';
 import { AllowedPaths } from './allowedPaths.js';
 import { ConfinedDirectory, PATH_LIMITS } from './index.js';
 
@@ -354,6 +354,62 @@ describe('AllowedPaths.openDirectory', () => {
     expect(pipe?.isFIFO()).toBe(true);
     expect(missing).toBeUndefined();
     expect(() => root.statEntries(['sub/b.txt'])).toThrow(/must be the name of an entry/);
+  });
+
+  it('reads a small file synchronously, refusing links, other kinds, paths and oversized files', async () => {
+    await using root = await allowed.openDirectory('.');
+    expect(root.readTextSync('a.txt', { maxBytes: 5 })).toBe('alpha');
+    await using sub = await allowed.openDirectory('sub');
+    expect(sub.readTextSync('b.txt', { maxBytes: 100 })).toBe('bravo');
+    const code = (attempt: () => unknown) => {
+      try {
+        attempt();
+      } catch (error) {
+        expect(error).toBeInstanceOf(ToolError);
+        return [(error as ToolError).code, (error as ToolError).message];
+      }
+      throw new Error('not refused');
+    };
+    expect(code(() => root.readTextSync('a.txt', { maxBytes: 4 }))[0]).toBe('FILE_TOO_LARGE');
+    expect(code(() => root.readTextSync('link-out', { maxBytes: 100 }))).toEqual([
+      'PATH_NOT_ACCESSIBLE',
+      "Path 'link-out' is a symbolic link; it is not read here.",
+    ]);
+    expect(code(() => root.readTextSync('pipe', { maxBytes: 100 }))[0]).toBe('WRONG_FILE_KIND');
+    expect(code(() => root.readTextSync('sub', { maxBytes: 100 }))[0]).toBe('WRONG_FILE_KIND');
+    expect(code(() => root.readTextSync('missing', { maxBytes: 100 }))[0]).toBe('PATH_NOT_FOUND');
+    expect(code(() => root.readTextSync('sub/b.txt', { maxBytes: 100 }))[0]).toBe('INVALID_PATH');
+    expect(code(() => sub.readTextSync('..', { maxBytes: 100 }))[0]).toBe('INVALID_PATH');
+  });
+
+  it('tells whether entries below it are unchanged, by lstat, and never through a folder turned into a link', async () => {
+    const tree = path.join(project, 'watched');
+    await mkdir(path.join(tree, 'x'), { recursive: true });
+    await writeFile(path.join(tree, 'x', 'y.txt'), 'same');
+    await using watched = await allowed.openDirectory('watched');
+    const snapshot = async () =>
+      new Map([
+        ['.', await stat(tree)],
+        ['x', await lstat(path.join(tree, 'x'))],
+        ['x/y.txt', await lstat(path.join(tree, 'x', 'y.txt'))],
+      ]);
+    const before = await snapshot();
+    expect(watched.unchangedSince(before)).toBe(true);
+    await appendFile(path.join(tree, 'x', 'y.txt'), '!');
+    expect(watched.unchangedSince(before)).toBe(false);
+    const edited = await snapshot();
+    expect(watched.unchangedSince(edited)).toBe(true);
+    // The folder swapped for a link to an identical copy outside: the folder's own entry no longer matches.
+    await mkdir(path.join(outside, 'x'));
+    await writeFile(path.join(outside, 'x', 'y.txt'), 'same!');
+    await rm(path.join(tree, 'x'), { recursive: true });
+    await symlink(path.join(outside, 'x'), path.join(tree, 'x'));
+    expect(watched.unchangedSince(edited)).toBe(false);
+    expect(watched.unchangedSince(new Map([['gone', edited.get('x') as never]]))).toBe(false);
+    for (const bad of ['../a.txt', '/etc/hostname', 'x//y.txt'])
+      expect(() => watched.unchangedSince(new Map([[bad, edited.get('x') as never]]))).toThrow(
+        /must be a path below its folder/,
+      );
   });
 
   it('refuses to list a folder past maxEntries, and reads no further', async () => {

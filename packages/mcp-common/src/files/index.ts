@@ -40,6 +40,7 @@
 export {
   ConfinedDirectory,
   type DirectoryEntry,
+  type EntryIdentity,
   type FileOpenOptions,
   type OpenOptions,
   type WriteOptions,

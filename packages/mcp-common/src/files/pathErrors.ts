@@ -1,15 +1,15 @@
 // The refusals of path confinement, each with a stable code. Messages quote the path exactly as the client
 // sent it (secrets masked), never a server-side path and never a bare file name that could name another file.
-import { echoOfClientText } from '../clientEcho.js';
-import { maskSecrets } from '../masking.js';
-import { ToolError } from '../toolError.js';
+import { echoOfClientText } from '../masking/clientEcho.js';
+import { maskSecrets } from '../masking/masking.js';
+import { ToolError } from '../tools/toolError.js';
 import type { FileKind } from './fileKind.js';
 
 /**
  * The path as the client sent it, secrets masked; an oversized one is cut the way maskForClient expects, so the
  * client still reads its own text (not the last segment alone).
  */
-export function quoted(given: string): string {
+function quoted(given: string): string {
   return `'${maskSecrets(echoOfClientText(given))}'`;
 }
 

@@ -119,7 +119,7 @@ export interface WalkEnd {
   release(): void;
 }
 
-export interface WalkOptions {
+interface WalkOptions {
   confinement: Confinement;
   /** The path as the client sent it, for error messages. */
   given: string;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ToolError } from '../toolError.js';
+import { ToolError } from '../tools/toolError.js';
 import { AllowedPaths } from './allowedPaths.js';
 
 const oracle = fileURLToPath(new URL('../../test/oracles/realpath.py', import.meta.url));

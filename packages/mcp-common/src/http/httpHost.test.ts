@@ -4,8 +4,8 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AllowedPaths } from '../files/allowedPaths.js';
-import { defaultLimits } from '../limits.js';
-import { ToolRegistry } from '../toolRegistry.js';
+import { defaultLimits } from '../limits/limits.js';
+import { ToolRegistry } from '../tools/toolRegistry.js';
 import { type HttpOptions, type RunningHttpServer, serveHttp } from './httpHost.js';
 
 const TOKEN = 'test-token-0123456789';

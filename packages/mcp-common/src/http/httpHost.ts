@@ -9,7 +9,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RpcErrorCode } from '../protocol/rpcError.js';
-import type { ServerApp } from '../serverApp.js';
+import type { ServerApp } from '../server/serverApp.js';
 import { sendJson, sendRpcError } from './httpMessages.js';
 import { type McpEndpoint, SessionEndpoint, StatelessEndpoint } from './mcpEndpoint.js';
 import { RevisionRouter } from './modernEndpoint.js';

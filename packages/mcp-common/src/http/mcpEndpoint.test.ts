@@ -6,10 +6,10 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AllowedPaths } from '../files/allowedPaths.js';
-import { defaultLimits, type Limits } from '../limits.js';
-import { defineTool } from '../tool.js';
-import { ToolRegistry } from '../toolRegistry.js';
-import { ToolResult } from '../toolResult.js';
+import { defaultLimits, type Limits } from '../limits/limits.js';
+import { defineTool } from '../tools/tool.js';
+import { ToolRegistry } from '../tools/toolRegistry.js';
+import { ToolResult } from '../tools/toolResult.js';
 import { SessionEndpoint } from './mcpEndpoint.js';
 
 // A call that runs until the test opens its gate: "still running" without any timing.

@@ -2,12 +2,12 @@
 // stateless HTTP serves every POST from one connection built at start-up.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Limits } from '../limits.js';
+import type { Limits } from '../limits/limits.js';
 import { Connection } from '../protocol/connection.js';
 import { isLegacyRevision, LEGACY_REVISIONS } from '../protocol/eras.js';
 import { RpcErrorCode, type RpcErrorReply } from '../protocol/rpcError.js';
 import { type Screened, screenMessage } from '../protocol/screening.js';
-import type { ServerApp } from '../serverApp.js';
+import type { ServerApp } from '../server/serverApp.js';
 import {
   BodyError,
   isInitialize,
@@ -108,7 +108,7 @@ export async function readMessages(
 }
 
 /** The address a request came from, for per-client quotas. */
-export function clientOf(req: IncomingMessage): string {
+function clientOf(req: IncomingMessage): string {
   return req.socket.remoteAddress ?? 'unknown';
 }
 

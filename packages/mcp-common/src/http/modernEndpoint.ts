@@ -9,7 +9,7 @@ import { Dispatcher, type Reply } from '../protocol/dispatcher.js';
 import { classify, META } from '../protocol/eras.js';
 import { RpcErrorCode, type RpcErrorReply } from '../protocol/rpcError.js';
 import { screenModern } from '../protocol/screening.js';
-import type { ServerApp } from '../serverApp.js';
+import type { ServerApp } from '../server/serverApp.js';
 import {
   acceptsEventStream,
   isRequest,
@@ -71,7 +71,7 @@ export class RevisionRouter implements McpEndpoint {
   }
 }
 
-export class ModernEndpoint implements McpEndpoint {
+class ModernEndpoint implements McpEndpoint {
   private readonly dispatcher: Dispatcher;
   private running = 0;
 

@@ -1,7 +1,7 @@
 // What this server declares it can do: one builder for both eras (legacy: the initialize result; modern: the
 // server/discover result), so a capability is added once and appears in both.
-import { promptsOf } from '../promptCatalog.js';
-import type { ServerApp } from '../serverApp.js';
+import { promptsOf } from '../prompts/promptCatalog.js';
+import type { ServerApp } from '../server/serverApp.js';
 import { SKILLS_CAPABILITY, SKILLS_EXTENSION } from '../skills/skillCatalog.js';
 import { legacyTasksCapability } from '../tasks/legacyTasks.js';
 import { TASKS_EXTENSION } from '../tasks/taskCalls.js';

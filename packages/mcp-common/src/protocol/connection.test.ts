@@ -7,12 +7,12 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AllowedPaths } from '../files/allowedPaths.js';
-import { defaultLimits } from '../limits.js';
-import type { ServerApp } from '../serverApp.js';
-import { defineTool } from '../tool.js';
-import { ToolRegistry } from '../toolRegistry.js';
-import { ToolResult } from '../toolResult.js';
-import { usageUri } from '../usageResource.js';
+import { defaultLimits } from '../limits/limits.js';
+import { usageUri } from '../resources/usageResource.js';
+import type { ServerApp } from '../server/serverApp.js';
+import { defineTool } from '../tools/tool.js';
+import { ToolRegistry } from '../tools/toolRegistry.js';
+import { ToolResult } from '../tools/toolResult.js';
 import { Connection } from './connection.js';
 
 // Reports progress `steps` times as fast as it can, then logs at every level.

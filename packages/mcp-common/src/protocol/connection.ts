@@ -5,16 +5,16 @@ import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { clientAddressOf } from '../http/statelessTransport.js';
-import type { ServerApp } from '../serverApp.js';
+import type { ServerApp } from '../server/serverApp.js';
 import { taskStoreOf } from '../tasks/taskCalls.js';
-import { sessionLimiter } from '../toolCalls.js';
+import { sessionLimiter } from '../tools/toolCalls.js';
 import { type Caller, Dispatcher, type LegacySession } from './dispatcher.js';
 import { classify } from './eras.js';
 import type { RpcId } from './rpcError.js';
 
 type RequestInfo = { headers: Record<string, string | string[] | undefined> };
 
-export interface ConnectionOptions {
+interface ConnectionOptions {
   /**
    * One stream answers every client (stateless HTTP): nothing per client may be kept, so there is no
    * session (no logging/setLevel, no task list, the protocol version read from each request's header).

@@ -4,12 +4,12 @@ import { pino } from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AllowedPaths } from '../files/allowedPaths.js';
-import { defaultLimits } from '../limits.js';
-import type { ServerApp } from '../serverApp.js';
-import { defineTool } from '../tool.js';
-import { ToolRegistry } from '../toolRegistry.js';
-import { ToolResult } from '../toolResult.js';
-import { usageUri } from '../usageResource.js';
+import { defaultLimits } from '../limits/limits.js';
+import { usageUri } from '../resources/usageResource.js';
+import type { ServerApp } from '../server/serverApp.js';
+import { defineTool } from '../tools/tool.js';
+import { ToolRegistry } from '../tools/toolRegistry.js';
+import { ToolResult } from '../tools/toolResult.js';
 import { Dispatcher } from './dispatcher.js';
 
 // Reports progress and logs, so the notifications a request asked for (and only those) can be seen.

@@ -1,10 +1,10 @@
 // The protocol core: one table of the methods this server answers, in which era each is offered, and the one
 // place a request becomes its reply. Every transport classifies a message (eras.ts) and hands it here; the
 // tools, prompts, resources and limits behind each method are the same whichever era carried it.
-import type { CallLimiter } from '../callLimiter.js';
-import { promptsOf } from '../promptCatalog.js';
-import { listResources, readResource } from '../resources.js';
-import type { ServerApp } from '../serverApp.js';
+import type { CallLimiter } from '../limits/callLimiter.js';
+import { promptsOf } from '../prompts/promptCatalog.js';
+import { listResources, readResource } from '../resources/resources.js';
+import type { ServerApp } from '../server/serverApp.js';
 import type { SkillCatalog } from '../skills/skillCatalog.js';
 import {
   cancelLegacyTask,
@@ -14,8 +14,8 @@ import {
   startLegacyTask,
 } from '../tasks/legacyTasks.js';
 import { answerModernTaskMethod, startModernTask } from '../tasks/modernTasks.js';
-import type { LogLevel } from '../tool.js';
-import { isLogLevel, runToolCall, type Send, type ToolCallRequest } from '../toolCalls.js';
+import type { LogLevel } from '../tools/tool.js';
+import { isLogLevel, runToolCall, type Send, type ToolCallRequest } from '../tools/toolCalls.js';
 import { capabilitiesOf } from './capabilities.js';
 import { type Era, LEGACY_REVISIONS, META, SUPPORTED_REVISIONS } from './eras.js';
 import { type RequestMeta, readRequestMeta } from './requestMeta.js';
@@ -55,7 +55,7 @@ export interface Caller {
   protocolVersionHeader?: string | undefined;
 }
 
-export interface MethodRequest {
+interface MethodRequest {
   app: ServerApp;
   params: Record<string, unknown>;
   caller: Caller;
@@ -82,7 +82,7 @@ const STRUCTURED_OUTPUT_VERSION = '2025-06-18';
 const TASKS_VERSION = '2025-11-25';
 
 /** Caching hints (SEP-2549) for modern results built at start-up and the same for every client. */
-export const CACHE_HINTS = { ttlMs: 300_000, cacheScope: 'public' } as const;
+const CACHE_HINTS = { ttlMs: 300_000, cacheScope: 'public' } as const;
 
 const withSession = ({ caller }: MethodRequest) => caller.session !== undefined;
 

@@ -60,7 +60,7 @@ export function readRequestMeta(
   };
 }
 
-export function unsupportedVersion(requested: string): RpcErrorBody {
+function unsupportedVersion(requested: string): RpcErrorBody {
   return {
     code: RpcErrorCode.UnsupportedProtocolVersion,
     message: `Unsupported protocol version '${requested.slice(0, 64)}'; this server speaks ${SUPPORTED_REVISIONS.join(', ')}.`,

@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { ConfinedDirectory } from '../files/confinedDirectory.js';
 import type { Logger } from '../logger.js';
-import { maskSecrets } from '../masking.js';
+import { maskSecrets } from '../masking/masking.js';
 import { RpcError, RpcErrorCode } from '../protocol/rpcError.js';
 import { readSkills, type Skill, type SkillFile } from './skillFolder.js';
 
@@ -15,7 +15,7 @@ export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 /** What the extension declares under `capabilities.extensions`: supported, no optional features. */
 export const SKILLS_CAPABILITY = {} as const;
 
-export interface SkillEntry {
+interface SkillEntry {
   uri: string;
   frontmatter: Record<string, unknown>;
   resources: Array<{ uri: string; digest: string; size: number }>;

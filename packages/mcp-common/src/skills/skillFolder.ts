@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { ConfinedDirectory } from '../files/confinedDirectory.js';
 import type { Logger } from '../logger.js';
-import { ToolError } from '../toolError.js';
+import { ToolError } from '../tools/toolError.js';
 
 export const SKILL_LIMITS = {
   /** Skills served from one folder. */
@@ -21,7 +21,7 @@ export const SKILL_LIMITS = {
 };
 
 /** The Agent Skills naming rule for a skill's name (and so its folder). */
-export const SKILL_NAME = /^(?!.*--)[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$/;
+const SKILL_NAME = /^(?!.*--)[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$/;
 
 export interface SkillFile {
   /** `/`-separated, relative to the skill's folder (`SKILL.md`, `templates/report.md`). */

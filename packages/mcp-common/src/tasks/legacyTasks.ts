@@ -7,8 +7,8 @@
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '../protocol/dispatcher.js';
 import { RpcError, RpcErrorCode } from '../protocol/rpcError.js';
-import type { ServerApp } from '../serverApp.js';
-import type { ToolCallRequest } from '../toolCalls.js';
+import type { ServerApp } from '../server/serverApp.js';
+import type { ToolCallRequest } from '../tools/toolCalls.js';
 import { startToolTask, taskStoreOf, unknownTask } from './taskCalls.js';
 import { type TaskSnapshot, TERMINAL_STATUSES } from './taskStore.js';
 
@@ -109,7 +109,7 @@ export function cancelLegacyTask(app: ServerApp, params: Record<string, unknown>
 }
 
 /** A task as 2025-11-25 writes it: `ttl` and `pollInterval` in milliseconds, ISO 8601 times. */
-export function legacyTask(task: TaskSnapshot): Record<string, unknown> & { taskId: string } {
+function legacyTask(task: TaskSnapshot): Record<string, unknown> & { taskId: string } {
   return {
     taskId: task.taskId,
     status: task.status,

@@ -12,13 +12,13 @@
 // which no groundwork server offers, so clients poll.
 
 import { RpcError, RpcErrorCode } from '../protocol/rpcError.js';
-import type { ServerApp } from '../serverApp.js';
-import type { ToolCallRequest } from '../toolCalls.js';
+import type { ServerApp } from '../server/serverApp.js';
+import type { ToolCallRequest } from '../tools/toolCalls.js';
 import { startToolTask, TASKS_EXTENSION, taskStoreOf, unknownTask } from './taskCalls.js';
 import type { TaskSnapshot } from './taskStore.js';
 
 /** Whether the request's client capabilities declare the tasks extension. */
-export function declaresTasks(clientCapabilities: Record<string, unknown>): boolean {
+function declaresTasks(clientCapabilities: Record<string, unknown>): boolean {
   const extensions = clientCapabilities.extensions;
   return (
     typeof extensions === 'object' &&

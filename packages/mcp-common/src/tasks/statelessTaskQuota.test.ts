@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AllowedPaths } from '../files/allowedPaths.js';
 import { type RunningHttpServer, serveHttp } from '../http/httpHost.js';
-import { defaultLimits } from '../limits.js';
-import { defineTool } from '../tool.js';
-import { ToolRegistry } from '../toolRegistry.js';
+import { defaultLimits } from '../limits/limits.js';
+import { defineTool } from '../tools/tool.js';
+import { ToolRegistry } from '../tools/toolRegistry.js';
 
 // Never finishes on its own: each task stays working (and counted) until the server closes.
 const held = defineTool({

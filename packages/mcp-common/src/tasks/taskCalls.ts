@@ -1,10 +1,10 @@
 // What both protocol generations share about tasks: the one store of a server, and how a tool call becomes
 // a task. The call runs through runToolCall like any other (limits, memory budget, masking, result cap),
 // only on the task's own signal and with notifications going wherever the session can receive them.
-import { maskSecrets } from '../masking.js';
+import { maskSecrets } from '../masking/masking.js';
 import { RpcError, RpcErrorCode } from '../protocol/rpcError.js';
-import type { ServerApp } from '../serverApp.js';
-import { runToolCall, type Send, type ToolCallRequest } from '../toolCalls.js';
+import type { ServerApp } from '../server/serverApp.js';
+import { runToolCall, type Send, type ToolCallRequest } from '../tools/toolCalls.js';
 import { type TaskSnapshot, TaskStore } from './taskStore.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -21,7 +21,7 @@ export function taskStoreOf(app: ServerApp): TaskStore {
   return store;
 }
 
-export interface TaskCall {
+interface TaskCall {
   /** The request as it would run synchronously; its signal and send are replaced by the task's. */
   call: ToolCallRequest;
   owner: string | undefined;

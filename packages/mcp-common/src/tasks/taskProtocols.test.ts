@@ -10,13 +10,13 @@ import { pino } from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AllowedPaths } from '../files/allowedPaths.js';
-import { defaultLimits } from '../limits.js';
+import { defaultLimits } from '../limits/limits.js';
 import { Connection } from '../protocol/connection.js';
 import { type Caller, Dispatcher } from '../protocol/dispatcher.js';
-import type { ServerApp } from '../serverApp.js';
-import { defineTool } from '../tool.js';
-import { ToolRegistry } from '../toolRegistry.js';
-import { ToolResult } from '../toolResult.js';
+import type { ServerApp } from '../server/serverApp.js';
+import { defineTool } from '../tools/tool.js';
+import { ToolRegistry } from '../tools/toolRegistry.js';
+import { ToolResult } from '../tools/toolResult.js';
 import { taskStoreOf } from './taskCalls.js';
 
 const quick = defineTool({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ServerBusyError } from '../callLimiter.js';
-import type { CallOutcome } from '../toolRegistry.js';
+import { ServerBusyError } from '../limits/callLimiter.js';
+import type { CallOutcome } from '../tools/toolRegistry.js';
 import { TaskLimitError, type TaskSnapshot, TaskStore } from './taskStore.js';
 
 const MINUTE = 60_000;

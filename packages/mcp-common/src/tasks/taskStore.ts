@@ -14,9 +14,9 @@
 //   address for stateless requests); one more is refused with a JSON-RPC error, never by dropping another
 //   task's result before its time.
 import { randomBytes } from 'node:crypto';
-import type { Limits } from '../limits.js';
+import type { Limits } from '../limits/limits.js';
 import { errorBodyOf, RpcError, RpcErrorCode } from '../protocol/rpcError.js';
-import type { CallOutcome } from '../toolRegistry.js';
+import type { CallOutcome } from '../tools/toolRegistry.js';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -43,9 +43,9 @@ export interface TaskSnapshot {
   error?: TaskError;
 }
 
-export type TaskLimits = Pick<Limits, 'maxTasks' | 'maxTasksPerClient' | 'taskTtlMs' | 'maxTaskTtlMs'>;
+type TaskLimits = Pick<Limits, 'maxTasks' | 'maxTasksPerClient' | 'taskTtlMs' | 'maxTaskTtlMs'>;
 
-export interface NewTask {
+interface NewTask {
   /** A session's private key: only it may see the task. Undefined: whoever holds the task id. */
   owner: string | undefined;
   /** What the task counts against: the session, or the client address of a stateless request. */
@@ -60,7 +60,7 @@ export interface NewTask {
 
 /** Too many tasks: a JSON-RPC error the caller sends as it is. */
 /** The shortest lifetime a task is given, whatever the client asks for. */
-export const MIN_TASK_TTL_MS = 60_000;
+const MIN_TASK_TTL_MS = 60_000;
 
 export class TaskLimitError extends RpcError {
   constructor(message: string) {
@@ -70,7 +70,7 @@ export class TaskLimitError extends RpcError {
 
 export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 /** What clients are told to wait between polls. */
-export const POLL_INTERVAL_MS = 1000;
+const POLL_INTERVAL_MS = 1000;
 const SWEEP_INTERVAL_MS = 30_000;
 
 interface Entry extends TaskSnapshot {

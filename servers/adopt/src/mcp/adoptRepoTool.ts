@@ -17,6 +17,7 @@ import {
   DEFAULT_PULL_REQUEST_TITLE,
   DEFAULT_WORKSPACE,
 } from '../core/adopt/adoptDefaults.js';
+import { AGENT_NAMES, type AgentName } from '../core/adopt/agentPointers.js';
 
 // One name or several, as an array or a comma-separated string (models send both).
 const names = (description: string) => stringList(description).optional();
@@ -67,6 +68,12 @@ export const adoptRepoTool = defineTool({
       assets: optionalBoolean(
         false,
         'Also add .mcp.json (groundwork servers), .claude/settings.json and a session-start hook.',
+      ),
+      agents: names(
+        `Agents to write files for, each leading to the one AGENTS.md: ${AGENT_NAMES.join(', ')}. claude: CLAUDE.md importing ` +
+          'it (always written); cursor: .cursor/rules/agents.mdc (alwaysApply); copilot: .github/copilot-instructions.md; gemini: ' +
+          'GEMINI.md importing it (an existing GEMINI.md is completed whatever is named); codex reads AGENTS.md itself. Existing ' +
+          'files are completed (a pointer line appended) or left as they are, never overwritten; the notes say which.',
       ),
       dry_run: optionalBoolean(
         false,
@@ -125,6 +132,15 @@ export const adoptRepoTool = defineTool({
         'a dry run never runs code from the repository; drop one of the two.',
       );
     }
+    const unknown = (args.agents ?? []).filter(
+      (agent) => !(AGENT_NAMES as readonly string[]).includes(agent),
+    );
+    if (unknown.length > 0) {
+      throw new InvalidArgumentError(
+        'agents',
+        `unknown agent ${JSON.stringify(unknown[0]?.slice(0, 40))}; use ${AGENT_NAMES.join(', ')}.`,
+      );
+    }
     const workspace = await ctx.allowedPaths.resolve(args.workspace ?? DEFAULT_WORKSPACE);
     const targets =
       args.path === undefined
@@ -145,6 +161,7 @@ export const adoptRepoTool = defineTool({
         assignees: args.assignees ?? [],
         draft: args.draft,
         assets: args.assets,
+        agents: (args.agents ?? []) as AgentName[],
         dryRun: args.dry_run,
         runRepositoryCode: args.run_repository_code,
         keepCheckout: args.keep_checkout,

@@ -9,7 +9,7 @@ export const fixAgentConfigPrompt = definePrompt({
     name: 'fix-agent-config',
     title: 'Fix agent configuration',
     description:
-      "Checks a repository's CLAUDE.md, AGENTS.md, skills, subagents, settings, hooks and .mcp.json with verify_repo, then fixes the findings one file at a time and verifies again.",
+      "Checks a repository's CLAUDE.md, AGENTS.md, skills, subagents, settings, hooks, .mcp.json and the other agents' files (Cursor rules, Copilot instructions, GEMINI.md, MCP configs) with verify_repo, then fixes the findings one file at a time and verifies again.",
     arguments: [
       { ...repositoryPathArgument, required: true },
       {

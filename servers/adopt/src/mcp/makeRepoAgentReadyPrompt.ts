@@ -1,6 +1,7 @@
 // The make-repo-agent-ready workflow as a prompt: verify, dry run, review, then the real run after the
 // user agrees (the skill skills/make-repo-agent-ready says the same).
-import { completeFrom, definePrompt, InvalidArgumentError } from '@groundwork/mcp-common';
+import { completeFrom, completeListItem, definePrompt, InvalidArgumentError } from '@groundwork/mcp-common';
+import { AGENT_NAMES } from '../core/adopt/agentPointers.js';
 import { call, repositoryPathArgument } from './promptArguments.js';
 
 export const makeRepoAgentReadyPrompt = definePrompt({
@@ -20,6 +21,11 @@ export const makeRepoAgentReadyPrompt = definePrompt({
         description: 'A clean local git checkout with an origin, instead of repository_url.',
       },
       { name: 'branch', description: "The branch to push (default 'agents/adopt-conventions')." },
+      {
+        name: 'agents',
+        description: `Comma-separated agents to write files for from AGENTS.md besides CLAUDE.md: ${AGENT_NAMES.join(', ')}.`,
+        complete: completeListItem(completeFrom(AGENT_NAMES)),
+      },
       {
         name: 'assets',
         description: "'true' to also add .mcp.json, .claude/settings.json and a session-start hook.",
@@ -49,11 +55,23 @@ export const makeRepoAgentReadyPrompt = definePrompt({
         `expected 'true' or 'false', got ${JSON.stringify(assets.slice(0, 40))}.`,
       );
     }
+    const agents = (args.agents ?? '')
+      .split(',')
+      .map((agent) => agent.trim())
+      .filter((agent) => agent !== '');
+    const unknown = agents.find((agent) => !(AGENT_NAMES as readonly string[]).includes(agent));
+    if (unknown !== undefined) {
+      throw new InvalidArgumentError(
+        'agents',
+        `unknown agent ${JSON.stringify(unknown.slice(0, 40))}; use ${AGENT_NAMES.join(', ')}.`,
+      );
+    }
     const branch = args.branch?.trim() || undefined;
     const target = url === undefined ? { path: path as string } : { repository_url: url };
     const options = {
       ...(branch === undefined ? {} : { branch }),
       ...(assets === 'true' ? { assets: true } : {}),
+      ...(agents.length === 0 ? {} : { agents }),
     };
     const lines = [
       `Make ${JSON.stringify(url ?? path)} ready for coding agents, with the groundwork-adopt tools.`,
@@ -62,7 +80,7 @@ export const makeRepoAgentReadyPrompt = definePrompt({
         ? '1. (The repository is only reachable by URL: the dry run below verifies its result.)'
         : `1. Call ${call('verify_repo', { path })} and summarize \`passed\`, \`totals\` and the errors and warnings (rule, file, line, fix).`,
       `2. Call ${call('adopt_repo', { ...target, ...options, dry_run: true })}. Nothing is pushed and no repository code runs; the report's \`checkout\` names the kept checkout.`,
-      '3. Review the dry run: `succeeded`, `completed_steps`, `notes` (detected languages, build tool, test command, guard wiring), and read the AGENTS.md and CLAUDE.md it wrote in the checkout. A failed report has `failure: {step, message}`.',
+      '3. Review the dry run: `succeeded`, `completed_steps`, `notes` (detected languages, build tool, test command, guard wiring), and read the AGENTS.md and CLAUDE.md it wrote in the checkout (and the other agents’ files the notes name). A failed report has `failure: {step, message}`.',
       `4. Show the user what will be pushed and to which branch, and ask before going on. Only with their agreement, call ${call('adopt_repo', { ...target, ...options })} and report \`pull_request_url\`.`,
       '',
       "Do not set run_repository_code: it runs code from the repository (npm scripts, build plugins) as the server's user; the server checks the guard itself. Set it only if the user asks and trusts the repository. Do not retry authentication failures, 404s or rejected pushes in a loop: tell the user.",

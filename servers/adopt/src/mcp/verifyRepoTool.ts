@@ -48,7 +48,9 @@ export const verifyRepoTool = defineTool({
       "Checks a repository's conventions for coding agents against Claude Code's documentation and the Agent Skills and AGENTS.md formats: " +
       'CLAUDE.md/AGENTS.md at every level (imports, symlinked pairs), skills, subagents, commands and rules (front matter), ' +
       '.claude/settings.json (schema of the documented keys, permissions, hooks and their scripts), plugins and marketplaces, .mcp.json, ' +
-      'committed secrets (reported masked) and local Markdown links. Returns findings with rule, severity (error: Claude Code would not load it ' +
+      "committed secrets (reported masked) and local Markdown links; and the other agents' files: Cursor rules (.cursor/rules/*.mdc, .cursorrules), " +
+      'Copilot instructions and prompt files (.github/instructions, .github/prompts), GEMINI.md with its imports and .gemini/settings.json, ' +
+      "Codex's AGENTS.md chain (32 KiB), MCP configs in Cursor's, VS Code's and Gemini's formats, and package managers that contradict across them. Returns findings with rule, severity (error: Claude Code would not load it " +
       'or would misbehave; warning: ignored or not portable; note: house style), file, line, a fix and a documentation link; ' +
       '`passed` is false when any error is found. Reads only regular files inside the repository (a symlink out, a FIFO or device, or a file ' +
       'over 1 MiB is a finding, never read). Read-only and fast (well under a second). Call it before and after editing these files. ' +

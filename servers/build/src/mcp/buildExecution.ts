@@ -3,9 +3,10 @@
 // workspace, its root opened as its own boundary, and the server's kept run logs.
 import type { ServerSwitch, ToolContext } from '@groundwork/mcp-common';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import { BuildError } from '../core/buildError.js';
 import type { BuildPolicy, RunnableSystem } from '../core/run/buildCommand.js';
 import type { BuildRun } from '../core/run/runBuild.js';
-import { BuildExecutionNotAllowedError, BuildRunError } from '../core/run/runErrors.js';
+import { BuildExecutionNotAllowedError } from '../core/run/runErrors.js';
 import { RunLogs } from '../core/run/runLogs.js';
 import type { BuildSystemKind } from '../core/workspace/model.js';
 import { readWorkspace } from '../core/workspace/readWorkspace.js';
@@ -63,7 +64,7 @@ export async function withBuildRoot<T>(
     });
     const chosen = workspace.systems.find((candidate) => system === undefined || candidate.kind === system);
     if (chosen === undefined) {
-      throw new BuildRunError(
+      throw new BuildError(
         'NO_BUILD_FOUND',
         `No ${system ?? ''} build under '${path}'; the build systems there are: ${workspace.systems.map((s) => `${s.kind} (${s.root})`).join(', ') || 'none'}.`,
       );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tempFile } from '../testSupport.js';
+import { tempFile } from '../testing/dataFiles.js';
 import { profileColumns } from './columnProfile.js';
 import { DEFAULT_COMPARISON } from './scanOptions.js';
 import { openCsvSource } from './sources/csvSource.js';

@@ -1,5 +1,6 @@
 // One logical table, written at test time by real producers — DuckDB writes the Parquet, CSV, gzip and JSON
-// Lines files, better-sqlite3 and PostgreSQL (when GROUNDWORK_TEST_PG_URL is set) hold it as tables — must
+// Lines files, two Parquet files read as one glob, and a DuckDB database; better-sqlite3 and PostgreSQL (when
+// GROUNDWORK_TEST_PG_URL is set) hold it as tables — must
 // give identical answers in every format, and the answers DuckDB itself gives (the oracle, queried below on
 // the table's native types). The table holds each type whose exactness is easy to lose: 64-bit integers
 // beyond 2^53, decimals at their declared scale, timestamps at micro- and nanosecond precision and with a
@@ -8,10 +9,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileAt } from '../testSupport.js';
+import { fileAt } from '../testing/dataFiles.js';
 import { profileColumns } from './columnProfile.js';
 import { analyzeDuplicates } from './duplicateAnalysis.js';
 import { findKeys } from './keyDiscovery.js';
@@ -39,6 +41,7 @@ const pgUrl = process.env.GROUNDWORK_TEST_PG_URL;
 const directory = mkdtempSync(path.join(tmpdir(), 'groundwork-data-formats-'));
 const file = (name: string) => path.join(directory, name);
 let duck: Awaited<ReturnType<DuckDBInstance['connect']>>;
+let parts: ConfinedDirectory | undefined;
 const sources: Record<string, SourceSpec> = {};
 
 async function oracle(sql: string): Promise<unknown[][]> {
@@ -59,6 +62,21 @@ beforeAll(async () => {
   sources.csv = { kind: 'file', file: fileAt(file('t.csv')), csv: {} };
   sources.gzip = { kind: 'file', file: fileAt(file('t.csv.gz')), csv: {} };
   sources.jsonl = { kind: 'file', file: fileAt(file('t.jsonl')), csv: {} };
+  // The same rows as two Parquet files of one glob (rows 1–3, then 4–5), and as a DuckDB database's table.
+  await duck.run(`COPY (SELECT * FROM t LIMIT 3) TO '${file('part-0.parquet')}' (FORMAT parquet)`);
+  await duck.run(`COPY (SELECT * FROM t OFFSET 3) TO '${file('part-1.parquet')}' (FORMAT parquet)`);
+  parts = await ConfinedDirectory.confinedTo(directory);
+  sources.files = {
+    kind: 'files',
+    folder: parts,
+    pattern: 'part-*.parquet',
+    given: 'part-*.parquet',
+    csv: {},
+  };
+  await duck.run(`ATTACH '${file('t.duckdb')}' AS saved`);
+  await duck.run('CREATE TABLE saved.t AS SELECT * FROM t');
+  await duck.run('DETACH saved');
+  sources.duckdb = { kind: 'duckdb', file: fileAt(file('t.duckdb')), table: 't' };
 
   // The rows as DuckDB prints them, to load the SQL databases with: integers exact, binary as bytes.
   const rows = await oracle(
@@ -105,7 +123,10 @@ beforeAll(async () => {
   }
 }, 60_000);
 
-afterAll(() => duck?.closeSync());
+afterAll(async () => {
+  await parts?.close();
+  duck?.closeSync();
+});
 
 /** Runs `ask` on every format; all answers must be equal. Returns the one answer. */
 async function sameInEveryFormat<T>(ask: (spec: SourceSpec) => Promise<T>): Promise<T> {
@@ -129,7 +150,7 @@ async function withSource<T>(
   }
 }
 
-describe('one logical table in six formats', () => {
+describe('one logical table in every kind of source', () => {
   it.each(COLUMNS.map((column) => [column]))(
     'gives the same uniqueness answer for %s as DuckDB on the native type',
     async (column) => {
@@ -141,10 +162,12 @@ describe('one logical table in six formats', () => {
             limit: 10,
             rowsPerGroup: 10,
           });
+          // Lines, and the files of a glob's rows, are where a source has them; the rows are the same.
           return {
             ...analysis,
             spilled: undefined,
-            groups: analysis.groups.map((g) => ({ ...g, lines: [] })),
+            fileCollisions: undefined,
+            groups: analysis.groups.map((g) => ({ ...g, lines: [], files: undefined })),
           };
         }),
       );

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
-import { fileAt, tempFile, tempPath } from '../testSupport.js';
+import { fileAt, tempFile, tempPath } from '../testing/dataFiles.js';
 import { analyzeDuplicates } from './duplicateAnalysis.js';
 import type { DuplicateQuery } from './duplicatePasses.js';
 import { type Comparison, DEFAULT_COMPARISON } from './scanOptions.js';

@@ -9,7 +9,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { seededRandom } from '@groundwork/mcp-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileAt } from '../testSupport.js';
+import { fileAt } from '../testing/dataFiles.js';
 import { profileColumns } from './columnProfile.js';
 import { analyzeDuplicates } from './duplicateAnalysis.js';
 import { checkJoin } from './joinCheck.js';
@@ -195,6 +195,24 @@ describe('many files as one source', () => {
       valuesWithinOneFile: truth.valuesWithinOneFile,
       valuesAcrossFiles: truth.valuesAcrossFiles,
     });
+  });
+
+  it('reads a key that one JSON Lines file lacks as null there, and a CSV column one file lacks as an error', async () => {
+    mkdirSync(path.join(root, 'logs'));
+    writeFileSync(path.join(root, 'logs', 'a.jsonl'), '{"id": 1, "user": "x"}\n{"id": 2, "user": "y"}\n');
+    writeFileSync(path.join(root, 'logs', 'b.jsonl'), '{"id": 2}\n');
+    const logs = await filesSource('logs/*.jsonl');
+    const analysis = await analyzeDuplicates(logs, query(['user']));
+    const [[nulls]] = (await duckRows(
+      `SELECT count(*) FILTER (WHERE "user" IS NULL) FROM read_json('${root}/logs/*.jsonl')`,
+    )) as [[number]];
+    expect(analysis).toMatchObject({ rows: 3, nulls: Number(nulls), duplicateValues: 0 });
+    mkdirSync(path.join(root, 'mixed'));
+    writeFileSync(path.join(root, 'mixed', 'a.csv'), 'id,user\n1,x\n');
+    writeFileSync(path.join(root, 'mixed', 'b.csv'), 'id\n2\n');
+    await expect(analyzeDuplicates(await filesSource('mixed'), query(['user']))).rejects.toThrow(
+      /Column 'user' is in the first file but not in 'mixed\/b\.csv'/,
+    );
   });
 
   it('takes a folder as its data files, skipping hidden and underscore names', async () => {

@@ -1,6 +1,6 @@
 // A Latin-1 file read as UTF-8 (the default): bytes that do not decode compare as the bytes they are.
 import { describe, expect, it } from 'vitest';
-import { tempFile } from '../testSupport.js';
+import { tempFile } from '../testing/dataFiles.js';
 import { profileColumns } from './columnProfile.js';
 import { analyzeDuplicates } from './duplicateAnalysis.js';
 import { findKeys } from './keyDiscovery.js';

@@ -10,7 +10,7 @@ import { seededRandom } from '@groundwork/mcp-testkit';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileAt } from '../testSupport.js';
+import { fileAt } from '../testing/dataFiles.js';
 import { bucketOf, checkJoin, type JoinCheck, matchBuckets } from './joinCheck.js';
 import { type Comparison, DEFAULT_COMPARISON } from './scanOptions.js';
 import { openSource, type SourceSpec } from './sources/openSource.js';

@@ -75,7 +75,9 @@ export function greatExpectationsSuite(subject: KeyCheckSubject): {
   } else {
     expectations.push({
       type: 'expect_compound_columns_to_be_unique',
-      kwargs: { column_list: [...subject.columns] },
+      // As SQL UNIQUE (and nulls 'distinct'): a row with any null in the key is not compared. GX's default
+      // skips only rows whose key is all null.
+      kwargs: { column_list: [...subject.columns], ignore_row_if: 'any_value_is_missing' },
       meta: {},
     });
   }

@@ -1,6 +1,6 @@
 import { seededRandom } from '@groundwork/mcp-testkit';
 import { describe, expect, it } from 'vitest';
-import { tempFile } from '../testSupport.js';
+import { tempFile } from '../testing/dataFiles.js';
 import { findKeys, nextCandidates } from './keyDiscovery.js';
 import { DEFAULT_COMPARISON } from './scanOptions.js';
 import { openCsvSource } from './sources/csvSource.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tempFile } from '../testSupport.js';
+import { tempFile } from '../testing/dataFiles.js';
 import { analyzeDuplicates, type DuplicateAnalysis } from './duplicateAnalysis.js';
 import { DEFAULT_COMPARISON, type ScanControl } from './scanOptions.js';
 import { openCsvSource } from './sources/csvSource.js';

@@ -85,6 +85,7 @@ export const checkJoinPrompt = definePrompt({
           `2. If the right side's key is not unique (\`right.unique\` false), call \`find_duplicates\` with \`${JSON.stringify({ ...call.right, columns: rightKey, ...(loose ? { trim: true, case_insensitive: true } : {}) })}\` to see whether the duplicates are true copies, versions of one entity, or errors.`,
           '',
           'Then write the join so it does what is meant: deduplicate or aggregate the side whose duplicated keys multiply rows, choose inner or outer by what should happen to the orphans, and say which rows the result drops or repeats. Whenever `truncated` is true, `truncated_parts` says what was cut.',
+          `3. If the join relies on the right key staying unique and every left key finding a partner, call \`key_checks\` with \`${JSON.stringify({ ...call.left, columns: call.on.map((pair) => pair.split('=')[0]!.trim()), references: { ...call.right, columns: rightKey } })}\` and offer its dbt test, Great Expectations suite or SQL FOREIGN KEY; \`holds\` says whether they pass today.`,
         ].join('\n'),
       },
     ];

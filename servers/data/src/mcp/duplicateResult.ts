@@ -30,7 +30,7 @@ export function rowPlaces(
   const places = rows.map((row) => source.locate?.(row));
   if (places.some((place) => place === undefined)) return {};
   return {
-    files: places.map((place) => place!.file),
+    files: places.map((place) => boundedValue(place!.file)),
     file_rows: places.map((place) => place!.row),
   };
 }
@@ -76,7 +76,7 @@ export function fileCollisionsOut(
       values_across_files: collisions.valuesAcrossFiles,
       colliding_pairs: collisions.pairCount,
       pairs: collisions.pairs.map((pair) => ({
-        files: pair.files,
+        files: pair.files.map((file) => boundedValue(file)),
         shared_values: pair.sharedValues,
         example: pair.example.map((value) => boundedValue(value)),
       })),

@@ -153,6 +153,8 @@ export const joinCheckTool = defineTool({
                 .join(', '),
               leftKey: on.map((pair) => pair.left).join(', '),
               rightKey: on.map((pair) => pair.right).join(', '),
+              locateLeft: left.locate?.bind(left),
+              locateRight: right.locate?.bind(right),
             });
             const out = {
               answer,

@@ -7,7 +7,7 @@ import {
   type ToolContext,
 } from '@groundwork/mcp-common';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { tempPath } from '../testSupport.js';
+import { tempPath } from '../testing/dataFiles.js';
 import { uniquenessCheckTool } from './uniquenessCheckTool.js';
 
 const MIB = 1024 * 1024;

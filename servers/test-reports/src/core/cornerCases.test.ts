@@ -3,9 +3,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { accessUnder, readAt, readFixture, statuses } from '../testing/fixtureRun.js';
 import { buildFailureContext } from './failureContext.js';
 import { stripAnsi } from './formats/ansiText.js';
-import { accessUnder, readAt, readFixture, statuses } from './testing/fixtureRun.js';
 import type { FoldedTest } from './testRun.js';
 
 let work: string;

@@ -5,10 +5,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { accessUnder, byName, readAt, statuses } from '../testing/fixtureRun.js';
 import { findFlakyTests } from './flakyTests.js';
 import { compareRuns } from './runComparison.js';
 import { summarizeRun } from './runSummary.js';
-import { accessUnder, byName, readAt, statuses } from './testing/fixtureRun.js';
 import { testId } from './testRun.js';
 
 let work: string;

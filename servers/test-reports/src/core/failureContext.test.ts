@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { accessUnder, fixture, fixturesDir, readFixture } from '../testing/fixtureRun.js';
 import { buildFailureContext } from './failureContext.js';
-import { accessUnder, fixture, fixturesDir, readFixture } from './testing/fixtureRun.js';
 
 // The TypeScript source line itself, template literal included.
 // biome-ignore lint/suspicious/noTemplateCurlyInString: this is source text, not a template

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { byName, readFixture, statuses } from '../testing/fixtureRun.js';
 import { summarizeRun } from './runSummary.js';
-import { byName, readFixture, statuses } from './testing/fixtureRun.js';
 
 describe('TAP', () => {
   it('reads TAP 14 subtests as tests of a suite, SKIP and failing TODO as skips, and YAML diagnostics', async () => {

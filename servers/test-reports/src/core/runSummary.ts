@@ -1,5 +1,7 @@
 // Counts a folded run: every test once, by its final outcome; flaky tests are passed tests that failed
 // at least one attempt first.
+
+import { head } from './testResult.js';
 import type { FoldedTest, TestRun } from './testRun.js';
 
 export interface SuiteSummary {
@@ -25,7 +27,8 @@ export interface RunSummary {
 }
 
 const SLOWEST = 10;
-const MAX_SUITES = 50;
+/** Names shown are cut here: a generated name may be any length. */
+const MAX_NAME_CHARS = 300;
 
 export function summarizeRun(run: TestRun): RunSummary {
   const counts = { total: 0, passed: 0, failed: 0, errored: 0, skipped: 0, flaky: 0 };
@@ -78,13 +81,11 @@ export function summarizeRun(run: TestRun): RunSummary {
     ...counts,
     duration_ms: round(duration),
     slowest: slowest.map((test) => ({
-      name: test.name,
-      classname: test.classname,
+      name: head(test.name, MAX_NAME_CHARS),
+      classname: head(test.classname, MAX_NAME_CHARS),
       duration_ms: round(test.durationMs ?? 0),
     })),
-    suites: orderedSuites
-      .slice(0, MAX_SUITES)
-      .map((suite) => ({ ...suite, duration_ms: round(suite.duration_ms) })),
+    suites: orderedSuites.map((suite) => ({ ...suite, duration_ms: round(suite.duration_ms) })),
     suite_count: suites.size,
   };
 }

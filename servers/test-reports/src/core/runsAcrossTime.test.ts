@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CancelledError } from '@groundwork/mcp-common/domainError';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findFlakyTests } from './flakyTests.js';
+import { accessUnder, fixture, fixturesDir, readAt } from '../testing/fixtureRun.js';
+import { findFlakyTests, wilson } from './flakyTests.js';
 import { discoverReports } from './reportDiscovery.js';
 import { NoReportsFoundError } from './reportErrors.js';
 import { compareRuns } from './runComparison.js';
 import { checkStaleness } from './staleness.js';
-import { accessUnder, fixture, fixturesDir, readAt } from './testing/fixtureRun.js';
 import { readRun } from './testRun.js';
 
 let work: string;
@@ -102,6 +102,54 @@ describe('flaky tests across runs', () => {
     expect(findFlakyTests([run]).map((test) => [test.name, test.attempts, test.failed_attempts])).toEqual([
       ['talksToThePriceService', 2, 1],
     ]);
+    // A retry runs the same code: flaky, whatever the number of runs.
+    expect(findFlakyTests([run])[0]).toMatchObject({
+      verdict: 'flaky',
+      confidence: 'high',
+      enough_runs: true,
+    });
+  });
+
+  it('states the evidence: one change of outcome may be a code change; back and forth is flakiness', async () => {
+    const outcomes = ['pass', 'fail', 'pass', 'fail', 'fail'] as const;
+    for (const [at, outcome] of outcomes.entries()) {
+      await writeFile(
+        path.join(work, `run${at}.xml`),
+        junit({ wobbly: outcome, broke: at < 3 ? 'pass' : 'fail', fixed: at < 1 ? 'fail' : 'pass' }),
+      );
+    }
+    const runs = await Promise.all(outcomes.map((_, at) => runOf(`run${at}.xml`)));
+    const byName = Object.fromEntries(findFlakyTests(runs).map((test) => [test.name, test]));
+    expect(byName.wobbly).toMatchObject({
+      verdict: 'flaky',
+      confidence: 'high',
+      enough_runs: true,
+      runs: 5,
+      passed_runs: 2,
+      failed_runs: 3,
+      outcome_changes: 3,
+      failure_rate: 0.6,
+    });
+    expect(byName.broke).toMatchObject({ verdict: 'broke_or_flaky', confidence: 'low', outcome_changes: 1 });
+    expect(byName.fixed).toMatchObject({ verdict: 'fixed_or_flaky', confidence: 'low', enough_runs: true });
+    // Two runs cannot tell a flake from a change, and the answer says so; same_code can.
+    const two = findFlakyTests(runs.slice(2, 4));
+    expect(two.find((test) => test.name === 'wobbly')).toMatchObject({
+      verdict: 'broke_or_flaky',
+      enough_runs: false,
+      evidence: expect.stringContaining('Fewer runs than the method needs: 2 of at least 3'),
+    });
+    expect(findFlakyTests(runs.slice(2, 4), { sameCode: true })[0]).toMatchObject({
+      verdict: 'flaky',
+      confidence: 'high',
+    });
+  });
+
+  it('bounds the failure rate with the Wilson score interval (published values)', () => {
+    // Wilson (1927) / Newcombe (1998), Table I: 0/10 → [0, 0.2775], 5/10 → [0.2366, 0.7634], 81/263 → [0.2553, 0.3662].
+    expect(wilson(0, 10)).toEqual({ low: 0, high: 0.278 });
+    expect(wilson(5, 10)).toEqual({ low: 0.237, high: 0.763 });
+    expect(wilson(81, 263)).toEqual({ low: 0.255, high: 0.366 });
   });
 });
 

@@ -10,7 +10,7 @@ import {
 } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { ctrfDocument, ctrfTests } from '../core/formats/ctrf/ctrfWriter.js';
-import { describeReports, readReportsAt, reportsOutput } from './reportReading.js';
+import { describeReports, readReportsAt, reportsOutput, reportsTotalOutput } from './reportReading.js';
 
 export const exportCtrfTool = defineTool({
   definition: {
@@ -26,6 +26,7 @@ export const exportCtrfTool = defineTool({
       ctrf: z.record(z.string(), z.unknown()).describe('The CTRF document (reportFormat "CTRF").'),
       ...pagingOutput,
       reports: reportsOutput,
+      reports_total: reportsTotalOutput,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     taskSupport: 'optional',
@@ -46,7 +47,7 @@ export const exportCtrfTool = defineTool({
           unknown
         >,
         ...paging,
-        reports,
+        ...reports,
       }),
     });
     return ToolResult.success(answer);

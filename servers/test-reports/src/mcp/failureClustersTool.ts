@@ -12,7 +12,14 @@ import { z } from 'zod';
 import { clusterFailures, type FailureCluster, memberIds, memberVariants } from '../core/failureClusters.js';
 import { head } from '../core/testResult.js';
 import { isFailing, shownFile, testId } from '../core/testRun.js';
-import { describeReports, readReportsAt, reportsOutput, verdictOf, verdictOutput } from './reportReading.js';
+import {
+  describeReports,
+  readReportsAt,
+  reportsOutput,
+  reportsTotalOutput,
+  verdictOf,
+  verdictOutput,
+} from './reportReading.js';
 
 const MAX_MEMBER_IDS = 50;
 const MAX_SUITES = 20;
@@ -95,6 +102,7 @@ export const failureClustersTool = defineTool({
       clusters: z.array(clusterOutput),
       ...pagingOutput,
       reports: reportsOutput,
+      reports_total: reportsTotalOutput,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     taskSupport: 'optional',
@@ -110,7 +118,7 @@ export const failureClustersTool = defineTool({
       budget: ctx.answer,
       offset: decodeCursor(args.cursor, key),
       cursorKey: key,
-      frame: (page, paging) => ({ verdict, failures: failing.length, clusters: page, ...paging, reports }),
+      frame: (page, paging) => ({ verdict, failures: failing.length, clusters: page, ...paging, ...reports }),
     });
     return ToolResult.success(answer);
   },

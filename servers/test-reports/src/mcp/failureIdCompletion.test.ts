@@ -9,8 +9,8 @@ import {
   type ToolContext,
 } from '@groundwork/mcp-common';
 import { describe, expect, it } from 'vitest';
-import { fixturesDir, readAt } from '../core/testing/fixtureRun.js';
 import { isFailing, testId } from '../core/testRun.js';
+import { fixturesDir, readAt } from '../testing/fixtureRun.js';
 import { failureContextTool } from './failureContextTool.js';
 import { completeFailureId } from './failureIdCompletion.js';
 

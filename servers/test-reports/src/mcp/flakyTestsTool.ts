@@ -1,28 +1,35 @@
 import {
+  cursorKey,
+  decodeCursor,
   defineTool,
   fitList,
-  maxTokensArgument,
+  optionalBoolean,
   optionalBoundedInt,
+  pagingArguments,
+  pagingOutput,
   stringList,
   ToolResult,
 } from '@groundwork/mcp-common';
 import { z } from 'zod';
-import { findFlakyTests } from '../core/flakyTests.js';
-import { describeReports, readReportsAt, reportsOutput } from './reportReading.js';
+import { findFlakyTests, MIN_RUNS, VERDICT_METHOD } from '../core/flakyTests.js';
+import { describeReports, readReportsAt, reportsOutput, reportsTotalOutput } from './reportReading.js';
 
 export const flakyTestsTool = defineTool({
   definition: {
     name: 'flaky_tests',
     title: 'Flaky tests',
-    description:
-      'Tests that both passed and failed: across several runs (give one report file or directory per run, e.g. per CI attempt) and within a run (retries written as repeated test cases, Surefire flakyFailure/flakyError). Each with how many runs and attempts passed and failed. Paginated.',
+    description: `Tests that both passed and failed: across several runs (give one report file or directory per run, e.g. per CI attempt, oldest first) and within a run (retries written as repeated test cases, Surefire flakyFailure/flakyError). Each with its evidence — runs, attempts, passes and failures, how often the outcome changed between runs, the failure rate with its 95 % Wilson interval — and a verdict with a stated confidence: flaky (high: it passed on a retry, or across runs of the same code, or went back and forth) or broke_or_flaky / fixed_or_flaky (low: one change of outcome across runs, which a code change explains as well). Fewer runs than the method needs (${MIN_RUNS}) is said. Paged.`,
     input: z.object({
-      paths: stringList('Report files or directories, one per run.'),
+      paths: stringList('Report files or directories, one per run, oldest first.'),
+      same_code: optionalBoolean(
+        false,
+        'The runs tested the same code (reruns of one commit): a pass beside a failure is then flakiness, not a change.',
+      ),
       limit: optionalBoundedInt(1, 500, 50, 'Tests per page.'),
-      offset: optionalBoundedInt(0, 1_000_000, 0, 'Tests to skip (from next_offset).'),
-      max_tokens: maxTokensArgument,
+      ...pagingArguments,
     }),
     output: z.object({
+      method: z.string().describe('How verdicts and confidence are decided.'),
       flaky: z.array(
         z.object({
           id: z.string(),
@@ -36,13 +43,20 @@ export const flakyTestsTool = defineTool({
           attempts: z.number().int(),
           failed_attempts: z.number().int(),
           last_status: z.string(),
+          verdict: z.enum(['flaky', 'broke_or_flaky', 'fixed_or_flaky']),
+          confidence: z.enum(['high', 'low']),
+          evidence: z.string().describe('What the verdict rests on.'),
+          enough_runs: z.boolean().describe('Whether there were as many runs as the method needs.'),
+          runs_passed_on_retry: z.number().int(),
+          outcome_changes: z.number().int().describe('Changes of outcome from one run to the next.'),
+          failure_rate: z.number(),
+          failure_rate_95: z.object({ low: z.number(), high: z.number() }),
         }),
       ),
-      total: z.number().int(),
       runs_read: z.number().int(),
-      truncated: z.boolean(),
-      next_offset: z.number().int().optional(),
+      ...pagingOutput,
       reports: reportsOutput,
+      reports_total: reportsTotalOutput,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     // May run long on a big input: a client that supports tasks may run it as one.
@@ -51,19 +65,25 @@ export const flakyTestsTool = defineTool({
   async apply(args, ctx) {
     const runs = [];
     for (const given of args.paths) runs.push((await readReportsAt(given, ctx, { details: false })).run);
-    const flaky = findFlakyTests(runs);
-    const reports = runs.flatMap((run) => describeReports(run, ctx));
+    const flaky = findFlakyTests(runs, { sameCode: args.same_code });
+    const reports = describeReports(runs, ctx);
+    const key = cursorKey({
+      tool: 'flaky_tests',
+      paths: args.paths,
+      same_code: args.same_code,
+      total: flaky.length,
+    });
     const { answer } = await fitList(flaky, {
       budget: ctx.answer,
-      offset: args.offset,
+      offset: decodeCursor(args.cursor, key),
+      cursorKey: key,
       maxItems: args.limit,
       frame: (page, paging) => ({
+        method: VERDICT_METHOD,
         flaky: page,
-        total: flaky.length,
         runs_read: runs.length,
-        truncated: paging.truncated,
-        ...(paging.truncated ? { next_offset: args.offset + Math.max(page.length, 1) } : {}),
-        reports,
+        ...paging,
+        ...reports,
       }),
     });
     return ToolResult.success(answer);

@@ -1,9 +1,12 @@
 import {
+  cursorKey,
+  decodeCursor,
   defineTool,
   fitList,
-  maxTokensArgument,
   optionalBoolean,
   optionalBoundedInt,
+  pagingArguments,
+  pagingOutput,
   pathArg,
   ToolResult,
 } from '@groundwork/mcp-common';
@@ -14,6 +17,7 @@ import {
   describeReports,
   readReportsAt,
   reportsOutput,
+  reportsTotalOutput,
   verdictOf,
   verdictOutput,
   verdictSentence,
@@ -24,12 +28,16 @@ export const listFailuresTool = defineTool({
     name: 'list_failures',
     title: 'List failures',
     description:
-      'The failed and errored tests of a run, each with a stable id, its message, exception type and a trimmed stack (framework, runtime and reflection frames folded and counted), plus a bounded tail of its output. Paginated. Pass an id to failure_context for the source lines behind a failure. An empty list comes with a verdict saying whether the run is all green, unreadable or empty.',
+      'The failed and errored tests of a run, each with a stable id, its message, exception type and a trimmed stack (framework, runtime and reflection frames folded and counted), plus a bounded tail of its output. Paged: pass next_cursor as cursor. Pass an id to failure_context for the source lines behind a failure. An empty list comes with a verdict saying whether the run is all green, unreadable or empty.',
     input: z.object({
       path: pathArg('A report file or a directory searched for reports.'),
-      limit: optionalBoundedInt(1, 200, 20, 'Failures per page.'),
-      offset: optionalBoundedInt(0, 1_000_000, 0, 'Failures to skip (from next_offset).'),
-      max_tokens: maxTokensArgument,
+      limit: optionalBoundedInt(
+        1,
+        200,
+        20,
+        'Failures per page at most (fewer when they would outgrow max_tokens).',
+      ),
+      ...pagingArguments,
       group: optionalBoolean(
         false,
         'Group by cause: failures ordered cluster by cluster (largest first), each with its cluster_id, and the clusters listed (see failure_clusters for the signature).',
@@ -70,11 +78,9 @@ export const listFailuresTool = defineTool({
         .optional()
         .describe('With group: the first 20 clusters, largest first; cluster_count says how many there are.'),
       cluster_count: z.number().int().optional(),
-      total: z.number().int(),
-      offset: z.number().int(),
-      truncated: z.boolean(),
-      next_offset: z.number().int().optional(),
+      ...pagingOutput,
       reports: reportsOutput,
+      reports_total: reportsTotalOutput,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     // May run long on a big input: a client that supports tasks may run it as one.
@@ -103,28 +109,29 @@ export const listFailuresTool = defineTool({
     const verdict = verdictOf(run);
     const summary = verdictSentence(run);
     const reports = describeReports(run, ctx);
+    const key = cursorKey({
+      tool: 'list_failures',
+      path: args.path,
+      group: args.group,
+      total: failing.length,
+    });
     // A page holds at most `limit` failures, fewer when their stacks and output would outgrow the budget.
     const { answer } = await fitList(failing, {
       budget: ctx.answer,
-      offset: args.offset,
+      offset: decodeCursor(args.cursor, key),
+      cursorKey: key,
       maxItems: args.limit,
-      frame: (page, paging) => {
-        const next = paging.truncated ? args.offset + Math.max(page.length, 1) : undefined;
-        return {
-          verdict,
-          summary,
-          failures: page.map((test) => ({
-            ...failureOut(test),
-            ...(clusterOf.has(test) ? { cluster_id: clusterOf.get(test) as string } : {}),
-          })),
-          ...grouping,
-          total: failing.length,
-          offset: args.offset,
-          truncated: paging.truncated,
-          ...(next === undefined ? {} : { next_offset: next }),
-          reports,
-        };
-      },
+      frame: (page, paging) => ({
+        verdict,
+        summary,
+        failures: page.map((test) => ({
+          ...failureOut(test),
+          ...(clusterOf.has(test) ? { cluster_id: clusterOf.get(test) as string } : {}),
+        })),
+        ...grouping,
+        ...paging,
+        ...reports,
+      }),
     });
     return ToolResult.success(answer);
   },

@@ -4,6 +4,7 @@ import type { ToolContext } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { discoverReports } from '../core/reportDiscovery.js';
 import { type ExpectationReport, executedTests } from '../core/runExpectations.js';
+import { head } from '../core/testResult.js';
 import { isFailing, readRun, type TestRun } from '../core/testRun.js';
 
 export interface ReadReports {
@@ -48,13 +49,50 @@ export const reportsOutput = z.array(
   }),
 );
 
-export function describeReports(run: TestRun, ctx: ToolContext): z.infer<typeof reportsOutput> {
-  return run.reports.map((report) => ({
-    path: ctx.allowedPaths.display(report.file),
-    format: report.format,
-    tests: report.tests,
-    ...(report.error === undefined ? {} : { error: `could not be parsed: ${report.error}` }),
-  }));
+/** Present when `reports` was cut to fit the answer. */
+export const reportsTotalOutput = z
+  .number()
+  .int()
+  .optional()
+  .describe(
+    'Present when `reports` was cut to fit the answer: how many reports were read (those that could not be parsed are listed first).',
+  );
+
+/** The share of an answer's characters its list of reports may take; the rest is for the answer proper. */
+const REPORTS_SHARE = 0.2;
+const MAX_REPORT_ERROR_CHARS = 500;
+
+/**
+ * The reports of `run` as an answer lists them: those that could not be parsed first, then as many as fit a
+ * fifth of the answer's budget (a directory may hold 2,000 reports), with `reports_total` when cut.
+ */
+export function describeReports(
+  runs: TestRun | readonly TestRun[],
+  ctx: ToolContext,
+  share = REPORTS_SHARE,
+): { reports: z.infer<typeof reportsOutput>; reports_total?: number } {
+  const read = (Array.isArray(runs) ? runs : [runs as TestRun]).flatMap((run) => run.reports);
+  const all = [...read].sort((a, b) => Number(b.error !== undefined) - Number(a.error !== undefined));
+  const room = ctx.answer.maxChars * share;
+  const reports: z.infer<typeof reportsOutput> = [];
+  let used = 0;
+  for (const report of all) {
+    const entry = {
+      path: ctx.allowedPaths.display(report.file),
+      format: report.format,
+      tests: report.tests,
+      ...(report.error === undefined
+        ? {}
+        : { error: head(`could not be parsed: ${report.error}`, MAX_REPORT_ERROR_CHARS) }),
+    };
+    used += JSON.stringify(entry).length + 1;
+    if (used > room) break;
+    reports.push(entry);
+  }
+  // Reading order among the reports that are shown.
+  const order = new Map(read.map((report, at) => [ctx.allowedPaths.display(report.file), at]));
+  reports.sort((a, b) => (order.get(a.path) ?? 0) - (order.get(b.path) ?? 0));
+  return reports.length === read.length ? { reports } : { reports, reports_total: read.length };
 }
 
 export const verdictOutput = z

@@ -1,8 +1,12 @@
 import {
+  cursorKey,
+  decodeCursor,
   defineTool,
+  fitList,
   optionalBoolean,
   optionalInt,
   optionalString,
+  pagingArguments,
   pathArg,
   stringList,
   ToolResult,
@@ -11,14 +15,18 @@ import { z } from 'zod';
 import { checkExpectations } from '../core/runExpectations.js';
 import { summarizeRun } from '../core/runSummary.js';
 import { checkStaleness } from '../core/staleness.js';
+import { head } from '../core/testResult.js';
 import {
   describeReports,
   readReportsAt,
   reportsOutput,
+  reportsTotalOutput,
   verdictOf,
   verdictOutput,
   verdictSentence,
 } from './reportReading.js';
+
+const MAX_SUITES = 50;
 
 export const testSummaryTool = defineTool({
   definition: {
@@ -39,6 +47,7 @@ export const testSummaryTool = defineTool({
         'With baseline: a test that ran in the baseline and is skipped now breaks the expectation.',
       ),
       suites: stringList('Expectation: suites that must be present (a name, or the end of one).').optional(),
+      ...pagingArguments,
     }),
     output: z.object({
       verdict: verdictOutput,
@@ -86,8 +95,15 @@ export const testSummaryTool = defineTool({
         }),
       ),
       suite_count: z.number().int(),
-      suites_truncated: z.boolean(),
+      suites_truncated: z
+        .boolean()
+        .describe('Some suites are left out (at most 50 a page); next_cursor brings them.'),
+      next_cursor: z
+        .string()
+        .optional()
+        .describe("Pass as 'cursor' (same other arguments) for the next suites."),
       reports: reportsOutput,
+      reports_total: reportsTotalOutput,
       stale: z
         .boolean()
         .describe('A source file under the project changed after the oldest report was written.'),
@@ -125,13 +141,12 @@ export const testSummaryTool = defineTool({
       run.reports.filter((report) => report.format !== 'unknown'),
       ctx.allowedPaths,
     );
-    return ToolResult.success({
+    const fixed = {
       verdict: verdictOf(run, expected),
       summary: verdictSentence(run, expected),
       ...(expected === undefined ? {} : { expectations: expected }),
       ...summary,
-      suites_truncated: summary.suites.length < summary.suite_count,
-      reports: describeReports(run, ctx),
+      ...describeReports(run, ctx),
       stale: staleness?.stale ?? false,
       ...(staleness === undefined
         ? {}
@@ -149,6 +164,21 @@ export const testSummaryTool = defineTool({
               scan_limited: staleness.scanLimited,
             },
           }),
+    };
+    const key = cursorKey({ tool: 'test_summary', path: args.path, suites: summary.suite_count });
+    // The suites are the one list that grows with the run: paged, failing suites first.
+    const { answer } = await fitList(summary.suites, {
+      budget: ctx.answer,
+      offset: decodeCursor(args.cursor, key),
+      cursorKey: key,
+      maxItems: MAX_SUITES,
+      frame: (suites, paging) => ({
+        ...fixed,
+        suites: suites.map((suite) => ({ ...suite, name: head(suite.name, 300) })),
+        suites_truncated: paging.truncated,
+        ...(paging.next_cursor === undefined ? {} : { next_cursor: paging.next_cursor }),
+      }),
     });
+    return ToolResult.success(answer);
   },
 });

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessUnder, readAt } from '../core/testing/fixtureRun.js';
+import { accessUnder, readAt } from '../testing/fixtureRun.js';
 import { verdictOf, verdictSentence } from './reportReading.js';
 
 const ALL_SKIPPED: Record<string, string> = {

@@ -146,11 +146,15 @@ export interface Failure {
 /** Every failure of a run (list_failures, all pages). */
 export async function failuresOf(server: Server, reports: string): Promise<Failure[]> {
   const all: Failure[] = [];
-  for (let offset = 0; ; ) {
-    const page = await server.call('list_failures', { path: reports, offset, limit: 200 });
+  for (let cursor: string | undefined; ; ) {
+    const page = await server.call('list_failures', {
+      path: reports,
+      limit: 200,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
     all.push(...(page.failures as Failure[]));
-    if (page.next_offset === undefined) return all;
-    offset = page.next_offset as number;
+    if (page.next_cursor === undefined) return all;
+    cursor = page.next_cursor as string;
   }
 }
 

@@ -1,6 +1,7 @@
 // adopt's own files pass its own verify: on every repository of the precision corpus (symlinked agent docs and
-// plugin layouts among them), the agent docs and assets adopt writes add no finding and remove the root
-// AGENTS.md/CLAUDE.md ones, and the AGENTS.md it writes never contradicts itself.
+// plugin layouts among them), the agent docs, Cursor's, Copilot's and Gemini CLI's files and the assets adopt
+// writes add no finding and remove the root AGENTS.md/CLAUDE.md ones, and the AGENTS.md it writes never
+// contradicts itself.
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -39,7 +40,7 @@ async function adoptInPlace(root: string, name: string): Promise<string[]> {
   // Only the fields these three steps read; the rest of an Adoption belongs to the git and publish steps.
   const run = {
     target: { kind: 'path', path: path.join(root, '..', name), shownAs: name },
-    options: { useClaude: false, assets: true },
+    options: { useClaude: false, assets: true, agents: ['cursor', 'copilot', 'gemini', 'codex'] },
     report: { notes: [] },
     redact: (text: string) => text,
     checkout: path.join(path.dirname(root), name),

@@ -2,6 +2,7 @@
 // report. The steps themselves live in *Step(s).ts files; adoptRepository.ts lists them in order.
 import { DomainError } from '@groundwork/mcp-common/domainError';
 import type { CheckoutFiles } from '../files/checkoutFiles.js';
+import type { AgentName } from './agentPointers.js';
 import type { CommandRunner } from './commandRunner.js';
 import type { ProjectProfile } from './detectProject.js';
 import type { CredentialChannel } from './gitCredentials.js';
@@ -22,6 +23,11 @@ export interface AdoptOptions {
   assignees: readonly string[];
   draft: boolean;
   assets: boolean;
+  /**
+   * Agents whose own files adopt writes from AGENTS.md besides CLAUDE.md (always written): `copilot`, `cursor`,
+   * `gemini`; `codex` and `claude` need none. An existing GEMINI.md is completed whatever is named.
+   */
+  agents?: readonly AgentName[];
   dryRun: boolean;
   /** Run the guard through the repository's own build tool (runs repository code; never with dryRun). */
   runRepositoryCode?: boolean;

@@ -3,8 +3,11 @@
 // naming the path inside the repository, and CLAUDE.md → AGENTS.md is written once, as AGENTS.md.
 
 import path from 'node:path';
+import { contextFileNames } from '../verify/agents/geminiRules.js';
+import { parseJsonc } from '../verify/agents/jsoncDocument.js';
 import { ADOPT_TRAILER, type Adoption, checkoutFiles, git, gitStatus, note, profileOf } from './adoption.js';
 import { writeAgentDocs as composeAgentDocs } from './agentDocs.js';
+import { AGENT_POINTER_FILES, agentPointerChanges } from './agentPointers.js';
 import { installAssets } from './assets.js';
 import type { ProjectProfile } from './detectProject.js';
 import { installGuard } from './guard.js';
@@ -12,7 +15,7 @@ import { installGuard } from './guard.js';
 /** What the claude CLI needs to log in, passed to it alone. */
 const CLAUDE_CREDENTIALS = ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN', 'ANTHROPIC_BASE_URL'];
 
-export const AGENT_DOC_FILES = ['AGENTS.md', 'CLAUDE.md', '.claude/CLAUDE.md'];
+export const AGENT_DOC_FILES = ['AGENTS.md', 'CLAUDE.md', '.claude/CLAUDE.md', ...AGENT_POINTER_FILES];
 
 export async function writeAgentDocs(run: Adoption): Promise<void> {
   const files = checkoutFiles(run);
@@ -55,6 +58,42 @@ export async function writeAgentDocs(run: Adoption): Promise<void> {
   await files.write('AGENTS.md', docs.agentsMd);
   if (linked) note(run, `${claudeFile} is a symlink to AGENTS.md; AGENTS.md serves as both`);
   else await files.write(claudeFile, docs.claudeMd);
+  await writeAgentPointers(run);
+}
+
+/** The named agents' own files, each leading to AGENTS.md (agentPointers.ts); what was done is noted. */
+async function writeAgentPointers(run: Adoption): Promise<void> {
+  const files = checkoutFiles(run);
+  const existing = new Map<string, string>();
+  for (const file of AGENT_POINTER_FILES) {
+    // A pointer that is AGENTS.md itself (a symlink) already leads there.
+    if (await files.sameFile(file, 'AGENTS.md')) continue;
+    const text = await files.read(file);
+    if (text !== undefined) existing.set(file, text);
+  }
+  const settings = await files.read('.gemini/settings.json');
+  const geminiNames = contextFileNames(
+    settings === undefined ? undefined : parseJsonc(settings, { trailingCommas: false }),
+  );
+  const changes = agentPointerChanges(
+    projectName(run),
+    run.options.agents ?? [],
+    existing,
+    geminiNames.includes('AGENTS.md'),
+  );
+  for (const change of changes) {
+    if (change.text !== undefined) await files.write(change.file, change.text);
+    note(
+      run,
+      change.action === 'created'
+        ? `${change.agent}: wrote ${change.file}, which leads to AGENTS.md`
+        : change.action === 'completed'
+          ? `${change.agent}: ${change.file} neither imported nor mentioned AGENTS.md; a line pointing to it was appended (nothing else changed)`
+          : `${change.agent}: ${change.file} already exists and was left as it is`,
+    );
+  }
+  if (run.options.agents?.includes('codex'))
+    note(run, 'codex: Codex reads AGENTS.md itself; nothing to write');
 }
 
 export async function installGuardStep(run: Adoption): Promise<void> {

@@ -1,8 +1,8 @@
 // Runs Gradle tasks so that Gradle says how it computed each task's build cache key and why it was not
 // up-to-date, keeps that with the run, and explains each task against an earlier run of the same build.
 
-import { DomainError } from '@groundwork/mcp-common/domainError';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import { BuildError } from '../buildError.js';
 import type { BuildPolicy } from '../run/buildCommand.js';
 import { type BuildRun, runBuild } from '../run/runBuild.js';
 import type { RunLogs } from '../run/runLogs.js';
@@ -48,7 +48,7 @@ export async function explainGradleCache(options: CacheExplainOptions): Promise<
   const earlier = earlierRuns(options);
   const propertyArgs = Object.entries(options.properties).map(([name, value]) => {
     if (!PROPERTY_NAME.test(name))
-      throw new DomainError(
+      throw new BuildError(
         'INVALID_ARGUMENT',
         `Invalid argument 'properties': '${name}' is not a Gradle project property name (letters, digits, '.', '_' and '-', starting with a letter or '_').`,
       );
@@ -84,13 +84,13 @@ function earlierRuns(options: CacheExplainOptions): EarlierRun[] {
   if (options.sinceRun !== undefined) {
     const summary = options.logs.summary(options.sinceRun);
     if (summary.cache === undefined) {
-      throw new DomainError(
+      throw new BuildError(
         'RUN_NOT_EXPLAINED',
         `Invalid argument 'since_run': run '${options.sinceRun}' was not a build_cache_explain run, so Gradle did not print its cache keys; call build_cache_explain once for the run to compare with, then again.`,
       );
     }
     if (summary.cache.root !== options.root.realPath) {
-      throw new DomainError(
+      throw new BuildError(
         'INVALID_ARGUMENT',
         `Invalid argument 'since_run': run '${options.sinceRun}' built a different build; name a run of this one.`,
       );

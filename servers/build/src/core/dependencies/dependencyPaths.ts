@@ -23,19 +23,21 @@ export interface WhyQuery {
   maxPaths: number;
 }
 
+/** Whether `coordinates` is what the caller named: `group:name`, or a name alone (any segment). */
+export function namesDependency(coordinates: string, needle: string): boolean {
+  const key = coordinates.toLowerCase();
+  const wanted = needle.toLowerCase();
+  return (
+    key === wanted || key.endsWith(`:${wanted}`) || (!wanted.includes(':') && key.split(':').includes(wanted))
+  );
+}
+
 export function dependencyPaths(
   workspace: Workspace,
   query: WhyQuery,
 ): { paths: DependencyPath[]; complete: boolean } {
-  const needle = query.dependency.toLowerCase();
-  const matches = (dependency: DeclaredDependency) => {
-    const coordinates = dependency.coordinates.toLowerCase();
-    return (
-      coordinates === needle ||
-      coordinates.endsWith(`:${needle}`) ||
-      (needle.includes(':') ? false : coordinates.split(':').includes(needle))
-    );
-  };
+  const matches = (dependency: DeclaredDependency) =>
+    namesDependency(dependency.coordinates, query.dependency);
   if (
     query.module !== undefined &&
     !workspace.systems.some((system) => system.modules.some((module) => module.id === query.module))

@@ -5,11 +5,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ChildMissingError, runChild } from '@groundwork/mcp-common/childProcess';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import { BuildError } from '../buildError.js';
 import { BUILD_ENV_NAMES, type BuildPolicy, type RunnableSystem } from '../run/buildCommand.js';
 import { type BuildRun, runBuild } from '../run/runBuild.js';
-import { BuildRunError, BuildToolMissingError } from '../run/runErrors.js';
+import { BuildToolMissingError } from '../run/runErrors.js';
 import type { RunLogs } from '../run/runLogs.js';
 import { readCargoMetadata } from './cargoMetadata.js';
+import { readGoModGraph } from './goModGraph.js';
 import { readGradleResolution } from './gradleResolution.js';
 import { DEFAULT_CONFIGURATIONS, RESOLVE_TASK, resolutionInitScript } from './gradleResolutionScript.js';
 import { readMavenTrees } from './mavenTree.js';
@@ -53,11 +55,15 @@ export async function resolveWithBuildTool(options: ResolveOptions): Promise<Res
       const args = ['metadata', '--format-version', '1', ...(options.network ? [] : ['--offline'])];
       return { graphs: readCargoMetadata(await readOnlyCommand(options, 'cargo', args, {})), failures: [] };
     }
-    case 'go':
-      throw new BuildRunError(
-        'RESOLVE_UNSUPPORTED',
-        'Resolving Go modules is not supported yet; build_dependencies without resolve lists the go.mod requirements.',
-      );
+    case 'go': {
+      // Read-only: go.mod is never rewritten (-mod=readonly), no toolchain is fetched, nothing is built.
+      const text = await readOnlyCommand(options, 'go', ['mod', 'graph'], {
+        GOFLAGS: '-mod=readonly',
+        GOTOOLCHAIN: 'local',
+        ...(options.network ? {} : { GOPROXY: 'off' }),
+      });
+      return { graphs: readGoModGraph(text), failures: [] };
+    }
   }
 }
 
@@ -137,7 +143,7 @@ async function readOnlyCommand(
     });
     // npm ls exits 1 with a tree when something is missing or invalid; the tree says which.
     if (result.stdout.trim() === '') {
-      throw new BuildRunError(
+      throw new BuildError(
         'RESOLVE_FAILED',
         `'${command} ${args.join(' ')}' answered nothing (exit ${result.code}): ${result.stderr.trim().slice(0, 2_000)}`,
       );

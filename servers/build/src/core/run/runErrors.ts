@@ -1,12 +1,9 @@
-// The refusals of the tools that run a build: each with a stable code and a message saying what to do.
-import { DomainError } from '@groundwork/mcp-common/domainError';
-
-export class BuildRunError extends DomainError {
-  override readonly name: string = 'BuildRunError';
-}
+// The refusals of the tools that run a build: the one BuildError, each with a stable code and a message saying
+// what to do.
+import { BuildError } from '../buildError.js';
 
 /** The operator did not start the server with --allow-build-execution. */
-export class BuildExecutionNotAllowedError extends BuildRunError {
+export class BuildExecutionNotAllowedError extends BuildError {
   constructor(tool: string) {
     super(
       'BUILD_EXECUTION_NOT_ALLOWED',
@@ -16,7 +13,7 @@ export class BuildExecutionNotAllowedError extends BuildRunError {
 }
 
 /** A wrapper was asked for, but the operator did not allow wrappers, or there is none. */
-export class WrapperNotAllowedError extends BuildRunError {
+export class WrapperNotAllowedError extends BuildError {
   constructor(wrapper: string, present: boolean) {
     super(
       'WRAPPER_NOT_ALLOWED',
@@ -28,7 +25,7 @@ export class WrapperNotAllowedError extends BuildRunError {
 }
 
 /** A task or goal name that could be read as an option (it would let a call turn the network back on). */
-export class InvalidTaskError extends BuildRunError {
+export class InvalidTaskError extends BuildError {
   constructor(task: string) {
     super(
       'INVALID_ARGUMENT',
@@ -38,7 +35,7 @@ export class InvalidTaskError extends BuildRunError {
 }
 
 /** The build tool is not on the server's PATH. */
-export class BuildToolMissingError extends BuildRunError {
+export class BuildToolMissingError extends BuildError {
   constructor(tool: string, system: string) {
     super(
       'BUILD_TOOL_MISSING',
@@ -48,21 +45,11 @@ export class BuildToolMissingError extends BuildRunError {
 }
 
 /** No run with this id is kept (never made, or dropped as older runs are). */
-export class UnknownRunError extends BuildRunError {
+export class UnknownRunError extends BuildError {
   constructor(run: string) {
     super(
       'RUN_NOT_FOUND',
       `No run '${run}' is kept by this server (runs are kept until the server stops, the oldest dropped first); call build_run again for a new run id.`,
-    );
-  }
-}
-
-/** Cache explanation needs a build tool with a task cache. */
-export class CacheExplainUnsupportedError extends BuildRunError {
-  constructor(system: string) {
-    super(
-      'CACHE_EXPLAIN_UNSUPPORTED',
-      `build_cache_explain explains Gradle's up-to-date checks and build cache; ${system} has neither (use build_run to see what ran).`,
     );
   }
 }

@@ -2,7 +2,7 @@
 // found by name. Files are read later, on demand, through the folder handle they were listed from, so a link
 // out of the root, a FIFO or a swapped file is refused by mcp-common's confinement, never opened by path.
 import { CancelledError } from '@groundwork/mcp-common/domainError';
-import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import type { ConfinedDirectory, EntryIdentity } from '@groundwork/mcp-common/files';
 import { BuildError, throwIfAborted } from '../buildError.js';
 import type { BuildProblem } from './model.js';
 
@@ -80,6 +80,11 @@ export class BuildTree implements AsyncDisposable {
     /** Every folder walked, relative to the root (`.` is the root). */
     readonly folders: ReadonlySet<string>,
     readonly files: ReadonlyMap<string, TreeFile>,
+    /**
+     * Every folder's and build file's identity as the walk saw it, for ConfinedDirectory.unchangedSince;
+     * undefined when a build file is a link (its target is not seen by lstat) or the walk was cut short.
+     */
+    readonly identities: ReadonlyMap<string, EntryIdentity> | undefined,
     private readonly handles: Map<string, ConfinedDirectory>,
     /** Entries that have a build file's name but are not regular files inside the root, and walk limits hit. */
     readonly problems: BuildProblem[],
@@ -95,6 +100,8 @@ export class BuildTree implements AsyncDisposable {
   ): Promise<BuildTree> {
     const folders = new Set<string>();
     const files = new Map<string, TreeFile>();
+    const identities = new Map<string, EntryIdentity>();
+    let linked = false;
     const handles = new Map<string, ConfinedDirectory>();
     const problems: BuildProblem[] = [];
     let truncated = false;
@@ -105,10 +112,11 @@ export class BuildTree implements AsyncDisposable {
         return;
       }
       folders.add(relative);
+      identities.set(relative, folder.stat);
       const entries = folder.listEntries({ maxEntries: MAX_FOLDER_ENTRIES });
       const regular: string[] = [];
       const subfolders: string[] = [];
-      let linked = 0;
+      let links = 0;
       for (const entry of entries) {
         const child = relative === '.' ? entry.name : `${relative}/${entry.name}`;
         if (entry.kind === 'directory') {
@@ -117,7 +125,7 @@ export class BuildTree implements AsyncDisposable {
           if (entry.kind === 'regular file') regular.push(entry.name);
           else if (entry.kind === 'symbolic link') {
             files.set(child, { path: child, stat: undefined });
-            linked++;
+            links++;
           } else
             problems.push({
               file: child,
@@ -130,10 +138,14 @@ export class BuildTree implements AsyncDisposable {
       for (const [index, name] of regular.entries()) {
         const stat = stats[index];
         const child = relative === '.' ? name : `${relative}/${name}`;
-        if (stat?.isFile() === true) files.set(child, { path: child, stat });
+        if (stat?.isFile() === true) {
+          files.set(child, { path: child, stat });
+          identities.set(child, stat);
+        }
       }
+      if (links > 0) linked = true;
       // Only folders holding build files stay open (to read them later): a big tree never holds many descriptors.
-      if (regular.length > 0 || linked > 0 || relative === '.') handles.set(relative, folder);
+      if (regular.length > 0 || links > 0 || relative === '.') handles.set(relative, folder);
       try {
         if (depth >= limits.maxDepth) return;
         for (const name of subfolders.sort()) {
@@ -159,7 +171,16 @@ export class BuildTree implements AsyncDisposable {
         message: `The walk stopped after ${limits.maxFolders} folders; pass a subfolder as path.`,
       });
     }
-    return new BuildTree(folders, files, handles, problems, truncated, limits.maxFileBytes, signal);
+    return new BuildTree(
+      folders,
+      files,
+      linked || truncated ? undefined : identities,
+      handles,
+      problems,
+      truncated,
+      limits.maxFileBytes,
+      signal,
+    );
   }
 
   has(relative: string): boolean {
@@ -185,7 +206,13 @@ export class BuildTree implements AsyncDisposable {
     const slash = relative.lastIndexOf('/');
     const folder = this.handles.get(slash === -1 ? '.' : relative.slice(0, slash));
     if (folder === undefined) return undefined;
-    const file = await folder.openFile(relative.slice(slash + 1), { signal: this.signal });
+    const name = relative.slice(slash + 1);
+    // A regular file is read synchronously through its folder (no trip through the threadpool per step); a
+    // link is opened the checked way, which follows it and refuses one that leads out of the root.
+    if (this.files.get(relative)?.stat !== undefined) {
+      return folder.readTextSync(name, { maxBytes: this.maxFileBytes });
+    }
+    const file = await folder.openFile(name, { signal: this.signal });
     try {
       return await file.readText({ maxBytes: this.maxFileBytes, signal: this.signal });
     } finally {
@@ -212,7 +239,8 @@ function isWalkedFolder(name: string): boolean {
 
 function isBuildFile(folder: string, name: string): boolean {
   if (BUILD_FILE_NAMES.has(name)) return true;
-  if (folder === 'gradle' || folder.endsWith('/gradle')) return name.endsWith('.versions.toml');
+  // A version catalog sits in gradle/ by convention; settings may name one anywhere (`from(files(…))`).
+  if (name.endsWith('.versions.toml')) return true;
   if (folder === 'gradle/wrapper' || folder.endsWith('/gradle/wrapper'))
     return name === 'gradle-wrapper.properties';
   if (folder === '.mvn/wrapper' || folder.endsWith('/.mvn/wrapper'))

@@ -43,7 +43,17 @@ export interface ModuleEdge {
 
 export interface ToolPin {
   system: BuildSystemKind;
-  tool: 'gradle' | 'maven' | 'npm' | 'pnpm' | 'yarn' | 'bun' | 'go' | 'go-toolchain' | 'rust';
+  tool:
+    | 'gradle'
+    | 'maven'
+    | 'maven-wrapper'
+    | 'npm'
+    | 'pnpm'
+    | 'yarn'
+    | 'bun'
+    | 'go'
+    | 'go-toolchain'
+    | 'rust';
   version: string;
   at: SourceLocation;
 }

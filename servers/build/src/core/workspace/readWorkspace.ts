@@ -1,7 +1,10 @@
 // The static reading of a build root: one walk, then each build system's reader over the same tree. Answers
-// are cached per root and reused while no build file's size, time or inode has changed.
+// are cached per root. A repeated call first asks the root handle whether every folder and build file the
+// walk saw is unchanged (an lstat each, no walk: what keeps a warm answer on a 500-module build in
+// milliseconds); if not, it walks again and still reuses the answer when no build file's size, time or inode
+// changed (a folder's times move when a file outside the build is added).
 import { createHash, randomUUID } from 'node:crypto';
-import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import type { ConfinedDirectory, EntryIdentity } from '@groundwork/mcp-common/files';
 import { BuildError } from '../buildError.js';
 import { readCargoWorkspaces } from '../systems/cargo/cargoWorkspace.js';
 import { readGoModules } from '../systems/go/goModules.js';
@@ -16,10 +19,27 @@ import { moduleCycles } from './moduleCycles.js';
 export interface ReadOptions {
   signal?: AbortSignal | undefined;
   limits?: TreeLimits;
+  /** The clock a walk is stamped with (tests move it on, to judge files written just before as settled). */
+  now?: () => number;
 }
 
 const CACHE_SIZE = 8;
-const cache = new Map<string, { signature: string; workspace: Workspace }>();
+
+/**
+ * A file changed within this long before a walk may change again within the same timestamp tick without
+ * its times moving (file systems stamp with a coarse clock), so such a walk's answer is not cached.
+ */
+const RACY_MS = 2000;
+
+interface CachedWorkspace {
+  rootName: string;
+  signature: string;
+  /** What the walk saw, for the check without a walk; undefined when a link or a walk limit is involved. */
+  identities: ReadonlyMap<string, EntryIdentity> | undefined;
+  workspace: Workspace;
+}
+
+const cache = new Map<string, CachedWorkspace>();
 
 /**
  * Every build system under `root` (a directory handle that is its own boundary: links out of it are refused).
@@ -30,10 +50,25 @@ export async function readWorkspace(
   rootName: string,
   options: ReadOptions = {},
 ): Promise<Workspace> {
-  await using tree = await BuildTree.walk(root, options.limits ?? DEFAULT_TREE_LIMITS, options.signal);
+  const limits = options.limits ?? DEFAULT_TREE_LIMITS;
+  const key = `${root.realPath}\0${JSON.stringify(limits)}`;
+  const cached = cache.get(key);
+  if (
+    cached?.identities !== undefined &&
+    cached.rootName === rootName &&
+    root.unchangedSince(cached.identities)
+  ) {
+    return cached.workspace;
+  }
+  const walkedAt = (options.now ?? Date.now)();
+  await using tree = await BuildTree.walk(root, limits, options.signal);
   const signature = signatureOf(tree, rootName);
-  const cached = signature === undefined ? undefined : cache.get(root.realPath);
-  if (cached !== undefined && cached.signature === signature) return cached.workspace;
+  // A just-changed file still stamps the answer (cursors stay valid across pages), but is not cached.
+  const cacheable = signature !== undefined && !racy(tree, walkedAt);
+  if (cacheable && cached !== undefined && cached.signature === signature) {
+    cached.identities = tree.identities;
+    return cached.workspace;
+  }
   const context = new ReadContext(tree, options.signal);
   const systems = [
     ...(await readGradleBuilds(context, rootName)),
@@ -59,12 +94,21 @@ export async function readWorkspace(
       moduleCycles(system).map((modules) => ({ system: system.kind, modules })),
     ),
   };
-  if (signature !== undefined) {
-    cache.delete(root.realPath);
-    cache.set(root.realPath, { signature, workspace });
+  cache.delete(key);
+  if (cacheable) {
+    cache.set(key, { rootName, signature, identities: tree.identities, workspace });
     if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   }
   return workspace;
+}
+
+/** Whether a folder or build file changed so recently that a second change may not move its times. */
+function racy(tree: BuildTree, walkedAt: number): boolean {
+  if (tree.identities === undefined) return false;
+  for (const identity of tree.identities.values()) {
+    if (Math.max(identity.mtimeMs, identity.ctimeMs) > walkedAt - RACY_MS) return true;
+  }
+  return false;
 }
 
 /** What the answer depends on: every folder and every build file's identity; undefined when a link is involved. */

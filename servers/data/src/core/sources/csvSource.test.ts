@@ -1,6 +1,6 @@
 import { DomainError } from '@groundwork/mcp-common/domainError';
 import { describe, expect, it } from 'vitest';
-import { scanAll, tempFile } from '../../testSupport.js';
+import { scanAll, tempFile } from '../../testing/dataFiles.js';
 import { DEFAULT_COMPARISON } from '../scanOptions.js';
 import { openCsvSource } from './csvSource.js';
 

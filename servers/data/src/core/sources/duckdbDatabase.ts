@@ -66,7 +66,9 @@ class DuckdbDatabase implements SqlDatabase {
 
   text(column: string): string {
     const quoted = quoteIdentifier(column);
-    return `CASE WHEN typeof(${quoted}) = 'BLOB' THEN '\\x' || lower(hex(${quoted})) ELSE CAST(${quoted} AS VARCHAR) END`;
+    // Both branches are bound whatever the column's type, and hex() takes no TIMESTAMP or DECIMAL: TRY_CAST
+    // to BLOB binds for every type (and is the value itself for a BLOB).
+    return `CASE WHEN typeof(${quoted}) = 'BLOB' THEN '\\x' || lower(hex(TRY_CAST(${quoted} AS BLOB))) ELSE CAST(${quoted} AS VARCHAR) END`;
   }
 
   trim(expression: string): string {

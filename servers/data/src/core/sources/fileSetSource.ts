@@ -78,6 +78,12 @@ class FileSetSource implements TabularSource {
         for (const [k, column] of columns.entries()) {
           if (column < this.fileColumns) {
             const at = source.columns.indexOf(names[k]!);
+            if (at < 0 && this.format === 'jsonl') {
+              // A key no object of this file has is null in every row, as a missing key is in any one object.
+              cursor.memberColumn[k] = -1;
+              cursor.constant[k] = null;
+              continue;
+            }
             if (at < 0) throw new MissingColumnError(entry.given, names[k]!, source.columns);
             cursor.memberColumn[k] = inFile.length;
             inFile.push(at);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanAll, tempFile } from '../../testSupport.js';
+import { scanAll, tempFile } from '../../testing/dataFiles.js';
 import { openJsonLinesSource } from './jsonLinesSource.js';
 
 describe('JSON Lines reader', () => {

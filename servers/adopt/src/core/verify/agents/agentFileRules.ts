@@ -86,6 +86,7 @@ export async function checkAgentFiles(
     rootContext !== undefined &&
     layout.files.has('AGENTS.md') &&
     !names.includes('AGENTS.md') &&
+    !(await files.sameFile(rootContext, 'AGENTS.md')) &&
     !geminiLoaded.some((entry) => entry.root === rootContext && mentionsAgentsMd(entry.document))
   ) {
     sink.report(

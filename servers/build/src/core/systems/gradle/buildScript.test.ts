@@ -70,3 +70,35 @@ describe('parseScript (Kotlin DSL)', () => {
     expect(script.statements[2]).toMatchObject({ kind: 'call', name: 'register', receiver: 'tasks' });
   });
 });
+
+describe('calls with arguments and a trailing lambda', () => {
+  const blocksOf = async (text: string, language: 'groovy' | 'kotlin') =>
+    [...walkCalls((await parseScript(text, language)).statements)].map(
+      ({ call, blocks }) => `${[...blocks, call.name].join('>')}(${call.args.length})`,
+    );
+
+  it('keeps the lambda of `create("libs") { … }` and `project(":a") { … }` (Kotlin)', async () => {
+    expect(
+      await blocksOf(
+        'versionCatalogs {\n  create("libs") {\n    from(files("../gradle/libs.versions.toml"))\n  }\n}\nproject(":a") {\n  dependencies {\n    implementation("g:n:1")\n  }\n}\n',
+        'kotlin',
+      ),
+    ).toEqual([
+      'versionCatalogs(0)',
+      'versionCatalogs>create(1)',
+      'versionCatalogs>create>from(1)',
+      'project(1)',
+      'project>dependencies(0)',
+      'project>dependencies>implementation(1)',
+    ]);
+  });
+
+  it('reads the Groovy form of a declared catalog', async () => {
+    expect(
+      await blocksOf(
+        "versionCatalogs {\n  libs {\n    from(files('deps/libs.versions.toml'))\n  }\n}\n",
+        'groovy',
+      ),
+    ).toEqual(['versionCatalogs(0)', 'versionCatalogs>libs(0)', 'versionCatalogs>libs>from(1)']);
+  });
+});

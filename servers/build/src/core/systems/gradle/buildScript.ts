@@ -1,8 +1,9 @@
 // A Gradle script (Groovy or Kotlin DSL) read into one small shape both grammars map to: statements that are
 // calls (`name(args) { body }`, with a receiver such as `tasks.` and chained calls such as `version '1.0'`) or
 // assignments. Everything the Gradle readers need — settings, dependencies, repositories, blocks — is a call.
-import type { Node } from 'web-tree-sitter';
+import type { Node, Parser } from 'web-tree-sitter';
 import { parserFor, type ScriptLanguage } from '../../grammars/treeSitter.js';
+import { groovyChunks } from './groovyChunks.js';
 
 export type ScriptValue =
   | { kind: 'string'; value: string; line: number }
@@ -43,6 +44,60 @@ export interface ParsedScript {
 
 export async function parseScript(text: string, language: ScriptLanguage): Promise<ParsedScript> {
   const parser = await parserFor(language);
+  const whole = parseWith(parser, text, language);
+  if (language === 'kotlin' || whole.errorLines.length === 0) return whole;
+  // One statement the grammar does not know can swallow the rest of a Groovy script: read it again one
+  // top-level statement at a time (groovyChunks), so an error stays inside its statement.
+  const errorLines = new Set<number>();
+  const statements = parseInChunks(parser, text, 0, 0, errorLines);
+  return { statements, errorLines: [...errorLines].sort((a, b) => a - b) };
+}
+
+/** Blocks re-read statement by statement at most this deep (`project(':x') { dependencies { … } }`). */
+const MAX_CHUNK_DEPTH = 4;
+
+/**
+ * `text` (starting at 0-based line `line` of the script) one statement at a time; a statement that still has
+ * errors and is `head { body }` is read as its head with the body read the same way, one level down.
+ */
+function parseInChunks(
+  parser: Parser,
+  text: string,
+  line: number,
+  depth: number,
+  errorLines: Set<number>,
+): ScriptStatement[] {
+  const statements: ScriptStatement[] = [];
+  for (const chunk of groovyChunks(text)) {
+    const at = line + chunk.line;
+    const part = parseWith(parser, '\n'.repeat(at) + chunk.text, 'groovy');
+    const block = chunk.block;
+    if (part.errorLines.length === 0 || block === undefined || depth >= MAX_CHUNK_DEPTH) {
+      statements.push(...part.statements);
+      for (const errorLine of part.errorLines) errorLines.add(errorLine);
+      continue;
+    }
+    const head = parseWith(parser, `${'\n'.repeat(at)}${chunk.text.slice(0, block.open)}{}`, 'groovy');
+    const call = head.statements.length === 1 ? head.statements[0] : undefined;
+    if (call?.kind !== 'call' || head.errorLines.length > 0) {
+      statements.push(...part.statements);
+      for (const errorLine of part.errorLines) errorLines.add(errorLine);
+      continue;
+    }
+    const bodyLine = at + (chunk.text.slice(0, block.open + 1).match(/\n/g)?.length ?? 0);
+    call.body = parseInChunks(
+      parser,
+      chunk.text.slice(block.open + 1, block.close),
+      bodyLine,
+      depth + 1,
+      errorLines,
+    );
+    statements.push(call);
+  }
+  return statements;
+}
+
+function parseWith(parser: Parser, text: string, language: ScriptLanguage): ParsedScript {
   const tree = parser.parse(text);
   if (tree === null) return { statements: [], errorLines: [1] };
   try {
@@ -68,6 +123,8 @@ function present(nodes: (Node | null)[]): Node[] {
 function groovyErrorLines(root: Node): number[] {
   const lines = new Set<number>();
   const visit = (node: Node) => {
+    // hasError covers the node's whole subtree: most scripts have no error, and are not walked at all.
+    if (!node.hasError) return;
     if (node.type === 'ERROR' || node.isMissing) {
       const previous = node.previousNamedSibling;
       // `api libs.x.y`: a command expression with a property argument, re-read in groovyStatements.
@@ -109,14 +166,19 @@ function groovyStatements(nodes: (Node | null)[]): ScriptStatement[] {
         } else if (next.type === 'ERROR') {
           // The `.` of `api libs.x.y`; the property path follows.
         } else if (
-          next.type === 'field_access' &&
+          // `api libs.x.y` (a field access) and `api libs.x` (a bare name) after the stray `.`.
+          // (The last one in a block comes out as a declaration of that bare name.)
+          (next.type === 'field_access' ||
+            (list[index]?.type === 'ERROR' &&
+              (next.type === 'identifier' ||
+                (next.type === 'local_variable_declaration' && /^\w+$/.test(next.text.trim()))))) &&
           call.args.length === 1 &&
           call.args[0]?.kind === 'reference'
         ) {
           call.args = [
             {
               kind: 'reference',
-              path: `${(call.args[0] as { path: string }).path}.${next.text}`,
+              path: `${(call.args[0] as { path: string }).path}.${next.text.trim()}`,
               line: lineOf(next),
             },
           ];
@@ -209,6 +271,7 @@ function groovyValue(node: Node): ScriptValue {
 function kotlinErrorLines(root: Node): number[] {
   const lines = new Set<number>();
   const visit = (node: Node) => {
+    if (!node.hasError) return;
     if (node.type === 'ERROR' || node.isMissing) {
       lines.add(lineOf(node));
       return;
@@ -269,8 +332,14 @@ function kotlinCall(node: Node): ScriptCall | undefined {
     // `id("x").version("1.0")`: the call before the dot is the head of a chain.
     if (target?.type === 'call_expression') chainedFrom = kotlinCall(target);
   } else if (callee.type === 'call_expression') {
-    // `foo("x") { }` written as a call of a call: keep the inner one.
-    return kotlinCall(callee);
+    // `foo("x") { }` comes out as a call of a call: the inner one, with the outer one's lambda as its body.
+    const inner = kotlinCall(callee);
+    const lambda = children
+      .slice(1)
+      .find((c) => c.type === 'annotated_lambda' || c.type === 'lambda_literal');
+    if (inner !== undefined && lambda !== undefined && inner.body === undefined)
+      inner.body = kotlinLambda(lambda);
+    return inner;
   } else {
     return undefined;
   }
@@ -280,15 +349,7 @@ function kotlinCall(node: Node): ScriptCall | undefined {
     if (child.type === 'value_arguments') {
       for (const argument of present(child.namedChildren)) args.push(kotlinArgument(argument));
     } else if (child.type === 'annotated_lambda' || child.type === 'lambda_literal') {
-      const lambda =
-        child.type === 'lambda_literal'
-          ? child
-          : present(child.namedChildren).find((c) => c.type === 'lambda_literal');
-      const statementsNode =
-        lambda === undefined ? undefined : present(lambda.namedChildren).find((c) => c.type === 'statements');
-      body = kotlinStatements(
-        statementsNode === undefined ? (lambda?.namedChildren ?? []) : statementsNode.namedChildren,
-      );
+      body = kotlinLambda(child);
     }
   }
   const call: ScriptCall = { kind: 'call', name, receiver, args, body, chain: [], line: lineOf(node) };
@@ -297,6 +358,19 @@ function kotlinCall(node: Node): ScriptCall | undefined {
     return chainedFrom;
   }
   return call;
+}
+
+/** The statements of a trailing lambda (`annotated_lambda` or `lambda_literal`). */
+function kotlinLambda(node: Node): ScriptStatement[] {
+  const lambda =
+    node.type === 'lambda_literal'
+      ? node
+      : present(node.namedChildren).find((c) => c.type === 'lambda_literal');
+  const statementsNode =
+    lambda === undefined ? undefined : present(lambda.namedChildren).find((c) => c.type === 'statements');
+  return kotlinStatements(
+    statementsNode === undefined ? (lambda?.namedChildren ?? []) : statementsNode.namedChildren,
+  );
 }
 
 function kotlinArgument(node: Node): ScriptValue {

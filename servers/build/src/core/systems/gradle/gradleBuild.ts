@@ -10,7 +10,7 @@ import type {
   DeclaredVersion,
   SourceLocation,
 } from '../../workspace/model.js';
-import { baseName, emptySystem, fileIn, folderOf, joinPath, type ReadContext } from '../readContext.js';
+import { baseName, emptySystem, fileIn, joinPath, type ReadContext } from '../readContext.js';
 import {
   type ParsedScript,
   parseScript,
@@ -78,17 +78,18 @@ async function readGradleBuild(
   const rootId = ':';
   projects.set(rootId, { id: rootId, dir: root });
   let rootProjectName = { name: baseName(root === '.' ? rootName : root), line: 1 };
-  let settingsText: string | undefined;
+  let declaredCatalogs = new Map<string, string>();
   if (settingsFile !== undefined) {
     system.files.push(settingsFile);
-    settingsText = await context.text(settingsFile);
+    const settingsText = await context.text(settingsFile);
     const script = settingsText === undefined ? undefined : await parsed(context, settingsFile, settingsText);
     if (script !== undefined) {
       const named = readSettings(script, root, projects);
       if (named !== undefined) rootProjectName = named;
+      declaredCatalogs = catalogsDeclared(script.statements, root);
     }
   }
-  const catalogs = await readCatalogs(context, system, root, settingsText);
+  const catalogs = await readCatalogs(context, system, root, declaredCatalogs);
   const modules = new Map<string, BuildModule>();
   for (const project of [...projects.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) {
     const buildFile = BUILD_FILES.map((name) => fileIn(project.dir, name)).find((file) =>
@@ -256,22 +257,53 @@ async function readWrapper(context: ReadContext, system: BuildSystemModel, root:
     );
 }
 
+/**
+ * The catalogs settings declare, name → file: `versionCatalogs { create("libs") { from(files("…")) } }` (and the
+ * Groovy `versionCatalogs { libs { from(files('…')) } }`), paths relative to the settings' folder.
+ */
+function catalogsDeclared(statements: readonly ScriptStatement[], root: string): Map<string, string> {
+  const declared = new Map<string, string>();
+  for (const { call, blocks } of walkCalls(statements)) {
+    if (blocks.at(-1) !== 'versionCatalogs' || call.body === undefined) continue;
+    const name = call.name === 'create' ? stringsOf(call.args)[0] : call.name;
+    if (name === undefined) continue;
+    for (const { call: from } of walkCalls(call.body)) {
+      if (from.name !== 'from') continue;
+      for (const argument of from.args) {
+        if (argument.kind !== 'call' || argument.call.name !== 'files') continue;
+        const relative = stringsOf(argument.call.args)[0];
+        const file = relative === undefined ? undefined : joinPath(root, relative);
+        if (file !== undefined) declared.set(name, file);
+      }
+    }
+  }
+  return declared;
+}
+
 async function readCatalogs(
   context: ReadContext,
   system: BuildSystemModel,
   root: string,
-  settingsText: string | undefined,
+  declared: ReadonlyMap<string, string>,
 ): Promise<Map<string, Catalog>> {
   const catalogs = new Map<string, Catalog>();
-  const folder = fileIn(root, 'gradle');
-  for (const file of [...context.tree.files.keys()].sort()) {
-    if (folderOf(file) !== folder || !file.endsWith('.versions.toml')) continue;
-    const name = file.slice(folder.length + 1, -'.versions.toml'.length);
-    // gradle/libs.versions.toml is the `libs` catalog by convention; any other is one only when settings name it.
-    if (name !== 'libs' && settingsText?.includes(`${name}.versions.toml`) !== true) continue;
+  const files = new Map(declared);
+  // gradle/libs.versions.toml is the `libs` catalog by convention, unless settings declare `libs` themselves.
+  const conventional = fileIn(fileIn(root, 'gradle'), 'libs.versions.toml');
+  if (!files.has('libs') && context.tree.has(conventional)) files.set('libs', conventional);
+  for (const [name, file] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (!context.tree.has(file)) {
+      context.problem(
+        file,
+        undefined,
+        'CATALOG_NOT_FOUND',
+        `The version catalog '${name}' names ${file}, which is not in the build.`,
+      );
+      continue;
+    }
     const text = await context.text(file);
     if (text === undefined) continue;
-    system.files.push(file);
+    if (!system.files.includes(file)) system.files.push(file);
     try {
       const catalog = readCatalog(name, file, text);
       catalogs.set(name, catalog);

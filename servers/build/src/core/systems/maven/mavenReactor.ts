@@ -421,10 +421,25 @@ async function readMavenWrapper(context: ReadContext, system: BuildSystemModel, 
   const source = await context.text(file);
   if (source === undefined) return;
   system.files.push(file);
-  const url = getProperties(source).distributionUrl;
-  const at = { file, line: new LineIndex(source).keyLine('distributionUrl') ?? 1 };
+  const properties = getProperties(source);
+  const lines = new LineIndex(source);
+  const url = properties.distributionUrl;
+  const at = { file, line: lines.keyLine('distributionUrl') ?? 1 };
   system.facts.push({ system: 'maven', kind: 'wrapper', name: 'maven-wrapper', at });
   const version =
-    url === undefined ? undefined : /apache-maven-([^/]+?)-bin\.(?:zip|tar\.gz)$/.exec(url)?.[1];
+    url === undefined ? undefined : /apache-maven-([^/]+?)-bin\.(?:zip|tar\.gz)$/.exec(url.trim())?.[1];
   if (version !== undefined) system.tools.push({ system: 'maven', tool: 'maven', version, at });
+  // The wrapper's own version: `wrapperVersion` (3.3 on), else the jar that `wrapperUrl` downloads.
+  const wrapperVersion =
+    properties.wrapperVersion?.trim() ||
+    /maven-wrapper-([^/]+?)\.jar$/.exec(properties.wrapperUrl?.trim() ?? '')?.[1];
+  if (wrapperVersion !== undefined && wrapperVersion !== '') {
+    const key = properties.wrapperVersion === undefined ? 'wrapperUrl' : 'wrapperVersion';
+    system.tools.push({
+      system: 'maven',
+      tool: 'maven-wrapper',
+      version: wrapperVersion,
+      at: { file, line: lines.keyLine(key) ?? 1 },
+    });
+  }
 }

@@ -3,8 +3,8 @@
 // what test_summary counts.
 import { validate } from 'ctrf';
 import { describe, expect, it } from 'vitest';
+import { readFixture } from '../../../testing/fixtureRun.js';
 import { summarizeRun } from '../../runSummary.js';
-import { readFixture } from '../../testing/fixtureRun.js';
 import { ctrfDocument, ctrfTests } from './ctrfWriter.js';
 
 const RUNS = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { byName, readFixture, statuses } from '../../../testing/fixtureRun.js';
 import { summarizeRun } from '../../runSummary.js';
-import { byName, readFixture, statuses } from '../../testing/fixtureRun.js';
 
 describe('JUnit XML', () => {
   it('counts cases in suites nested at any depth once each', async () => {

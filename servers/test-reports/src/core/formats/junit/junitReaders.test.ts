@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AllowedPaths } from '@groundwork/mcp-common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixturesDir } from '../../testing/fixtureRun.js';
+import { fixturesDir } from '../../../testing/fixtureRun.js';
 import type { TestCaseResult } from '../../testResult.js';
 import { UnsupportedMarkup } from './junitMarkupScanner.js';
 import { parseJUnitFile, readJUnitWith } from './junitParser.js';

@@ -1,0 +1,101 @@
+// What the Groovy grammar (tree-sitter-groovy 0.1.2, Java-like) cannot read, made readable without moving a
+// line: its error recovery can swallow the rest of a script after one statement it does not know (kafka's
+// build.gradle from line 469 on), so a script with errors is parsed again one top-level statement at a time,
+// each padded with the newlines before it so every line number stays true. The same lexical pass rewrites, at
+// the same length, the literals the grammar misreads: `''` (it reads '…' as a Java char) becomes `""`, and a
+// slashy regex (`==~ /(?i).*rc/`) becomes a double-quoted string of blanks (its pattern is no build fact).
+
+/** A top-level statement: where it starts (0-based line) and its text, literals rewritten. */
+export interface GroovyChunk {
+  line: number;
+  text: string;
+  /**
+   * When the statement is `head { body }` (a call with a trailing closure, nothing after it): where its
+   * top-level `{` and the `}` that closes it are in `text`.
+   */
+  block?: { open: number; close: number };
+}
+
+/** Characters after which `/` starts a slashy string rather than dividing. */
+const BEFORE_SLASHY = new Set(['', '=', '~', '(', ',', '[', ':', '!', '&', '|', '?', '{', ';', '+']);
+/** A line ending in one of these continues on the next. */
+const CONTINUES = new Set([',', '(', '[', '=', '+', '-', '*', '.', '?', ':', '&', '|', '\\']);
+
+/** The script cut into top-level statements (by brackets outside strings and comments), literals rewritten. */
+export function groovyChunks(source: string): GroovyChunk[] {
+  const chunks: GroovyChunk[] = [];
+  let current = '';
+  let startLine = 0;
+  let line = 0;
+  let depth = 0;
+  /** The last significant character outside strings and comments (`literal` after one). */
+  let last = '';
+  let index = 0;
+  let open = -1;
+  let close = -1;
+  const flush = () => {
+    if (current.trim() !== '') {
+      const closed = close !== -1 && current.slice(close + 1).trim() === '';
+      chunks.push({
+        line: startLine,
+        text: current,
+        ...(open !== -1 && closed ? { block: { open, close } } : {}),
+      });
+    }
+    current = '';
+    startLine = line;
+    open = -1;
+    close = -1;
+  };
+  while (index < source.length) {
+    const char = source[index] as string;
+    const token = tokenAt(source, index, last);
+    let text = token;
+    if (token === "''") text = '""';
+    else if (token.length > 1 && char === '/' && token.endsWith('/') && !token.startsWith('//'))
+      text = `"${' '.repeat(token.length - 2)}"`;
+    index += token.length;
+    if (token === '{' && depth === 0 && open === -1) open = current.length;
+    if (token === '}' && depth === 1) close = current.length;
+    current += text;
+    line += token.split('\n').length - 1;
+    if (token.length === 1 && '{(['.includes(char)) depth++;
+    else if (token.length === 1 && '})]'.includes(char)) depth = Math.max(0, depth - 1);
+    if (char === '\n' && depth === 0 && !CONTINUES.has(last)) {
+      // A next line that starts with `.` or `?.` chains on this statement.
+      const next = /^\s*(\S)/.exec(source.slice(index, index + 200))?.[1];
+      if (next !== '.' && next !== '?') flush();
+    }
+    const comment = token.startsWith('//') || token.startsWith('/*');
+    if (!comment && token.trim() !== '') last = token.length === 1 ? char : 'literal';
+  }
+  flush();
+  return chunks;
+}
+
+/** The token at `index`: a comment, a string or slashy literal, or one character. */
+function tokenAt(source: string, index: number, last: string): string {
+  const char = source[index] as string;
+  const next = source[index + 1];
+  const upTo = (end: number) => source.slice(index, end === -1 ? source.length : end);
+  if (char === '/' && next === '/') return upTo(source.indexOf('\n', index));
+  if (char === '/' && next === '*') {
+    const end = source.indexOf('*/', index + 2);
+    return upTo(end === -1 ? -1 : end + 2);
+  }
+  const triple = source.slice(index, index + 3);
+  if (triple === "'''" || triple === '"""') {
+    const end = source.indexOf(triple, index + 3);
+    return upTo(end === -1 ? -1 : end + 3);
+  }
+  const slashy = char === '/' && BEFORE_SLASHY.has(last);
+  if (char === "'" || char === '"' || slashy) {
+    let end = index + 1;
+    while (end < source.length && source[end] !== char && source[end] !== '\n') {
+      end += source[end] === '\\' ? 2 : 1;
+    }
+    // An unclosed literal on its line is left to the grammar (a division, or an error it reports).
+    return source[end] === char ? upTo(end + 1) : char;
+  }
+  return char;
+}
