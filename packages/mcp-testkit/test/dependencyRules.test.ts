@@ -33,6 +33,11 @@ const TREE: Record<string, string> = {
     "import { thing } from '../../../beta/src/core/thing.js';\nexport { thing };\n",
   'servers/beta/src/core/thing.ts': 'export const thing = 2;\n',
   'servers/beta/src/mcp/viaPackage.ts': "import { price } from '@groundwork/alpha';\nexport { price };\n",
+  'servers/alpha/src/testing/sampleFiles.ts': 'export const sample = 3;\n',
+  'servers/alpha/src/core/usesTestHelper.ts':
+    "import { sample } from '../testing/sampleFiles.js';\nexport { sample };\n",
+  'servers/alpha/src/core/usesTestHelper.test.ts':
+    "import { sample } from '../testing/sampleFiles.js';\nexport { sample };\n",
   'packages/mcp-common/src/leak.ts':
     "import { thing } from '../../../servers/beta/src/core/thing.js';\nexport { thing };\n",
   'packages/mcp-common/src/cycleA.ts': "import { b } from './cycleB.js';\nexport const a = () => b;\n",
@@ -106,6 +111,10 @@ describe('.dependency-cruiser.cjs', () => {
     expect(reported('mcp-common-imports-no-server-or-testkit')).toEqual(['packages/mcp-common/src/leak.ts']);
   });
 
+  it('test-helpers-only-in-tests: source importing src/testing/, but not a test', () => {
+    expect(reported('test-helpers-only-in-tests')).toEqual(['servers/alpha/src/core/usesTestHelper.ts']);
+  });
+
   it('no-circular: two modules importing each other (reported once, from either end)', () => {
     const cycle = reported('no-circular');
     expect(cycle).toHaveLength(1);
@@ -113,6 +122,6 @@ describe('.dependency-cruiser.cjs', () => {
   });
 
   it('reports nothing else', () => {
-    expect(violations).toHaveLength(8);
+    expect(violations).toHaveLength(9);
   });
 });

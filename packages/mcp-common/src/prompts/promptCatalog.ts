@@ -1,11 +1,12 @@
 // Serves a server's prompts (`prompts/list`, `prompts/get`) and their argument completions
 // (`completion/complete`) for every protocol revision: checks what the client sent, bounds what goes back,
 // and turns a prompt's or completer's failure into a JSON-RPC error that names the prompt and leaks nothing.
+
+import { DomainError } from '../domainError.js';
 import { CallLimiter } from '../limits/callLimiter.js';
 import type { Logger } from '../logger.js';
 import { maskForClient, maskSecrets } from '../masking/masking.js';
 import { RpcError, RpcErrorCode } from '../protocol/rpcError.js';
-import { ToolError } from '../tools/toolError.js';
 import {
   type Completion,
   type CompletionContext,
@@ -132,7 +133,7 @@ export class PromptCatalog {
 
   /**
    * `completion/complete` for `ref/prompt` (this server has no resource templates). At most 100 values;
-   * a completer's expected failure (a ToolError: the file named in context is missing…) offers nothing.
+   * a completer's expected failure (a DomainError: the file named in context is missing…) offers nothing.
    */
   async complete(params: unknown, ctx: CompletionContext): Promise<CompletionResult> {
     const { ref, argument, context } = (params ?? {}) as Record<string, unknown>;
@@ -167,7 +168,7 @@ export class PromptCatalog {
     try {
       completion = await declared.complete({ value, arguments: others }, ctx);
     } catch (error) {
-      if (error instanceof ToolError) return { completion: { values: [], hasMore: false } };
+      if (error instanceof DomainError) return { completion: { values: [], hasMore: false } };
       throw this.failure(
         `Completing '${declared.name}' of prompt '${prompt.definition.name}'`,
         error,
@@ -194,7 +195,7 @@ export class PromptCatalog {
 
   /** An expected failure keeps its message (masked) as -32602; anything else is logged and reported as -32603. */
   private failure(what: string, error: unknown, sentByClient: unknown): RpcError {
-    if (error instanceof ToolError) return invalidParams(maskForClient(error.message, sentByClient));
+    if (error instanceof DomainError) return invalidParams(maskForClient(error.message, sentByClient));
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
     this.logger.error({ what, error: maskSecrets(message) }, 'prompt or completion failed');
     return new RpcError(RpcErrorCode.InternalError, `${what} failed; the server's log has the details.`);

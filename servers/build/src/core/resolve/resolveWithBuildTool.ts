@@ -11,6 +11,7 @@ import { type BuildRun, runBuild } from '../run/runBuild.js';
 import { BuildToolMissingError } from '../run/runErrors.js';
 import type { RunLogs } from '../run/runLogs.js';
 import { readCargoMetadata } from './cargoMetadata.js';
+import { readGoModGraph } from './goModGraph.js';
 import { readGradleResolution } from './gradleResolution.js';
 import { DEFAULT_CONFIGURATIONS, RESOLVE_TASK, resolutionInitScript } from './gradleResolutionScript.js';
 import { readMavenTrees } from './mavenTree.js';
@@ -54,11 +55,15 @@ export async function resolveWithBuildTool(options: ResolveOptions): Promise<Res
       const args = ['metadata', '--format-version', '1', ...(options.network ? [] : ['--offline'])];
       return { graphs: readCargoMetadata(await readOnlyCommand(options, 'cargo', args, {})), failures: [] };
     }
-    case 'go':
-      throw new BuildError(
-        'RESOLVE_UNSUPPORTED',
-        'Resolving Go modules is not supported yet; build_dependencies without resolve lists the go.mod requirements.',
-      );
+    case 'go': {
+      // Read-only: go.mod is never rewritten (-mod=readonly), no toolchain is fetched, nothing is built.
+      const text = await readOnlyCommand(options, 'go', ['mod', 'graph'], {
+        GOFLAGS: '-mod=readonly',
+        GOTOOLCHAIN: 'local',
+        ...(options.network ? {} : { GOPROXY: 'off' }),
+      });
+      return { graphs: readGoModGraph(text), failures: [] };
+    }
   }
 }
 

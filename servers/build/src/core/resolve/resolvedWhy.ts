@@ -63,8 +63,10 @@ export function resolvedWhy(
   graphs: readonly ResolvedGraph[],
   query: ResolvedWhyQuery,
 ): ResolvedWhy[] {
-  const model = workspace.systems.find((candidate) => candidate.kind === system);
-  const projects = new Set(model?.modules.map((module) => module.id) ?? []);
+  // Every system of the kind: a Go module or a Maven reactor beside the resolved one may declare it.
+  const models = workspace.systems.filter((candidate) => candidate.kind === system);
+  const projects = new Set(models.flatMap((model) => model.modules.map((module) => module.id)));
+  const declarations = models.flatMap((model) => model.dependencies);
   const answers: ResolvedWhy[] = [];
   for (const graph of graphs) {
     if (query.module !== undefined && graph.module !== query.module) continue;
@@ -81,7 +83,7 @@ export function resolvedWhy(
       const declaration =
         found === undefined
           ? undefined
-          : model?.dependencies.find(
+          : declarations.find(
               (candidate) => candidate.module === found.module && candidate.coordinates === found.coordinates,
             );
       const edit = declaration === undefined ? undefined : (declaration.version.definedAt ?? declaration.at);
@@ -117,7 +119,8 @@ function declarationOn(
   const keys = path.map((step) => keyOf(step, graph));
   let owner: string | undefined;
   let declared: string | undefined;
-  for (const [index, key] of keys.entries()) {
+  // The dependency itself (the last step) may be a module of the build too; it declares nothing here.
+  for (const [index, key] of keys.slice(0, -1).entries()) {
     const project = index === 0 || graph.components.get(key)?.project === true || projects.has(key);
     if (project) {
       owner = index === 0 ? graph.module : key;
