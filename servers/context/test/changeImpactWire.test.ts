@@ -115,6 +115,27 @@ describe('change_impact on a hostile repository', () => {
     }
   });
 
+  it("completes what-to-test's base with the repository's branches and tags", async () => {
+    git(root, 'branch', 'feature/x');
+    git(root, 'tag', 'v1.0');
+    const offered = async (value: string) =>
+      (await server.complete('what-to-test', 'base', value, { path: root })).values;
+    expect((await offered('')).sort()).toEqual(['feature/x', 'main', 'v1.0']);
+    expect(await offered('fea')).toEqual(['feature/x']);
+    expect(await offered('')).not.toContain(undefined);
+    // Outside a repository (or the allowed directories), nothing.
+    expect((await server.complete('what-to-test', 'base', '', { path: big })).values).toEqual([]);
+    expect((await server.complete('what-to-test', 'base', '', { path: '/etc' })).values).toEqual([]);
+    const prompt = await server.client.getPrompt({
+      name: 'what-to-test',
+      arguments: { path: root, base: 'v1.0' },
+    });
+    const message = prompt.messages[0]?.content;
+    expect(message?.type === 'text' ? message.text : '').toContain(
+      `\`change_impact\` with \`${JSON.stringify({ path: root, base: 'v1.0' })}\``,
+    );
+  });
+
   it('says which commit every answer describes', async () => {
     const head = git(root, 'rev-parse', 'HEAD').trim();
     const tree = await server.call('project_tree', { path: root });

@@ -33,6 +33,7 @@ describeTransportContract({
   promptArguments: {
     'prepare-edit-context': { path: 'ts-app', file: 'src/main.ts', budget_tokens: '3000' },
     'assess-edit-impact': { path: 'go-app', file: 'internal/cart/cart.go', symbol: 'New' },
+    'what-to-test': { path: 'ts-app', files: 'src/utils/math.ts' },
   },
   completionSamples: ['prepare-edit-context', 'assess-edit-impact'].flatMap(
     (prompt): CompletionSamples => [

@@ -24,7 +24,11 @@ const complete: StdioSession['complete'] = (...args) => session.complete(...args
 describe('groundwork-context prompts over stdio', () => {
   it('lists one prompt per skill, with their arguments', async () => {
     const { prompts } = await session.client.listPrompts();
-    expect(prompts.map((prompt) => prompt.name)).toEqual(['prepare-edit-context', 'assess-edit-impact']);
+    expect(prompts.map((prompt) => prompt.name)).toEqual([
+      'prepare-edit-context',
+      'assess-edit-impact',
+      'what-to-test',
+    ]);
     expect(prompts[0]?.arguments?.map((argument) => [argument.name, argument.required])).toEqual([
       ['path', true],
       ['file', true],

@@ -47,8 +47,8 @@ async function bundle(entry: string): Promise<string> {
   return outfile;
 }
 
-async function measure(script: string, file: string): Promise<Measurement> {
-  const { stdout } = await run(process.execPath, ['--max-old-space-size=8192', script, file], {
+async function measure(script: string, file: string, ...extra: string[]): Promise<Measurement> {
+  const { stdout } = await run(process.execPath, ['--max-old-space-size=8192', script, file, ...extra], {
     maxBuffer: 1 << 20,
   });
   return JSON.parse(stdout) as Measurement;
@@ -68,9 +68,10 @@ function median(all: Measurement[]): Measurement {
 const fmt = (value: number, digits = 0) => value.toFixed(digits);
 
 await mkdir(dataDir, { recursive: true });
-const [summaryScript, junit2jsonScript] = await Promise.all([
+const [summaryScript, junit2jsonScript, listFailuresScript] = await Promise.all([
   bundle('summaryChild.ts'),
   bundle('junit2jsonChild.ts'),
+  bundle('listFailuresChild.ts'),
 ]);
 console.log(
   `machine: ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30)} GB, node ${process.version}`,
@@ -93,9 +94,17 @@ for (const shape of shapes) {
   // Interleaved, so a burst of load elsewhere on the machine hits both sides alike.
   const oursAll: Measurement[] = [];
   const theirsAll: Measurement[] = [];
+  // On the failure-heavy shape, list_failures too: plain, and grouped by cause (clusters).
+  const withFailures = shape === 'failure-heavy';
+  const plainAll: Measurement[] = [];
+  const groupedAll: Measurement[] = [];
   for (let index = 0; index < runs; index += 1) {
     oursAll.push(await measure(summaryScript, report.file));
     theirsAll.push(await measure(junit2jsonScript, report.file));
+    if (withFailures) {
+      plainAll.push(await measure(listFailuresScript, report.file, 'plain'));
+      groupedAll.push(await measure(listFailuresScript, report.file, 'grouped'));
+    }
   }
   const ours = median(oursAll);
   const theirs = median(theirsAll);
@@ -121,6 +130,23 @@ for (const shape of shapes) {
   console.log(
     `memory: ${fmt(memory, 3)} of junit2json's peak (target <= 0.25: ${memory <= 0.25 ? 'met' : 'NOT met'})`,
   );
+  if (withFailures) {
+    const plain = median(plainAll);
+    const grouped = median(groupedAll);
+    const clusters = (groupedAll[0] as Measurement & { clusters?: number }).clusters;
+    const added = grouped.elapsedMs / plain.elapsedMs - 1;
+    const addedCpu = grouped.cpuMs / plain.cpuMs - 1;
+    const versus = theirs.elapsedMs / grouped.elapsedMs;
+    console.log(
+      `list_failures ${fmt(plain.elapsedMs).padStart(7)} ms wall ${fmt(plain.cpuMs).padStart(7)} ms CPU  peak RSS ${fmt(plain.maxRssMb).padStart(5)} MB  (${report.failed + report.errored} failures)`,
+    );
+    console.log(
+      `  + clusters  ${fmt(grouped.elapsedMs).padStart(7)} ms wall ${fmt(grouped.cpuMs).padStart(7)} ms CPU  peak RSS ${fmt(grouped.maxRssMb).padStart(5)} MB  (${clusters} clusters)`,
+    );
+    console.log(
+      `clustering adds ${fmt(added * 100, 1)} % wall, ${fmt(addedCpu * 100, 1)} % CPU (target <= 20 %: ${added <= 0.2 ? 'met' : 'NOT met'}); grouped list_failures is ${fmt(versus, 1)}x faster than junit2json (target >= 5x: ${versus >= 5 ? 'met' : 'NOT met'})`,
+    );
+  }
 }
 
 if (largeMegabytes > 0) {

@@ -10,7 +10,7 @@ await runServer({
   tools: testReportTools,
   defaultPort: 3103,
   instructions:
-    'Reads test reports (JUnit XML, TAP, Jest/Vitest JSON, go test -json) to answer "did the tests pass, what failed, why, and where": test_summary first, then list_failures, then failure_context for the source lines of one failure. flaky_tests and compare_runs compare several runs.',
+    'Reads test reports (JUnit XML, TAP, Jest/Vitest JSON, go test -json, CTRF) to answer "did the tests pass, what failed, why, where, and which commit did it": test_summary first, then failure_clusters (one cluster per cause) or list_failures, then failure_context for the source lines of one failure, and suspect_commits for the commits that likely caused a cluster. flaky_tests and compare_runs compare several runs.',
   usageFile: new URL('../MCP_USAGE.md', import.meta.url),
   prompts: testReportPrompts,
   // Resolves from dist/bin.js, in the checkout and in the installed package alike.

@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { describeTransportContract } from '@groundwork/mcp-testkit';
 import { generateHistory } from '../bench/generateHistory.js';
 import { generateJUnit } from '../bench/generateJUnit.js';
-import { testId } from '../src/core/testRun.js';
+import { clusterFailures } from '../src/core/failureClusters.js';
+import { isFailing, testId } from '../src/core/testRun.js';
+import { readFixture } from '../src/testing/fixtureRun.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
 // A report big enough that reading it takes seconds on an idle machine too (well past the 500 ms a closing
@@ -23,6 +25,8 @@ const history = await generateHistory({
   failures: 3,
 });
 const suspectFailure = testId({ suite: 'price.test.js', classname: 'price', name: 'prices item 1' });
+const mavenClusters = clusterFailures((await readFixture('maven')).tests.values().filter(isFailing));
+const mavenCluster = mavenClusters[0]?.id as string;
 
 describeTransportContract({
   serverName: 'groundwork-test-reports',
@@ -48,6 +52,7 @@ describeTransportContract({
     'triage-red-ci-run': { path: 'maven', base: 'junit-variants/retries.xml' },
     'explain-failure': { path: 'maven', id: '49f714909e84' },
     'find-flaky-tests': { paths: 'maven, junit-variants/retries.xml' },
+    'find-suspect-commits': { path: 'maven', cluster: mavenCluster },
   },
   completionSamples: [
     { prompt: 'triage-red-ci-run', argument: 'path', value: 'mav', offers: 'maven/', path: true },
@@ -68,5 +73,12 @@ describeTransportContract({
     },
     { prompt: 'explain-failure', argument: 'root', value: 'mav', offers: 'maven/', path: true },
     { prompt: 'find-flaky-tests', argument: 'paths', value: 'maven, je', offers: 'maven, jest/', path: true },
+    {
+      prompt: 'find-suspect-commits',
+      argument: 'cluster',
+      value: mavenCluster.slice(0, 4),
+      arguments: { path: 'maven' },
+      offers: mavenCluster,
+    },
   ],
 });

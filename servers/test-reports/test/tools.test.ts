@@ -211,13 +211,21 @@ describe('flaky_tests and compare_runs', () => {
 describe('prompts and completions on the wire', () => {
   const complete: StdioSession['complete'] = (...args) => server.complete(...args);
 
-  it('lists the three workflows', async () => {
+  it('lists the four workflows', async () => {
     const { prompts } = await server.client.listPrompts();
     expect(prompts.map((prompt) => prompt.name)).toEqual([
       'triage-red-ci-run',
       'explain-failure',
       'find-flaky-tests',
+      'find-suspect-commits',
     ]);
+  });
+
+  it('completes the cluster ids of the chosen reports, as failure_clusters lists them', async () => {
+    const ids = await complete('find-suspect-commits', 'cluster', '', { path: 'maven' });
+    const listed = await success('failure_clusters', { path: 'maven' });
+    expect(ids.values).toEqual((listed.clusters as Array<{ id: string }>).map((cluster) => cluster.id));
+    expect(ids.values.length).toBeGreaterThan(0);
   });
 
   it('completes the failure ids of the chosen reports, each accepted by failure_context', async () => {

@@ -3,6 +3,9 @@ import { relativeUri as toUri } from '@groundwork/mcp-common/sarif';
 import { describe, expect, it } from 'vitest';
 import type { Finding, VerifyReport } from '../core/verify/finding.js';
 import { verifyRepo } from '../core/verify/verifyRepo.js';
+import { AGENT_RULE_CASES } from '../testing/agentRuleCases.js';
+import { conventionalRepo } from '../testing/conventionalRepo.js';
+import { removeFixtureRepo, writeFixtureRepo } from '../testing/fixtureRepo.js';
 import { sarifSchemaErrors } from '../testing/sarifSchema.js';
 import { toSarif } from './sarifReport.js';
 
@@ -52,6 +55,8 @@ describe('toSarif', () => {
     'anthropics__claude-code',
     'anthropics__claude-cookbooks',
     'shanraisshan__claude-code-best-practice',
+    'microsoft__vscode-copilot-chat',
+    'triggerdotdev__trigger.dev',
   ])(
     'is valid SARIF 2.1.0 for the findings on %s',
     async (repository) => {
@@ -60,5 +65,26 @@ describe('toSarif', () => {
       expect(sarifSchemaErrors(log)).toEqual([]);
     },
     60_000,
+  );
+
+  it.each(AGENT_RULE_CASES.map((entry) => [entry.rule, entry] as const))(
+    'is valid SARIF 2.1.0 for a %s finding, with the rule, its help and documentation in the driver',
+    async (rule, { fail }) => {
+      const root = await writeFixtureRepo({ ...conventionalRepo(), ...fail });
+      try {
+        const log = toSarif(await verifyRepo(root), '1.0.0') as {
+          runs: Array<{
+            tool: { driver: { rules: Array<{ id: string; helpUri?: string }> } };
+            results: Array<{ ruleId: string }>;
+          }>;
+        };
+        expect(sarifSchemaErrors(log)).toEqual([]);
+        const run = log.runs[0];
+        expect(run?.results.map((result) => result.ruleId)).toContain(rule);
+        expect(run?.tool.driver.rules.find((entry) => entry.id === rule)?.helpUri).toMatch(/^https:\/\//);
+      } finally {
+        await removeFixtureRepo(root);
+      }
+    },
   );
 });

@@ -40,7 +40,7 @@ export const adoptRepoTool = defineTool({
     description:
       'Prepares repositories for coding agents on a branch and opens a pull request: writes or completes AGENTS.md and CLAUDE.md from the ' +
       'detected build (accurate commands and layout), wires a guard into the build (package.json test script, Maven plugin, Gradle check, or CI ' +
-      'workflow), optionally adds .mcp.json/settings/hooks, checks the result with verify_repo and the guard, pushes the branch (never the default branch, never ' +
+      'workflow), writes the files of the agents named in `agents` (Cursor rule, Copilot instructions, GEMINI.md) leading to the one AGENTS.md, optionally adds .mcp.json/settings/hooks, checks the result with verify_repo and the guard, pushes the branch (never the default branch, never ' +
       'forced) and opens or reuses the pull request with gh. Give repository_url(s) to clone, or path for a local checkout. dry_run stops after ' +
       'verify. Runs no code from the repository unless run_repository_code is true. Slow (clones and pushes; minutes). Each repository gets ' +
       'its own report; the call is an error when any failed.',

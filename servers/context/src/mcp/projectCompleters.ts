@@ -2,6 +2,8 @@
 // top-level declarations of the chosen file (for `symbol`). Both read the project through the same cached
 // index and confined root handle the tools use, so a suggestion is always something a tool accepts.
 import { type Completer, type CompletionContext, completeFrom, DomainError } from '@groundwork/mcp-common';
+import { GitUnavailableError, openGitRepository } from '@groundwork/mcp-common/git';
+import { ProjectInRepository } from '../core/changeImpact/gitChanges.js';
 import { folderEntries } from '../core/fileCompletion.js';
 import { normalizeFileArgument } from '../core/fileLookup.js';
 import { readProjectFile } from '../core/fileTokens.js';
@@ -31,6 +33,28 @@ export const completeSymbol: Completer = completeFrom(async (request, ctx) => {
   return withProject(request.arguments.path, ctx, async (project, root) =>
     project.graph.files.has(normalized) ? symbolNames(project, root, normalized, ctx.signal) : [],
   );
+});
+
+/** `base`: the branches and tags of the repository holding `path` (git through mcp-common's hardened runner). */
+export const completeBase: Completer = completeFrom(async (request, ctx) => {
+  const path = request.arguments.path;
+  if (path === undefined || path === '') return [];
+  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(COLD_INDEX_MS)]);
+  try {
+    const root = await ctx.allowedPaths.openDirectory(path, { signal });
+    try {
+      const repo = await openGitRepository(root.realPath, {
+        contains: (real) => ctx.allowedPaths.contains(real),
+        signal,
+      });
+      return await new ProjectInRepository(repo, root.realPath).revisionNames(signal);
+    } finally {
+      await root.close();
+    }
+  } catch (error) {
+    if (error instanceof DomainError || error instanceof GitUnavailableError || signal.aborted) return [];
+    throw error;
+  }
 });
 
 /** Names per file, kept while the project's graph is the same one (a changed file makes a new graph). */

@@ -8,6 +8,7 @@ import { assessEditImpactPrompt } from './assessEditImpactPrompt.js';
 import { prepareEditContextPrompt } from './prepareEditContextPrompt.js';
 import { contextPrompts } from './prompts.js';
 import { contextTools } from './tools.js';
+import { whatToTestPrompt } from './whatToTestPrompt.js';
 
 let ctx: PromptContext;
 beforeAll(async () => {
@@ -84,6 +85,20 @@ describe('assess-edit-impact', () => {
     await expect(assessEditImpactPrompt.render({ path: 'p', file: 'f', depth: '11' }, ctx)).rejects.toThrow(
       /^Invalid argument 'depth'/,
     );
+  });
+});
+
+describe('what-to-test', () => {
+  it('asks change_impact for the base or the files given, then runs the test commands', async () => {
+    const since = await text(whatToTestPrompt, { path: 'ts-app', base: 'main' });
+    expect(since).toContain('`change_impact` with `{"path":"ts-app","base":"main"}`');
+    expect(since).toContain('test_commands');
+    const named = await text(whatToTestPrompt, { path: 'ts-app', files: 'src/a.ts, src/b.ts' });
+    expect(named).toContain('`change_impact` with `{"path":"ts-app","files":["src/a.ts","src/b.ts"]}`');
+    expect(await text(whatToTestPrompt, { path: 'ts-app' })).toContain(
+      '`change_impact` with `{"path":"ts-app"}`',
+    );
+    expect(toolMentionProblems(since, contextTools)).toEqual([]);
   });
 });
 

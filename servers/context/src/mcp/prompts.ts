@@ -2,5 +2,10 @@
 import type { McpPrompt } from '@groundwork/mcp-common';
 import { assessEditImpactPrompt } from './assessEditImpactPrompt.js';
 import { prepareEditContextPrompt } from './prepareEditContextPrompt.js';
+import { whatToTestPrompt } from './whatToTestPrompt.js';
 
-export const contextPrompts: readonly McpPrompt[] = [prepareEditContextPrompt, assessEditImpactPrompt];
+export const contextPrompts: readonly McpPrompt[] = [
+  prepareEditContextPrompt,
+  assessEditImpactPrompt,
+  whatToTestPrompt,
+];

@@ -1,12 +1,14 @@
 // The checks a key becomes, proven where they run: every SQL constraint is executed on SQLite, DuckDB and (when
 // GROUNDWORK_TEST_PG_URL is set) PostgreSQL — it must succeed on a key and fail on a near-key (one duplicate, one
-// orphan). dbt's schema.yml and the Great Expectations suite are checked against the structure their
-// documentation gives (dbt ≥ 1.10.5 `data_tests` with `arguments`, GX 1.x suites of `type` + `kwargs`), and —
-// when the published JSON schemas are at hand (neither project ships them to npm, so CI has none) — against
-// those: GROUNDWORK_DBT_YML_SCHEMA names dbt-jsonschema's schemas/latest/dbt_yml_files-latest.json,
-// GROUNDWORK_GX_SCHEMAS the folder great_expectations/expectations/core/schemas of a GX 1.x checkout.
+// orphan). dbt's schema.yml and the Great Expectations suite are validated against those projects' published
+// JSON schemas, vendored unmodified in test/fixtures/schemas (see its README; neither project ships them to npm):
+// dbt-jsonschema's dbt_yml_files-latest.json and GX 1.2.0's schema of each expectation we write.
+// GROUNDWORK_DBT_YML_SCHEMA (a dbt_yml_files JSON schema) and GROUNDWORK_GX_SCHEMAS (the folder
+// great_expectations/expectations/core/schemas of a GX 1.x checkout) point the same checks at newer releases.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { Ajv } from 'ajv';
 import Database from 'better-sqlite3';
@@ -269,14 +271,33 @@ describe('dbt and Great Expectations checks', () => {
   });
 });
 
+const vendored = fileURLToPath(new URL('../../test/fixtures/schemas/', import.meta.url));
+
+// The git blob ids of the vendored files at the commits their README names: the schemas are the published ones.
+const publishedBlobs: Record<string, string> = {
+  'dbt-jsonschema/dbt_yml_files-latest.json': '3ecce84aec7852c1227e1bbb95eb7f2efb6c4f70',
+  'great_expectations/ExpectColumnValuesToBeUnique.json': '00d76b274290ef3833a76927b0cb017692482deb',
+  'great_expectations/ExpectColumnValuesToNotBeNull.json': 'fe6b3bdfb27eda1f9a3f21fb4b01af90a0fc6d32',
+  'great_expectations/ExpectCompoundColumnsToBeUnique.json': 'e5b8468e5017549ad9efd34ddf25ffa128cc1156',
+};
+
 describe('against the published JSON schemas', () => {
-  const dbtSchemaFile = process.env.GROUNDWORK_DBT_YML_SCHEMA;
-  const gxSchemas = process.env.GROUNDWORK_GX_SCHEMAS;
+  const dbtSchemaFile =
+    process.env.GROUNDWORK_DBT_YML_SCHEMA ?? path.join(vendored, 'dbt-jsonschema/dbt_yml_files-latest.json');
+  const gxSchemas = process.env.GROUNDWORK_GX_SCHEMAS ?? path.join(vendored, 'great_expectations');
   const compile = (file: string) => {
     const schema = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     delete schema.$schema;
     return new Ajv({ strict: false, allErrors: true }).compile(schema);
   };
+  const gxSchemaFile = (type: string) =>
+    path.join(
+      gxSchemas,
+      `${type
+        .split('_')
+        .map((word) => word[0]!.toUpperCase() + word.slice(1))
+        .join('')}.json`,
+    );
   const subjects: KeyCheckSubject[] = [
     {
       ...subject('orders', ['customer_id']),
@@ -286,39 +307,68 @@ describe('against the published JSON schemas', () => {
     subject('events', ['id', 'day']),
   ];
 
-  it.skipIf(dbtSchemaFile === undefined)("dbt's schema.yml is valid under dbt-jsonschema", () => {
-    const validate = compile(dbtSchemaFile!);
+  it('vendors the schema files byte for byte as published', () => {
+    for (const [file, blob] of Object.entries(publishedBlobs)) {
+      const bytes = readFileSync(path.join(vendored, file));
+      const id = createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+      expect(id, file).toBe(blob);
+    }
+  });
+
+  it("dbt's schema.yml is valid under dbt-jsonschema, and a broken one is not", () => {
+    const validate = compile(dbtSchemaFile);
     for (const key of subjects)
       expect(validate(parse(dbtSchemaYaml(key))), JSON.stringify(validate.errors)).toBe(true);
+    // Our own output, broken three ways the schema must refuse: a misspelt key (`column`), a column without its name, a
+    // model without its name.
+    const broken = (edit: (model: Record<string, unknown>) => void) => {
+      const document = parse(dbtSchemaYaml(subjects[0]!)) as { models: Record<string, unknown>[] };
+      edit(document.models[0]!);
+      return validate(document);
+    };
     expect(
-      validate({
-        version: 2,
-        // A model needs a name: the schema can refuse.
-        models: [{ columns: [{ name: 'a', data_tests: ['unique'] }] }],
+      broken((model) => {
+        model.column = model.columns;
+        delete model.columns;
+      }),
+    ).toBe(false);
+    expect(
+      broken((model) => {
+        for (const column of model.columns as Record<string, unknown>[]) delete column.name;
+      }),
+    ).toBe(false);
+    expect(
+      broken((model) => {
+        delete model.name;
       }),
     ).toBe(false);
   });
 
-  it.skipIf(gxSchemas === undefined)("each expectation's kwargs are valid under GX's schema for it", () => {
-    const file = (type: string) =>
-      path.join(
-        gxSchemas!,
-        `${type
-          .split('_')
-          .map((word) => word[0]!.toUpperCase() + word.slice(1))
-          .join('')}.json`,
-      );
+  it("each expectation's kwargs are valid under GX's schema for it, and broken ones are not", () => {
+    const written = new Set<string>();
     for (const key of subjects) {
       for (const expectation of greatExpectationsSuite(key).expectations) {
-        const validate = compile(file(expectation.type));
+        written.add(expectation.type);
+        const validate = compile(gxSchemaFile(expectation.type));
         expect(
           validate({ ...expectation.kwargs, meta: expectation.meta }),
           JSON.stringify(validate.errors),
         ).toBe(true);
       }
     }
-    expect(compile(file('expect_compound_columns_to_be_unique'))({ column_list: ['a'], bogus: 1 })).toBe(
-      false,
-    );
+    // Every expectation type we write has its schema vendored, so none goes unchecked.
+    expect([...written].sort()).toEqual([
+      'expect_column_values_to_be_unique',
+      'expect_column_values_to_not_be_null',
+      'expect_compound_columns_to_be_unique',
+    ]);
+    // Our own output, broken: an ignore_row_if GX does not know, an unknown argument, the column left out.
+    const [compound] = greatExpectationsSuite(subjects[1]!).expectations;
+    const validateCompound = compile(gxSchemaFile(compound!.type));
+    expect(validateCompound({ ...compound!.kwargs, ignore_row_if: 'sometimes' })).toBe(false);
+    expect(validateCompound({ ...compound!.kwargs, column: 'id' })).toBe(false);
+    const [unique] = greatExpectationsSuite(subjects[0]!).expectations;
+    const { column: _column, ...withoutColumn } = unique!.kwargs as Record<string, unknown>;
+    expect(compile(gxSchemaFile(unique!.type))(withoutColumn)).toBe(false);
   });
 });

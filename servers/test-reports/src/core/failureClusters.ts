@@ -13,7 +13,7 @@
 //   stands in: a failed assertion is evidence about its own test only, so tests cluster when they fail on the
 //   same line (parameterised tests), not because their assertions read alike.
 import { createHash } from 'node:crypto';
-import { framesIn, isTestPath, type SourceFrame } from './stackFrames.js';
+import { eachFrame, isTestPath, type SourceFrame } from './stackFrames.js';
 import { type FoldedTest, testId } from './testRun.js';
 
 export interface FailureSignature {
@@ -95,24 +95,40 @@ const MASKS: readonly [RegExp, string][] = [
 /** The message with what differs between instances of one cause (ids, numbers, paths, times) masked. */
 export function maskVarying(text: string): string {
   let masked = text;
-  for (const [pattern, mask] of MASKS) masked = masked.replace(pattern, mask);
+  // Only the path mask can match text without a digit; the others are skipped for it (most messages).
+  const digits = /\d/.test(text);
+  for (const [pattern, mask] of MASKS)
+    if (digits || mask === '<path>') masked = masked.replace(pattern, mask);
   return masked.replace(/\s+/g, ' ').trim();
 }
 
 /** The frame part of the signature (see the module comment). */
 function signatureFrame(test: FoldedTest): string {
   const stack = test.trimmedStack ?? test.failures[0]?.stack ?? '';
-  const frames = stack === '' ? [] : framesIn(stack);
-  // Python prints the innermost frame last; every other runtime first.
-  const innermostFirst =
-    frames.length > 0 && frames.every((frame) => frame.path.endsWith('.py')) ? [...frames].reverse() : frames;
-  const code = innermostFirst.find((frame) => !isTestPath(frame.path));
   const chosen: Pick<SourceFrame, 'path' | 'line'> | undefined =
-    code ??
-    innermostFirst[0] ??
+    (stack === '' ? undefined : firstCodeFrame(stack)) ??
     (shownPath(test) === undefined ? undefined : { path: shownPath(test) as string, line: test.line ?? 0 });
   if (chosen === undefined) return '';
   return `${baseName(chosen.path)}:${chosen.line}`;
+}
+
+/**
+ * The innermost frame outside the tests, else the innermost frame. Python prints the innermost frame last (a
+ * stack of .py frames only is read to its end); every other runtime first, so the search stops at the first
+ * frame outside the tests.
+ */
+function firstCodeFrame(stack: string): SourceFrame | undefined {
+  const frames = eachFrame(stack);
+  const first = frames.next();
+  if (first.done === true) return undefined;
+  if (!first.value.path.endsWith('.py')) {
+    if (!isTestPath(first.value.path)) return first.value;
+    for (const frame of frames) if (!isTestPath(frame.path)) return frame;
+    return first.value;
+  }
+  const all = [first.value, ...frames];
+  const innermostFirst = all.every((frame) => frame.path.endsWith('.py')) ? all.reverse() : all;
+  return innermostFirst.find((frame) => !isTestPath(frame.path)) ?? innermostFirst[0];
 }
 
 function shownPath(test: FoldedTest): string | undefined {

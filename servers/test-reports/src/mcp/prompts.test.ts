@@ -20,10 +20,14 @@ const SAMPLES: Record<string, Array<Record<string, string>>> = {
     { path: 'maven', id: 'ef73e3aed440', root: 'maven' },
   ],
   'find-flaky-tests': [{ paths: 'ci/attempt-1, ci/attempt-2,' }],
+  'find-suspect-commits': [
+    { path: 'maven', cluster: 'c1234567890a' },
+    { path: 'ci/head', cluster: 'c1234567890a', base: 'v1.2' },
+  ],
 };
 
 describe('the prompts', () => {
-  it('are the three workflows, each with a sample here', () => {
+  it('are the four workflows, each with a sample here', () => {
     expect(testReportPrompts.map((prompt) => prompt.definition.name)).toEqual(Object.keys(SAMPLES));
   });
 

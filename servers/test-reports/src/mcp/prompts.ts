@@ -1,6 +1,7 @@
 import type { McpPrompt } from '@groundwork/mcp-common';
 import { explainFailurePrompt } from './explainFailurePrompt.js';
 import { findFlakyTestsPrompt } from './findFlakyTestsPrompt.js';
+import { findSuspectCommitsPrompt } from './findSuspectCommitsPrompt.js';
 import { triageRedCiRunPrompt } from './triageRedCiRunPrompt.js';
 
 /** The workflows of the server's skills (skills/), as prompts with completable arguments. */
@@ -8,4 +9,5 @@ export const testReportPrompts: readonly McpPrompt[] = [
   triageRedCiRunPrompt,
   explainFailurePrompt,
   findFlakyTestsPrompt,
+  findSuspectCommitsPrompt,
 ];

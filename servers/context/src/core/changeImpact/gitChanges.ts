@@ -45,6 +45,23 @@ export class ProjectInRepository {
     return this.prefix === '' ? projectPath : `${this.prefix}/${projectPath}`;
   }
 
+  /** Branch and tag names (local, then remote-tracking, then tags), for completing `base`. */
+  async revisionNames(signal?: AbortSignal): Promise<string[]> {
+    const result = await this.repo.run(
+      [
+        'for-each-ref',
+        '--count=2000',
+        '--format=%(refname:short)',
+        'refs/heads',
+        'refs/remotes',
+        'refs/tags',
+      ],
+      { signal },
+    );
+    if (result.code !== 0) return [];
+    return [...new Set(result.stdout.split('\n').filter((name) => name !== '' && !name.endsWith('/HEAD')))];
+  }
+
   /** HEAD's commit, or undefined in a repository without commits. */
   async head(signal?: AbortSignal): Promise<string | undefined> {
     const result = await this.repo.run(['rev-parse', '--verify', '-q', 'HEAD^{commit}'], { signal });

@@ -3,7 +3,6 @@
 import path from 'node:path';
 import { mentionsAgentsMd } from '../claudeMdRules.js';
 import type { FindingSink } from '../finding.js';
-import { parseFrontMatter } from '../frontMatter.js';
 import type { RepoFiles } from '../repoFiles.js';
 import { type RepoLayout, SKIPPED_FOLDERS } from '../repoLayout.js';
 import { checkCodexProjectDocs, projectDocMaxBytes } from './codexRules.js';
@@ -14,7 +13,6 @@ import { checkGeminiContext, checkGeminiSettings, contextFileNames } from './gem
 import type { WalkedTree } from './globMatch.js';
 import { type JsoncDocument, parseJsonc } from './jsoncDocument.js';
 import { checkMcpConfig } from './mcpConfigRules.js';
-import { isTrue } from './ruleFrontMatter.js';
 
 type KindOf = (relative: string) => Promise<'file' | 'directory' | undefined>;
 
@@ -99,7 +97,9 @@ export async function checkAgentFiles(
     );
   }
 
-  checkCursorRules(cursorRules, agents.cursorrules, tree, sink);
+  const alwaysApplied = checkCursorRules(cursorRules, agents.cursorrules, tree, sink).filter(({ file }) =>
+    file.startsWith('.cursor/rules/'),
+  );
   checkCopilotFiles(pathInstructions, prompts, tree, sink);
 
   const agentsMd = instructions.filter((entry) => path.posix.basename(entry.file) === 'AGENTS.md');
@@ -107,17 +107,6 @@ export async function checkAgentFiles(
 
   const byFile = new Map(instructions.map((entry) => [entry.file, entry.text]));
   const rootGemini = geminiLoaded.find((entry) => entry.file === rootContext);
-  const alwaysApplied = cursorRules.filter(({ file, text }) => {
-    if (!file.startsWith('.cursor/rules/')) return false;
-    const frontMatter = parseFrontMatter(text);
-    const keys =
-      frontMatter.kind === 'parsed'
-        ? frontMatter.keys
-        : frontMatter.kind === 'invalid'
-          ? frontMatter.lenient
-          : [];
-    return isTrue(keys?.find((entry) => entry.key === 'alwaysApply')?.value);
-  });
   const sessionWide: InstructionText[] = [
     ...['AGENTS.md', 'CLAUDE.md', '.claude/CLAUDE.md'].flatMap((file) => {
       const text = byFile.get(file);

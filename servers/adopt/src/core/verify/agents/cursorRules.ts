@@ -6,12 +6,14 @@ import { isTrue, nonEmptyString, readRuleFrontMatter } from './ruleFrontMatter.j
 
 const CURSOR_KEYS = ['description', 'globs', 'alwaysApply'];
 
+/** Returns the rules Cursor applies to every request (`alwaysApply: true`). */
 export function checkCursorRules(
   rules: ReadonlyArray<{ file: string; text: string }>,
   legacy: readonly string[],
   tree: WalkedTree,
   sink: FindingSink,
-): void {
+): Array<{ file: string; text: string }> {
+  const always: Array<{ file: string; text: string }> = [];
   for (const file of legacy) {
     sink.report(
       'cursor-rules/legacy',
@@ -39,7 +41,10 @@ export function checkCursorRules(
       );
     }
     const value = (name: string) => keys.find((entry) => entry.key === name);
-    if (isTrue(value('alwaysApply')?.value)) continue;
+    if (isTrue(value('alwaysApply')?.value)) {
+      always.push({ file, text });
+      continue;
+    }
     const globs = globList(value('globs')?.value);
     if (globs.length === 0 && !nonEmptyString(value('description')?.value)) {
       sink.report(
@@ -66,4 +71,5 @@ export function checkCursorRules(
       );
     }
   }
+  return always;
 }

@@ -107,15 +107,24 @@ export async function checkGeminiContext(
   const loaded = new Map<string, LoadedContext>();
   const visit = async (file: string, depth: number, chain: readonly string[]): Promise<void> => {
     if (loaded.has(file)) return;
-    const text = (await files.read(file)) ?? '';
-    const document = file.endsWith('.md') ? parseMarkdown(text) : emptyDocument();
-    loaded.set(file, { file, text, document, root: chain[0] ?? file });
+    // Claimed before the read, so that files read in parallel are each read once.
+    const entry: LoadedContext = { file, text: '', document: emptyDocument(), root: chain[0] ?? file };
+    loaded.set(file, entry);
+    entry.text = (await files.read(file)) ?? '';
+    if (file.endsWith('.md')) entry.document = parseMarkdown(entry.text);
     if (depth >= MAX_IMPORT_DEPTH) return;
-    for (const entry of document.imports) {
+    const imports = entry.document.imports.filter(
       // Gemini CLI takes `@` followed by `.`, `/` or a letter as an import; a mention has no file extension.
-      if (!/^[./A-Za-z]/.test(entry.path) || !/\.[A-Za-z0-9]+$/.test(path.posix.basename(entry.path)))
-        continue;
-      const target = entry.path.startsWith('/') ? undefined : files.resolveFrom(file, entry.path);
+      (entry) => /^[./A-Za-z]/.test(entry.path) && /\.[A-Za-z0-9]+$/.test(path.posix.basename(entry.path)),
+    );
+    const targets = await Promise.all(
+      imports.map(async (entry) => {
+        const target = entry.path.startsWith('/') ? undefined : files.resolveFrom(file, entry.path);
+        return { entry, target, kind: target === undefined ? undefined : await kindOf(target) };
+      }),
+    );
+    const next: string[] = [];
+    for (const { entry, target, kind } of targets) {
       if (target === undefined) {
         sink.report(
           'gemini-md/import-outside',
@@ -126,7 +135,7 @@ export async function checkGeminiContext(
         continue;
       }
       if (chain.includes(target)) continue;
-      if ((await kindOf(target)) !== 'file') {
+      if (kind !== 'file') {
         sink.report(
           'gemini-md/import-unresolved',
           file,
@@ -135,10 +144,11 @@ export async function checkGeminiContext(
         );
         continue;
       }
-      await visit(target, depth + 1, [...chain, target]);
+      next.push(target);
     }
+    await Promise.all(next.map((target) => visit(target, depth + 1, [...chain, target])));
   };
-  for (const file of contextFiles) await visit(file, 0, [file]);
+  await Promise.all(contextFiles.map((file) => visit(file, 0, [file])));
   return [...loaded.values()];
 }
 

@@ -51,23 +51,52 @@ function splitCommas(text: string): string[] {
  */
 export function unmatchedGlobs(globs: readonly string[], tree: WalkedTree, base = ''): string[] | undefined {
   if (tree.truncated) return undefined;
-  const prefix = base === '' ? '' : `${base}/`;
-  const candidates = [...tree.files, ...tree.directories]
-    .filter((file) => file.startsWith(prefix))
-    .map((file) => file.slice(prefix.length));
-  return globs.filter((glob) => {
-    const pattern = glob.replace(/^\.?\//, '');
-    // A pattern into a skipped folder (`dist/**`) may well match there; `**/*.ts` counts the project's own files.
-    if (pattern.split('/').some((segment) => tree.skippedNames.has(segment))) return false;
-    let matcher: (file: string) => boolean;
-    try {
-      const full = picomatch(pattern, { dot: true });
-      const byName = pattern.includes('/') ? undefined : picomatch(pattern, { dot: true, basename: true });
-      const under = picomatch(`${pattern.replace(/\/+$/, '')}/**`, { dot: true });
-      matcher = (file) => full(file) || byName?.(file) === true || under(file);
-    } catch {
-      return false;
+  // Rules share patterns (`**/*.tsx`): each pattern is matched once per tree and base.
+  let known = answers.get(tree);
+  if (known === undefined) {
+    known = new Map();
+    answers.set(tree, known);
+  }
+  const cache = known;
+  let candidates: string[] | undefined;
+  const matchesNothing = (glob: string): boolean => {
+    const key = `${base}\0${glob}`;
+    const cached = cache.get(key);
+    if (cached !== undefined) return cached;
+    if (candidates === undefined) {
+      const prefix = base === '' ? '' : `${base}/`;
+      candidates = [...tree.files, ...tree.directories]
+        .filter((file) => file.startsWith(prefix))
+        .map((file) => file.slice(prefix.length));
     }
-    return !candidates.some(matcher);
-  });
+    const answer = unmatched(glob, candidates, tree.skippedNames);
+    cache.set(key, answer);
+    return answer;
+  };
+  return globs.filter(matchesNothing);
+}
+
+const answers = new WeakMap<WalkedTree, Map<string, boolean>>();
+
+function unmatched(glob: string, candidates: readonly string[], skippedNames: ReadonlySet<string>): boolean {
+  const pattern = glob.replace(/^\.?\//, '');
+  // A pattern into a skipped folder (`dist/**`) may well match there; `**/*.ts` counts the project's own files.
+  if (pattern.split('/').some((segment) => skippedNames.has(segment))) return false;
+  let matcher: (file: string) => boolean;
+  let base: string;
+  try {
+    const full = picomatch(pattern, { dot: true });
+    const byName = pattern.includes('/') ? undefined : picomatch(pattern, { dot: true, basename: true });
+    const under = picomatch(`${pattern.replace(/\/+$/, '')}/**`, { dot: true });
+    matcher = (file) => full(file) || byName?.(file) === true || under(file);
+    // The literal folder a pattern starts with (`packages/web` of `packages/web/**/*.ts`): only paths under it
+    // can match, so the others are never tried.
+    base = pattern.includes('/') ? picomatch.scan(pattern).base : '';
+  } catch {
+    return false;
+  }
+  const within = base === '' ? undefined : `${base}/`;
+  return !candidates.some(
+    (file) => (within === undefined || file === base || file.startsWith(within)) && matcher(file),
+  );
 }

@@ -1,0 +1,81 @@
+// resolve on Cargo: a workspace built here (members a and b, a path crate c outside the members; the machine
+// is offline), each member's resolved graph against Cargo's own `cargo tree` of it, edge by edge with the
+// versions. `cargo tree` runs first: it writes the Cargo.lock both then read.
+import { spawnSync } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveWithBuildTool } from '../../src/core/resolve/resolveWithBuildTool.js';
+import type { BuildRun } from '../../src/core/run/runBuild.js';
+import { RunLogs } from '../../src/core/run/runLogs.js';
+import { scratch, toolPresent, writeTree } from './builds.js';
+
+const logs = new RunLogs<BuildRun>();
+let root: string;
+const crate = (name: string, version: string, dependencies = '') =>
+  `[package]\nname = "${name}"\nversion = "${version}"\nedition = "2021"\n\n[dependencies]\n${dependencies}`;
+
+beforeAll(async () => {
+  root = await scratch('resolve-cargo');
+  await writeTree(root, {
+    'Cargo.toml': '[workspace]\nmembers = ["a", "b"]\nresolver = "2"\n',
+    'a/Cargo.toml': crate('a', '0.1.0', 'b = { path = "../b" }\nc = { path = "../c" }\n'),
+    'b/Cargo.toml': crate('b', '0.2.0', 'c = { path = "../c" }\n'),
+    'c/Cargo.toml': crate('c', '1.3.0'),
+    'a/src/lib.rs': '',
+    'b/src/lib.rs': '',
+    'c/src/lib.rs': '',
+  });
+});
+afterAll(async () => {
+  await logs.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe.skipIf(!toolPresent('cargo'))('resolve on Cargo, against `cargo tree`', () => {
+  it('has the edges and versions cargo tree shows for each member', { timeout: 300_000 }, async () => {
+    const oracle = new Map<string, string[]>();
+    for (const member of ['a', 'b']) {
+      const tree = spawnSync(
+        'cargo',
+        ['tree', '--offline', '-p', member, '--prefix', 'depth', '-e', 'normal,build,dev'],
+        {
+          cwd: root,
+          encoding: 'utf8',
+        },
+      );
+      expect(tree.status, tree.stderr).toBe(0);
+      const stack: string[] = [];
+      const edges: string[] = [];
+      for (const line of tree.stdout.split('\n')) {
+        const node = /^(\d+)([\w-]+) v([\w.+-]+)/.exec(line);
+        if (node === null) continue;
+        const depth = Number(node[1]);
+        stack.length = depth;
+        if (depth > 0) edges.push(`${stack[depth - 1]}>${node[2]}@${node[3]}`);
+        stack.push(node[2] as string);
+      }
+      oracle.set(member, [...new Set(edges)].sort());
+    }
+    expect(oracle.get('a')).toEqual(['a>b@0.2.0', 'a>c@1.3.0', 'b>c@1.3.0']);
+
+    await using dir = await ConfinedDirectory.confinedTo(root);
+    const resolution = await resolveWithBuildTool({
+      root: dir,
+      system: 'cargo',
+      network: false,
+      useWrapper: false,
+      policy: { allowWrapper: false },
+      logs,
+      timeoutMs: 300_000,
+      signal: new AbortController().signal,
+    });
+    for (const member of ['a', 'b']) {
+      const graph = resolution.graphs.find((candidate) => candidate.module === member);
+      const ours = (graph?.edges ?? []).map(
+        (edge) => `${edge.from}>${edge.to}@${graph?.components.get(edge.to)?.version}`,
+      );
+      expect([...new Set(ours)].sort(), member).toEqual(oracle.get(member));
+    }
+  });
+});
