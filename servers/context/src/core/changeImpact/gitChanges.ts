@@ -1,8 +1,7 @@
 // What changed in a project since a base revision, read with the hardened git runner: the changed files
 // (committed since the base, staged, unstaged and untracked), the diff of each and a file's base version.
 import path from 'node:path';
-import { DomainError } from '@groundwork/mcp-common/domainError';
-import { type GitRepository, isSafeRevision } from '@groundwork/mcp-common/git';
+import { type GitRepository, mergeBaseWithDefaultBranch, resolveCommit } from '@groundwork/mcp-common/git';
 
 export type ChangeStatus = 'added' | 'modified' | 'deleted' | 'renamed';
 
@@ -69,53 +68,20 @@ export class ProjectInRepository {
   }
 
   /**
-   * The commit `base` names, or by default the merge-base of HEAD with the default branch (origin's HEAD,
-   * else main, master, trunk or develop); HEAD when there is no other branch, the empty tree without commits.
+   * The commit `base` names, or by default the merge-base of HEAD with the default branch (mcp-common's git
+   * revisions); HEAD when there is no other branch, the empty tree without commits.
    */
   async resolveBase(
     base: string | undefined,
     signal?: AbortSignal,
   ): Promise<{ commit: string; name: string }> {
-    if (base !== undefined) {
-      if (!isSafeRevision(base)) {
-        throw new DomainError(
-          'INVALID_ARGUMENT',
-          "Invalid argument 'base': a git revision (a branch, tag or commit) that does not start with '-' and holds no spaces or ':'.",
-        );
-      }
-      const result = await this.repo.run(
-        ['rev-parse', '--verify', '-q', '--end-of-options', `${base}^{commit}`],
-        {
-          signal,
-        },
-      );
-      if (result.code !== 0) {
-        throw new DomainError(
-          'UNKNOWN_REVISION',
-          `Invalid argument 'base': '${base}' names no commit of this repository. Pass a branch, tag or commit (completion lists branches and tags), or leave it out for the merge-base with the default branch.`,
-        );
-      }
-      return { commit: result.stdout.trim(), name: base };
-    }
+    if (base !== undefined)
+      return { commit: await resolveCommit(this.repo, base, 'base', signal), name: base };
     const head = await this.head(signal);
     if (head === undefined) return { commit: EMPTY_TREE, name: '(empty tree: no commits yet)' };
-    const branch = await this.defaultBranch(signal);
-    if (branch === undefined) return { commit: head, name: 'HEAD' };
-    const mergeBase = await this.repo.run(['merge-base', 'HEAD', branch], { signal });
-    if (mergeBase.code !== 0) return { commit: head, name: 'HEAD' };
-    return { commit: mergeBase.stdout.trim(), name: `merge-base of HEAD and ${branch}` };
-  }
-
-  private async defaultBranch(signal?: AbortSignal): Promise<string | undefined> {
-    const remote = await this.repo.run(['symbolic-ref', '-q', '--short', 'refs/remotes/origin/HEAD'], {
-      signal,
-    });
-    if (remote.code === 0 && remote.stdout.trim() !== '') return remote.stdout.trim();
-    for (const name of ['main', 'master', 'trunk', 'develop']) {
-      const found = await this.repo.run(['rev-parse', '--verify', '-q', `refs/heads/${name}`], { signal });
-      if (found.code === 0) return name;
-    }
-    return undefined;
+    const mergeBase = await mergeBaseWithDefaultBranch(this.repo, head, signal);
+    if (mergeBase === undefined) return { commit: head, name: 'HEAD' };
+    return { commit: mergeBase.commit, name: `merge-base of HEAD and ${mergeBase.branch}` };
   }
 
   /** Files that differ between `base` and the work tree (committed, staged, unstaged), and untracked ones. */
