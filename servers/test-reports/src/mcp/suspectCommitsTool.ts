@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { clusterFailures } from '../core/failureClusters.js';
 import { findProjectRoot } from '../core/staleness.js';
 import { gatherEvidence } from '../core/suspects/failureEvidence.js';
+import { literal } from '../core/suspects/gitHistory.js';
 import { findSuspects } from '../core/suspects/suspectCommits.js';
 import { resolveRange } from '../core/suspects/suspectRange.js';
 import { testKey } from '../core/testResult.js';
@@ -277,8 +278,8 @@ async function uncommittedOf(
 ): Promise<string[]> {
   if (files.length === 0) return [];
   const result = await repo.run(
-    ['diff', '--name-only', '--no-relative', 'HEAD', '--', ...files.map((file) => `:(literal)${file}`)],
+    ['diff', '--name-only', '-z', '--no-relative', 'HEAD', '--', ...files.map(literal)],
     { signal: ctx.signal },
   );
-  return result.code === 0 ? result.stdout.split('\n').filter((line) => line !== '') : [];
+  return result.code === 0 ? result.stdout.split('\0').filter((name) => name !== '') : [];
 }

@@ -24,10 +24,14 @@ export interface Hunk {
   added: string[];
 }
 
+const HASH = /^[0-9a-f]{40,64}$/;
+
 /** Commits of `range` (`base..head`) scanned at most: a longer history is cut, and the answer says so. */
 export const MAX_RANGE_COMMITS = 20_000;
-const FIELD = '\u001f';
-const RECORD = '\u001e';
+// A commit's header line starts with NUL and its fields are NUL-separated: an author name or subject may hold any
+// other character (a hostile one holds separators and a forged hash), never NUL or a newline; a file name is
+// printed C-quoted when it holds control characters, and a patch's content lines start with '+', '-' or ' '.
+const NUL = '\u0000';
 
 /** The commits of `range` (newest first, merges left out) that changed one of `files`. */
 export async function commitsTouching(
@@ -44,7 +48,7 @@ export async function commitsTouching(
       '--no-color',
       '--no-relative',
       `--max-count=${MAX_RANGE_COMMITS}`,
-      `--format=${RECORD}%H${FIELD}%at${FIELD}%an${FIELD}%s`,
+      '--format=%x00%H%x00%at%x00%an%x00%s',
       '--name-only',
       '--end-of-options',
       range,
@@ -54,18 +58,15 @@ export async function commitsTouching(
     { signal },
   );
   const commits: CommitInfo[] = [];
-  for (const record of result.stdout.split(RECORD)) {
-    if (record === '') continue;
-    const [header = '', ...names] = record.split('\n');
-    const [commit = '', time = '0', author = '', subject = ''] = header.split(FIELD);
-    if (!/^[0-9a-f]{40,64}$/.test(commit)) continue;
-    commits.push({
-      commit,
-      time: Number(time),
-      author,
-      subject,
-      files: names.filter((name) => name !== ''),
-    });
+  let current: CommitInfo | undefined;
+  for (const text of result.stdout.split('\n')) {
+    if (text.startsWith(NUL)) {
+      const [, commit = '', time = '0', author = '', subject = ''] = text.split(NUL);
+      current = HASH.test(commit) ? { commit, time: Number(time), author, subject, files: [] } : undefined;
+      if (current !== undefined) commits.push(current);
+    } else if (current !== undefined && text !== '') {
+      current.files.push(text);
+    }
   }
   return commits;
 }
@@ -178,19 +179,28 @@ export async function commitHunks(
       '--dst-prefix=b/',
       '-U0',
       '--patch',
-      `--format=${RECORD}%H`,
+      '--format=%x00%H',
       ...commits,
       '--',
       ...files.map(literal),
     ],
     { signal, maxOutputChars: MAX_DIFF_CHARS },
   );
-  for (const record of result.stdout.split(RECORD)) {
-    const newline = record.indexOf('\n');
-    const commit = (newline < 0 ? record : record.slice(0, newline)).trim();
-    if (!/^[0-9a-f]{40,64}$/.test(commit)) continue;
-    byCommit.set(commit, parseHunks(newline < 0 ? '' : record.slice(newline + 1)));
+  const asked = new Set(commits);
+  let commit: string | undefined;
+  let patch: string[] = [];
+  const flush = () => {
+    if (commit !== undefined) byCommit.set(commit, parseHunks(patch.join('\n')));
+  };
+  for (const text of result.stdout.split('\n')) {
+    // Only a line that is exactly a header of a commit asked for starts one: content lines start with +, - or ' '.
+    if (text.startsWith(NUL) && asked.has(text.slice(1))) {
+      flush();
+      commit = text.slice(1);
+      patch = [];
+    } else patch.push(text);
   }
+  flush();
   return byCommit;
 }
 
