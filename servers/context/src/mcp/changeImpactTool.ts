@@ -18,6 +18,16 @@ import { codeStateOutput, fileListArg, openProject, projectPathArg, workControl 
 
 const impacted = z.object({ path: z.string(), distance: z.number().int() });
 
+/** The lists of the answer that page, in the order the first page fills them. */
+const PAGED = ['changed_files', 'tests', 'changed_declarations', 'dependents'] as const;
+type PagedList = (typeof PAGED)[number];
+type Lists = Record<PagedList, unknown[]>;
+
+/** An output object with one `schema` field per paged list. */
+function perList<T extends z.ZodType>(schema: T) {
+  return z.object({ changed_files: schema, tests: schema, changed_declarations: schema, dependents: schema });
+}
+
 export const changeImpactTool = defineTool({
   definition: {
     name: 'change_impact',
@@ -91,28 +101,11 @@ export const changeImpactTool = defineTool({
         omitted: z.number().int(),
       }),
       notes: z.array(z.string()),
-      totals: z
-        .object({
-          changed_files: z.number().int(),
-          tests: z.number().int(),
-          changed_declarations: z.number().int(),
-          dependents: z.number().int(),
-        })
-        .describe('How many items each list holds in all.'),
-      cursors: z
-        .object({
-          changed_files: z.string().optional(),
-          tests: z.string().optional(),
-          changed_declarations: z.string().optional(),
-          dependents: z.string().optional(),
-        })
-        .describe(
-          "For each list cut short: pass it as 'cursor' (same other arguments) for the next page of that list alone.",
-        ),
-      page_of: z
-        .enum(['changed_files', 'tests', 'changed_declarations', 'dependents'])
-        .optional()
-        .describe('On a later page: the one list it continues.'),
+      totals: perList(z.number().int()).describe('How many items each list holds in all.'),
+      cursors: perList(z.string().optional()).describe(
+        "For each list cut short: pass it as 'cursor' (same other arguments) for the next page of that list alone.",
+      ),
+      page_of: z.enum(PAGED).optional().describe('On a later page: the one list it continues.'),
       ...pagingOutput,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -212,10 +205,6 @@ export const changeImpactTool = defineTool({
   },
 });
 
-/** The lists of the answer that page, in the order the first page fills them. */
-const PAGED = ['changed_files', 'tests', 'changed_declarations', 'dependents'] as const;
-type PagedList = (typeof PAGED)[number];
-type Lists = Record<PagedList, unknown[]>;
 /** Tokens the first page keeps free for each list still to come. */
 const LIST_RESERVE_TOKENS = 1500;
 /** A command longer than this is not one to paste: the group says to run the runner on its files instead. */
