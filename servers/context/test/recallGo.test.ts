@@ -3,32 +3,15 @@
 // binary links. For a change to any file of a package, every `_test.go` file of every test binary that links
 // that package must be in change_impact's `tests` (100 % recall). Precision is printed; the extra files are
 // `_test.go` files `go list` leaves out of a binary by their build constraints (`//go:build windows`).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeChangeImpact } from '../src/core/changeImpact/changeImpact.js';
 import { describeCodeState } from '../src/core/codeState.js';
 import { ProjectIndex } from '../src/core/projectIndex.js';
-
-const GOCODE = '/usr/share/gocode/src/github.com';
-const CORPUS = [
-  'spf13/cobra',
-  'spf13/pflag',
-  'spf13/cast',
-  'spf13/afero',
-  'spf13/viper',
-  'spf13/jwalterweatherman',
-  'fsnotify/fsnotify',
-  'pelletier/go-toml',
-  'magiconair/properties',
-];
-const haveGo = spawnSync('go', ['version']).status === 0;
-const haveCorpus = CORPUS.every((module) => existsSync(path.join(GOCODE, module)));
-if ((!haveGo || !haveCorpus) && process.env.CI) {
-  throw new Error('CI must install golang-go and the golang-*-dev packages of scripts/ci/apt/context.txt');
-}
+import { copyGoCorpus, goEnvironment, haveGoCorpus } from './goCorpus.js';
 
 interface Listed {
   importPath: string;
@@ -38,16 +21,13 @@ interface Listed {
   testFiles: string[];
 }
 
-describe.skipIf(!haveGo || !haveCorpus)('change_impact recall against go list -test -deps', () => {
+describe.skipIf(!haveGoCorpus)('change_impact recall against go list -test -deps', () => {
   let gopath: string;
   let root: string;
   beforeAll(() => {
     gopath = mkdtempSync(path.join(os.tmpdir(), 'recall-go-'));
     root = path.join(gopath, 'src', 'github.com');
-    for (const module of CORPUS) {
-      mkdirSync(path.join(root, module), { recursive: true });
-      cpSync(path.join(GOCODE, module), path.join(root, module), { recursive: true });
-    }
+    copyGoCorpus(root);
   });
   afterAll(() => rmSync(gopath, { recursive: true, force: true }));
 
@@ -69,15 +49,8 @@ describe.skipIf(!haveGo || !haveCorpus)('change_impact recall against go list -t
         cwd: root,
         encoding: 'utf8',
         maxBuffer: 64 * 1024 * 1024,
-        // Debian's tree after ours supplies the corpus's other dependencies; GOPATH mode, no network.
-        env: {
-          ...process.env,
-          GO111MODULE: 'off',
-          GOFLAGS: '',
-          GOPROXY: 'off',
-          GOPATH: `${gopath}${path.delimiter}/usr/share/gocode`,
-          GOCACHE: process.env.GOCACHE ?? path.join(os.tmpdir(), 'groundwork-go-cache'),
-        },
+        // Debian's tree after ours supplies the corpus's other dependencies.
+        env: goEnvironment(`${gopath}${path.delimiter}/usr/share/gocode`),
       },
     );
     const listed: Listed[] = output
