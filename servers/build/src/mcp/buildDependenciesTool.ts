@@ -67,6 +67,7 @@ export const buildDependenciesTool = defineTool({
         )
         .optional(),
       problems: z.array(problemSchema),
+      note: z.string().optional().describe('With resolve: how the graph was obtained, when it matters.'),
       ...pagingOutput,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -83,7 +84,14 @@ export const buildDependenciesTool = defineTool({
           budget: ctx.answer,
           offset,
           cursorKey: key,
-          frame: (page, paging) => ({ static: false, dependencies: [], resolved: page, problems, ...paging }),
+          frame: (page, paging) => ({
+            static: false,
+            dependencies: [],
+            resolved: page,
+            problems,
+            ...(resolution.note === undefined ? {} : { note: resolution.note }),
+            ...paging,
+          }),
         });
         return ToolResult.success(answer);
       }

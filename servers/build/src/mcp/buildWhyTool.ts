@@ -131,10 +131,11 @@ export const buildWhyTool = defineTool({
           ...(declaration === undefined ? {} : { declaration: dependencyOf(declaration) }),
         }));
         const { offset, key } = pageOf('build_why', args, workspace);
-        const note =
+        const missing =
           resolved.length === 0
             ? `${args.dependency} is not in the resolved graph${args.module === undefined ? '' : ` of ${args.module}`}${resolution.failures.length === 0 ? '' : ` (${resolution.failures.length} configurations failed to resolve: ${resolution.failures[0]?.message ?? ''})`}.`
             : undefined;
+        const note = [missing, resolution.note].filter((text) => text !== undefined).join(' ') || undefined;
         const { answer } = await fitList(resolved, {
           budget: ctx.answer,
           offset,
