@@ -1,7 +1,6 @@
 import {
   defineTool,
   fitList,
-  optionalBoolean,
   optionalString,
   pagingArguments,
   pagingOutput,
@@ -12,7 +11,7 @@ import { z } from 'zod';
 import { dependencyPaths } from '../core/dependencies/dependencyPaths.js';
 import { resolvedWhy } from '../core/resolve/resolvedWhy.js';
 import { pageOf, pathArgument, withWorkspace } from './buildRoot.js';
-import { resolveFor } from './resolvedDependencies.js';
+import { resolveArguments, resolveFor } from './resolvedDependencies.js';
 import { dependencyOf, dependencySchema, locationSchema, systemSchema } from './schemas.js';
 
 /** Paths the search collects at most (a diamond-shaped build has exponentially many). */
@@ -40,18 +39,7 @@ export const buildWhyTool = defineTool({
       configuration: optionalString(
         'With resolve: the Gradle configuration (default: compile/runtime classpaths, main and test).',
       ),
-      resolve: optionalBoolean(
-        false,
-        'Run the build tool to resolve the graph (refused unless build execution is allowed).',
-      ),
-      network: optionalBoolean(
-        false,
-        'With resolve: let the build tool download what it misses (default: offline).',
-      ),
-      use_wrapper: optionalBoolean(
-        false,
-        "With resolve: use the build's gradlew / mvnw (refused unless the server was started with --allow-build-wrapper).",
-      ),
+      ...resolveArguments,
       ...pagingArguments,
     }),
     output: z.object({
