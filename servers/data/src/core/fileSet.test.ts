@@ -84,6 +84,10 @@ beforeAll(async () => {
   mkdirSync(path.join(base, 'outside'));
   writeFileSync(path.join(base, 'outside', 'secret.csv'), 'a\n1\n');
   symlinkSync('../outside', path.join(root, 'escape'));
+  // A folder whose first data file is a link to a file outside.
+  mkdirSync(path.join(root, 'links'));
+  symlinkSync('../../outside/secret.csv', path.join(root, 'links', 'leak.csv'));
+  writeFileSync(path.join(root, 'links', 'ok.csv'), 'a\n2\n');
 }, 60_000);
 
 afterAll(async () => {
@@ -279,5 +283,10 @@ describe('many files as one source', () => {
     const all = await filesSource('**/*.csv');
     expect(all.files?.some((name) => name.includes('secret'))).toBe(false);
     await expect(filesSource('lake/*.csv')).rejects.toThrow(/matches no files/);
+    // A pattern's named step follows a link through the folder's handle, which refuses one leading outside.
+    await expect(filesSource('*/secret.csv')).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
+    const refused = filesSource('links');
+    await expect(refused).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
+    await expect(refused).rejects.not.toThrow(/outside\/secret|\/tmp\//);
   });
 });
