@@ -219,6 +219,24 @@ describe('many files as one source', () => {
     );
   });
 
+  it('says a warning the files share once, naming the first file (bounded) and how many more', async () => {
+    // Nested folders of long names: 30 such paths in 30 warnings would be longer than an answer may be.
+    const deep = path.join('latin', ...Array.from({ length: 8 }, (_, i) => `${i}${'d'.repeat(240)}`));
+    mkdirSync(path.join(root, deep), { recursive: true });
+    for (let f = 0; f < 30; f++) {
+      writeFileSync(path.join(root, deep, `f${f}.csv`), Buffer.from(`id,name\n${f},caf\xe9\n`, 'latin1'));
+    }
+    const source = await filesSource('latin/**/*.csv');
+    const analysis = await analyzeDuplicates(source, query(['id']));
+    expect(analysis).toMatchObject({ rows: 30, duplicateValues: 0 });
+    expect(source.warnings).toHaveLength(1);
+    const [warning] = source.warnings!;
+    expect(warning).toMatch(
+      /^latin\/0d+\/1d+…\[cut: \d+ characters\] \(and 29 more file\(s\)\): The file is not valid UTF-8/,
+    );
+    expect(warning!.length).toBeLessThan(600);
+  });
+
   it('takes a folder as its data files, skipping hidden and underscore names', async () => {
     const source = await filesSource('exports');
     expect(source.files).toEqual([0, 1, 2, 3, 4, 9].map((n) => `exports/part-${n}.csv`));
