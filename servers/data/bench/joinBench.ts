@@ -1,20 +1,15 @@
 // join_check of two CSVs against DuckDB's queries that give the same answer (count(*) of the join, match
 // counts per row, anti-joins for orphans), each in its own child process: wall time and peak memory (VmHWM).
 // `npx tsx bench/joinBench.ts [rows]` (default 5,000,000); data generated once into /tmp/gw-join.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { benchRole, peakMb, runSide } from './sideProcess.js';
 
 const rows = Number(process.argv[2] ?? 5_000_000);
 const dir = '/tmp/gw-join';
 const left = `${dir}/orders-${rows}.csv`;
 const right = `${dir}/customers-${rows}.csv`;
-const role = process.env.JOIN_BENCH_ROLE;
-
-function peakMb(): number {
-  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-  return Math.round(Number(match?.[1] ?? 0) / 1024);
-}
+const role = benchRole;
 
 if (role === 'groundwork') {
   const { openLocalFile } = await import('../src/core/sources/dataFile.js');
@@ -77,23 +72,13 @@ if (role === 'groundwork') {
       `COPY (SELECT CASE WHEN i % 50 = 1 THEN i - 1 ELSE i END AS id, 'name ' || i AS name FROM range(${rows}) t(i)) TO '${right}' (HEADER)`,
     );
   }
-  const run = (name: string) => {
-    const child = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', new URL(import.meta.url).pathname, String(rows)],
-      {
-        env: { ...process.env, JOIN_BENCH_ROLE: name },
-        encoding: 'utf8',
-      },
-    );
-    if (child.status !== 0) throw new Error(child.stderr);
-    return JSON.parse(child.stdout) as {
+  const run = (name: string) =>
+    runSide<{
       seconds: number;
       peakMb: number;
       innerJoinRows: number;
       orphans: number;
-    };
-  };
+    }>(import.meta.url, name, [String(rows)]);
   const ours = run('groundwork');
   const theirs = run('duckdb');
   if (ours.innerJoinRows !== theirs.innerJoinRows || ours.orphans !== theirs.orphans)

@@ -2,20 +2,15 @@
 // (rows, distinct values, duplicated values, the largest groups with their first rows, and how many duplicated
 // values lie within one file or across files), each side in its own child process: wall time and peak memory.
 // `npx tsx bench/multiFileBench.ts [rows per file]` (default 20,000); data generated once into /tmp/gw-multi.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { benchRole, peakMb, runSide } from './sideProcess.js';
 
 const FILES = 100;
 const perFile = Number(process.argv[2] ?? 20_000);
 const dir = `/tmp/gw-multi/${perFile}`;
-const role = process.env.MULTI_BENCH_ROLE;
-
-function peakMb(): number {
-  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-  return Math.round(Number(match?.[1] ?? 0) / 1024);
-}
+const role = benchRole;
 
 interface Answer {
   seconds: number;
@@ -113,18 +108,7 @@ if (role === 'groundwork') {
     }
     duck.closeSync();
   }
-  const run = (name: string): Answer => {
-    const child = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', new URL(import.meta.url).pathname, String(perFile)],
-      {
-        env: { ...process.env, MULTI_BENCH_ROLE: name },
-        encoding: 'utf8',
-      },
-    );
-    if (child.status !== 0) throw new Error(child.stderr);
-    return JSON.parse(child.stdout) as Answer;
-  };
+  const run = (name: string) => runSide<Answer>(import.meta.url, name, [String(perFile)]);
   const ours = run('groundwork');
   const theirs = run('duckdb');
   const counts = run('duckdb-counts');

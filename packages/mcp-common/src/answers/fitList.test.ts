@@ -1,9 +1,15 @@
 import { countTokens as referenceCount } from 'gpt-tokenizer/encoding/o200k_base';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { answerBudget } from './answerBudget.js';
 import { cursorKey, decodeCursor, encodeCursor } from './cursor.js';
 import { answerFits, fitList } from './fitList.js';
 import { countTokens, withinTokens } from './tokenCount.js';
+
+// The real counter, watched: how often fitList counts is part of its cost.
+vi.mock('./tokenCount.js', async (original) => {
+  const real = await original<typeof import('./tokenCount.js')>();
+  return { ...real, withinTokens: vi.fn(real.withinTokens) };
+});
 
 interface Finding {
   file: string;
@@ -73,6 +79,44 @@ describe('fitList', () => {
     });
     expect(await answerFits(longer, budget)).toBe(false);
     expect(fitted.answer).toMatchObject({ truncated: true, total: 2000 });
+  });
+
+  it('fills a page whose frame outweighs its items, counting the tokens of one answer only', async () => {
+    // build_workspace's shape: each page carries the edges from its modules, which the items alone do not show.
+    const items = findings(2000, (index) => `module ${index}`);
+    const edges = (page: Finding[]) => page.flatMap((item) => [`${item.file} -> a`, `${item.file} -> b`]);
+    const heavy = (page: Finding[], paging: object) => ({ findings: page, edges: edges(page), ...paging });
+    const budget = answerBudget();
+    const key = cursorKey('x');
+    vi.mocked(withinTokens).mockClear();
+    const fitted = await fitList(items, { budget, cursorKey: key, frame: heavy });
+    expect(vi.mocked(withinTokens)).toHaveBeenCalledTimes(1);
+    const end = fitted.nextOffset ?? items.length;
+    expect(end).toBeLessThan(items.length);
+    expect(fitted.items).toEqual(items.slice(0, end));
+    expect(await answerFits(fitted.answer, budget)).toBe(true);
+    const longer = heavy(items.slice(0, end + 1), {
+      truncated: true,
+      total: items.length,
+      next_cursor: encodeCursor(end + 1, key),
+    });
+    expect(await answerFits(longer, budget)).toBe(false);
+  });
+
+  it('answers an empty list, and a cursor at its end, with an empty page', async () => {
+    for (const [items, offset] of [
+      [[], 0],
+      [findings(3, String), 3],
+    ] as const) {
+      const fitted = await fitList(items, { budget: answerBudget(), offset, frame });
+      expect(fitted.answer).toEqual({
+        counts: { error: 1 },
+        findings: [],
+        truncated: false,
+        total: items.length,
+      });
+      expect(fitted.nextOffset).toBeUndefined();
+    }
   });
 
   it('puts at most maxItems in one page, and pages on from there', async () => {

@@ -68,8 +68,11 @@ export async function fitList<T, Answer>(
     items: run,
     ...(end < total ? { nextOffset: end } : {}),
   });
-  // The characters bind first for most lists: walk to where the items' JSON alone would exceed them (but
-  // try one item at least), then check the whole answer once.
+  // Counting tokens costs far more than measuring characters, and for most answers the characters bind first:
+  // find the longest run whose answer fits the characters, then count its tokens once (and search below it
+  // by tokens only when they bind).
+  const charsOf = (end: number) => (JSON.stringify(pageTo(end).answer) ?? '').length;
+  // A first guess: where the items' JSON alone would exceed the characters (but one item at least).
   let high = offset;
   let chars = JSON.stringify(frame([], pagingTo(offset)))?.length ?? 0;
   while (high < last) {
@@ -77,20 +80,34 @@ export async function fitList<T, Answer>(
     if (chars > budget.maxChars && high > offset) break;
     high++;
   }
-  if (await answerFits(pageTo(high).answer, budget)) {
-    // The walk counts a little more than the JSON holds (a separator per item, the cursor): one more may fit.
-    while (high < last && (await answerFits(pageTo(high + 1).answer, budget))) high++;
-    return pageTo(high);
-  }
-  // The longest run that fits: framed(low) fits (or low is the empty page), framed(high) does not.
   let low = offset;
-  while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
-    if (await answerFits(pageTo(middle).answer, budget)) low = middle;
-    else high = middle;
+  if (charsOf(high) <= budget.maxChars) {
+    // The guess counts a little more than the JSON holds (a separator per item, the cursor): one more may fit.
+    while (high < last && charsOf(high + 1) <= budget.maxChars) high++;
+    low = high;
+  } else {
+    // The frame outweighs the guess: the longest run that fits the characters, below it.
+    while (high - low > 1) {
+      const middle = Math.floor((low + high) / 2);
+      if (charsOf(middle) <= budget.maxChars) low = middle;
+      else high = middle;
+    }
+  }
+  if (low > offset && !(await answerFits(pageTo(low).answer, budget))) {
+    // The tokens bind: the longest run that fits them, below the characters' run.
+    high = low;
+    low = offset;
+    while (high - low > 1) {
+      const middle = Math.floor((low + high) / 2);
+      if (await answerFits(pageTo(middle).answer, budget)) low = middle;
+      else high = middle;
+    }
   }
   // Not even one item fits: skip it, so that the next page starts after it and paging always ends.
-  return low > offset ? pageTo(low) : pageTo(offset + 1, [], { ...pagingTo(offset + 1), truncated: true });
+  if (low === offset && offset < last) {
+    return pageTo(offset + 1, [], { ...pagingTo(offset + 1), truncated: true });
+  }
+  return pageTo(low);
 }
 
 /** Whether `answer` (a text block, or a value as the JSON of its text block) fits `budget`. */

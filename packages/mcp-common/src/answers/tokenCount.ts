@@ -12,6 +12,12 @@ function loaded(): Promise<Encoding> {
   return encoding;
 }
 
+/**
+ * The last text found within a limit, and that limit: the tool registry measures the answer a tool has just
+ * fitted with fitList, and comparing two strings costs far less than counting one again.
+ */
+let lastWithin: { text: string; maxTokens: number } | undefined;
+
 /** The tokens of `text`. */
 export async function countTokens(text: string): Promise<number> {
   return (await loaded()).countTokens(text, AS_PLAIN_TEXT);
@@ -23,5 +29,8 @@ export async function countTokens(text: string): Promise<number> {
  */
 export async function withinTokens(text: string, maxTokens: number): Promise<boolean> {
   if (Buffer.byteLength(text, 'utf8') <= maxTokens) return true;
-  return (await loaded()).isWithinTokenLimit(text, maxTokens, AS_PLAIN_TEXT) !== false;
+  if (lastWithin !== undefined && lastWithin.maxTokens <= maxTokens && lastWithin.text === text) return true;
+  const within = (await loaded()).isWithinTokenLimit(text, maxTokens, AS_PLAIN_TEXT) !== false;
+  if (within) lastWithin = { text, maxTokens };
+  return within;
 }

@@ -1,8 +1,10 @@
 // `groundwork-build health [path] [--format text|json|sarif]`: build_health without MCP, for CI.
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type ReportCommand, type ReportFormat, runReportCommand } from '@groundwork/mcp-common/cli';
 import { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { toSarifLog } from '@groundwork/mcp-common/sarif';
+import { BuildError } from '../core/buildError.js';
 import { checkBuildHealth, type HealthFinding } from '../core/health/buildHealth.js';
 import { RULES, ruleIds } from '../core/health/ruleCatalog.js';
 import { readWorkspace } from '../core/workspace/readWorkspace.js';
@@ -19,7 +21,10 @@ export function runHealthCommand(argv: readonly string[], version: string): Prom
   const health: ReportCommand = {
     name: 'groundwork-build health',
     usage: HEALTH_USAGE,
-    async check(root) {
+    async check(root, given) {
+      // Named as typed: the confined directory's own error would name it '.', relative to itself.
+      if ((await stat(root).catch(() => undefined))?.isDirectory() !== true)
+        throw new BuildError('INVALID_ARGUMENT', `'${given}' is not a directory`);
       await using directory = await ConfinedDirectory.confinedTo(root);
       const workspace = await readWorkspace(directory, path.basename(root));
       const findings = checkBuildHealth(workspace);
@@ -49,7 +54,7 @@ function render(
         tags: ['build'],
       },
       rules,
-      findings.map((finding) => ({ ...finding, message: `${finding.message}` })),
+      findings,
     );
     return `${JSON.stringify(log, null, 2)}\n`;
   }

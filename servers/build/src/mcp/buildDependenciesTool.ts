@@ -10,7 +10,7 @@ import {
 import { z } from 'zod';
 import { declaredDependencies } from '../core/dependencies/declaredDependencies.js';
 import { pageOf, pathArgument, withWorkspace } from './buildRoot.js';
-import { resolvedRows, resolveFor } from './resolvedDependencies.js';
+import { resolveArguments, resolvedRows, resolveFor } from './resolvedDependencies.js';
 import { dependencyOf, dependencySchema, problemSchema, problemsOf, systemSchema } from './schemas.js';
 
 export const buildDependenciesTool = defineTool({
@@ -29,18 +29,7 @@ export const buildDependenciesTool = defineTool({
         'Only this configuration / scope (implementation, test, devDependencies…).',
       ),
       dependency: optionalString('Only dependencies whose coordinates contain this (e.g. guava).'),
-      network: optionalBoolean(
-        false,
-        'With resolve: let the build tool download what it misses (default: offline).',
-      ),
-      use_wrapper: optionalBoolean(
-        false,
-        "With resolve: use the build's gradlew / mvnw (refused unless the server was started with --allow-build-wrapper).",
-      ),
-      resolve: optionalBoolean(
-        false,
-        'Run the build tool to resolve the graph (refused unless build execution is allowed).',
-      ),
+      ...resolveArguments,
       only_conflicts: optionalBoolean(
         false,
         'With resolve: only the dependencies whose selected version differs from a requested one.',
@@ -67,6 +56,7 @@ export const buildDependenciesTool = defineTool({
         )
         .optional(),
       problems: z.array(problemSchema),
+      note: z.string().optional().describe('With resolve: how the graph was obtained, when it matters.'),
       ...pagingOutput,
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -83,7 +73,14 @@ export const buildDependenciesTool = defineTool({
           budget: ctx.answer,
           offset,
           cursorKey: key,
-          frame: (page, paging) => ({ static: false, dependencies: [], resolved: page, problems, ...paging }),
+          frame: (page, paging) => ({
+            static: false,
+            dependencies: [],
+            resolved: page,
+            problems,
+            ...(resolution.note === undefined ? {} : { note: resolution.note }),
+            ...paging,
+          }),
         });
         return ToolResult.success(answer);
       }

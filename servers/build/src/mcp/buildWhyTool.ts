@@ -1,7 +1,6 @@
 import {
   defineTool,
   fitList,
-  optionalBoolean,
   optionalString,
   pagingArguments,
   pagingOutput,
@@ -12,7 +11,7 @@ import { z } from 'zod';
 import { dependencyPaths } from '../core/dependencies/dependencyPaths.js';
 import { resolvedWhy } from '../core/resolve/resolvedWhy.js';
 import { pageOf, pathArgument, withWorkspace } from './buildRoot.js';
-import { resolveFor } from './resolvedDependencies.js';
+import { resolveArguments, resolveFor } from './resolvedDependencies.js';
 import { dependencyOf, dependencySchema, locationSchema, systemSchema } from './schemas.js';
 
 /** Paths the search collects at most (a diamond-shaped build has exponentially many). */
@@ -40,18 +39,7 @@ export const buildWhyTool = defineTool({
       configuration: optionalString(
         'With resolve: the Gradle configuration (default: compile/runtime classpaths, main and test).',
       ),
-      resolve: optionalBoolean(
-        false,
-        'Run the build tool to resolve the graph (refused unless build execution is allowed).',
-      ),
-      network: optionalBoolean(
-        false,
-        'With resolve: let the build tool download what it misses (default: offline).',
-      ),
-      use_wrapper: optionalBoolean(
-        false,
-        "With resolve: use the build's gradlew / mvnw (refused unless the server was started with --allow-build-wrapper).",
-      ),
+      ...resolveArguments,
       ...pagingArguments,
     }),
     output: z.object({
@@ -131,10 +119,11 @@ export const buildWhyTool = defineTool({
           ...(declaration === undefined ? {} : { declaration: dependencyOf(declaration) }),
         }));
         const { offset, key } = pageOf('build_why', args, workspace);
-        const note =
+        const missing =
           resolved.length === 0
             ? `${args.dependency} is not in the resolved graph${args.module === undefined ? '' : ` of ${args.module}`}${resolution.failures.length === 0 ? '' : ` (${resolution.failures.length} configurations failed to resolve: ${resolution.failures[0]?.message ?? ''})`}.`
             : undefined;
+        const note = [missing, resolution.note].filter((text) => text !== undefined).join(' ') || undefined;
         const { answer } = await fitList(resolved, {
           budget: ctx.answer,
           offset,

@@ -1,6 +1,6 @@
 // build_dependencies and build_why with `resolve: true`: the graph the build tool resolved (core/resolve),
 // only when the operator allowed build execution.
-import type { ToolContext } from '@groundwork/mcp-common';
+import { optionalBoolean, type ToolContext } from '@groundwork/mcp-common';
 import { pathsTo, resolvedDependencies } from '../core/resolve/resolvedGraph.js';
 import { type Resolution, resolveWithBuildTool } from '../core/resolve/resolveWithBuildTool.js';
 import type { BuildSystemKind } from '../core/workspace/model.js';
@@ -8,6 +8,22 @@ import { executionPolicy, runLogs, withBuildRoot } from './buildExecution.js';
 
 /** Resolving runs the build's configuration code, so it has a deadline like a build run. */
 const RESOLVE_TIMEOUT_MS = 15 * 60_000;
+
+/** The arguments of build_dependencies and build_why that ask for, and steer, the resolved graph. */
+export const resolveArguments = {
+  resolve: optionalBoolean(
+    false,
+    'Run the build tool to resolve the graph (refused unless build execution is allowed).',
+  ),
+  network: optionalBoolean(
+    false,
+    'With resolve: let the build tool download what it misses (default: offline).',
+  ),
+  use_wrapper: optionalBoolean(
+    false,
+    "With resolve: use the build's gradlew / mvnw (refused unless the server was started with --allow-build-wrapper).",
+  ),
+};
 
 export interface ResolvedRow {
   module: string;

@@ -6,6 +6,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import { type Resolution, resolveWithBuildTool } from '../../src/core/resolve/resolveWithBuildTool.js';
+import type { BuildPolicy, RunnableSystem } from '../../src/core/run/buildCommand.js';
+import type { BuildRun } from '../../src/core/run/runBuild.js';
+import type { RunLogs } from '../../src/core/run/runLogs.js';
 
 export const DEBIAN_REPO = '/usr/share/maven-repo';
 
@@ -17,6 +22,37 @@ export function toolPresent(command: string, args: string[] = ['--version']): bo
 
 export async function scratch(name: string): Promise<string> {
   return mkdtemp(path.join(tmpdir(), `build-run-${name}-`));
+}
+
+/** How the tests' runs are controlled: no wrapper, a deadline only a wedged tool reaches, never cancelled. */
+export function runControl(logs: RunLogs<BuildRun>): {
+  policy: BuildPolicy;
+  logs: RunLogs<BuildRun>;
+  timeoutMs: number;
+  signal: AbortSignal;
+} {
+  return {
+    policy: { allowWrapper: false },
+    logs,
+    timeoutMs: 300_000,
+    signal: new AbortController().signal,
+  };
+}
+
+/** The build tool's resolved graph of the build at `root`, offline, as build_dependencies resolve asks it. */
+export async function resolveIn(
+  root: string,
+  system: RunnableSystem,
+  logs: RunLogs<BuildRun>,
+): Promise<Resolution> {
+  await using dir = await ConfinedDirectory.confinedTo(root);
+  return await resolveWithBuildTool({
+    root: dir,
+    system,
+    network: false,
+    useWrapper: false,
+    ...runControl(logs),
+  });
 }
 
 export async function writeTree(root: string, files: Record<string, string>): Promise<void> {

@@ -10,7 +10,7 @@ import type { TaskExplanation } from '../../src/core/cache/cacheExplain.js';
 import { type CacheExplainRun, explainGradleCache } from '../../src/core/cache/explainRun.js';
 import type { BuildRun } from '../../src/core/run/runBuild.js';
 import { RunLogs } from '../../src/core/run/runLogs.js';
-import { scratch, toolPresent, writeTree } from './builds.js';
+import { runControl, scratch, toolPresent, writeTree } from './builds.js';
 
 const present = toolPresent('gradle');
 let root: string;
@@ -33,10 +33,7 @@ async function explain(
     ...(sinceRun === undefined ? {} : { sinceRun }),
     network: false,
     useWrapper: false,
-    policy: { allowWrapper: false },
-    logs,
-    timeoutMs: 300_000,
-    signal: new AbortController().signal,
+    ...runControl(logs),
     tailLines: 20,
   });
 }

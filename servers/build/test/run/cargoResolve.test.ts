@@ -1,14 +1,15 @@
 // resolve on Cargo: a workspace built here (members a and b, a path crate c outside the members; the machine
 // is offline), each member's resolved graph against Cargo's own `cargo tree` of it, edge by edge with the
-// versions. `cargo tree` runs first: it writes the Cargo.lock both then read.
+// versions — resolved before any Cargo.lock exists (none is left behind, the answer says the versions are not
+// locked) and again once `cargo tree` wrote one (left byte for byte; a stale one is refused, not rewritten).
 import { spawnSync } from 'node:child_process';
-import { rm } from 'node:fs/promises';
-import { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveWithBuildTool } from '../../src/core/resolve/resolveWithBuildTool.js';
+import { CARGO_UNLOCKED_NOTE } from '../../src/core/resolve/resolveWithBuildTool.js';
 import type { BuildRun } from '../../src/core/run/runBuild.js';
 import { RunLogs } from '../../src/core/run/runLogs.js';
-import { scratch, toolPresent, writeTree } from './builds.js';
+import { resolveIn, scratch, toolPresent, writeTree } from './builds.js';
 
 const logs = new RunLogs<BuildRun>();
 let root: string;
@@ -33,7 +34,17 @@ afterAll(async () => {
 });
 
 describe.skipIf(!toolPresent('cargo'))('resolve on Cargo, against `cargo tree`', () => {
-  it('has the edges and versions cargo tree shows for each member', { timeout: 300_000 }, async () => {
+  it('has the edges and versions cargo tree shows for each member, and leaves the lock as it was', {
+    timeout: 300_000,
+  }, async () => {
+    const lockFile = path.join(root, 'Cargo.lock');
+    const unlocked = await resolveIn(root, 'cargo', logs);
+    expect(unlocked.note).toBe(CARGO_UNLOCKED_NOTE);
+    expect(await stat(lockFile).catch(() => 'absent')).toBe('absent');
+    await expect(resolveIn(path.join(root, 'a'), 'cargo', logs)).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+
     const oracle = new Map<string, string[]>();
     for (const member of ['a', 'b']) {
       const tree = spawnSync(
@@ -59,23 +70,23 @@ describe.skipIf(!toolPresent('cargo'))('resolve on Cargo, against `cargo tree`',
     }
     expect(oracle.get('a')).toEqual(['a>b@0.2.0', 'a>c@1.3.0', 'b>c@1.3.0']);
 
-    await using dir = await ConfinedDirectory.confinedTo(root);
-    const resolution = await resolveWithBuildTool({
-      root: dir,
-      system: 'cargo',
-      network: false,
-      useWrapper: false,
-      policy: { allowWrapper: false },
-      logs,
-      timeoutMs: 300_000,
-      signal: new AbortController().signal,
-    });
-    for (const member of ['a', 'b']) {
-      const graph = resolution.graphs.find((candidate) => candidate.module === member);
-      const ours = (graph?.edges ?? []).map(
-        (edge) => `${edge.from}>${edge.to}@${graph?.components.get(edge.to)?.version}`,
-      );
-      expect([...new Set(ours)].sort(), member).toEqual(oracle.get(member));
+    const lock = await readFile(lockFile, 'utf8');
+    const locked = await resolveIn(root, 'cargo', logs);
+    expect(locked.note).toBeUndefined();
+    expect(await readFile(lockFile, 'utf8')).toBe(lock);
+    for (const [name, resolution] of Object.entries({ unlocked, locked })) {
+      for (const member of ['a', 'b']) {
+        const graph = resolution.graphs.find((candidate) => candidate.module === member);
+        const ours = (graph?.edges ?? []).map(
+          (edge) => `${edge.from}>${edge.to}@${graph?.components.get(edge.to)?.version}`,
+        );
+        expect([...new Set(ours)].sort(), `${name} ${member}`).toEqual(oracle.get(member));
+      }
     }
+
+    // c's version moves: the lock is stale, and Cargo refuses (--locked) rather than rewriting it.
+    await writeFile(path.join(root, 'c/Cargo.toml'), crate('c', '1.4.0'));
+    await expect(resolveIn(root, 'cargo', logs)).rejects.toMatchObject({ code: 'RESOLVE_FAILED' });
+    expect(await readFile(lockFile, 'utf8')).toBe(lock);
   });
 });

@@ -9,11 +9,10 @@ import { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvedDependencies } from '../../src/core/resolve/resolvedGraph.js';
 import { resolvedWhy } from '../../src/core/resolve/resolvedWhy.js';
-import { resolveWithBuildTool } from '../../src/core/resolve/resolveWithBuildTool.js';
 import type { BuildRun } from '../../src/core/run/runBuild.js';
 import { RunLogs } from '../../src/core/run/runLogs.js';
 import { readWorkspace } from '../../src/core/workspace/readWorkspace.js';
-import { scratch, toolPresent, writeTree } from './builds.js';
+import { resolveIn, scratch, toolPresent, writeTree } from './builds.js';
 
 const logs = new RunLogs<BuildRun>();
 let root: string;
@@ -38,17 +37,7 @@ describe.skipIf(!toolPresent('go', ['version']))('resolve on Go, against `go lis
   it('selects by minimal version selection what Go builds with, and names the require that decided', {
     timeout: 300_000,
   }, async () => {
-    await using dir = await ConfinedDirectory.confinedTo(root);
-    const resolution = await resolveWithBuildTool({
-      root: dir,
-      system: 'go',
-      network: false,
-      useWrapper: false,
-      policy: { allowWrapper: false },
-      logs,
-      timeoutMs: 300_000,
-      signal: new AbortController().signal,
-    });
+    const resolution = await resolveIn(root, 'go', logs);
     const [graph] = resolution.graphs;
     expect(graph?.module).toBe('example.com/app');
 
@@ -69,6 +58,7 @@ describe.skipIf(!toolPresent('go', ['version']))('resolve on Go, against `go lis
     const ours = new Map(resolvedDependencies(graph!).map((d) => [d.dependency, d.selected]));
     expect(ours).toEqual(oracle);
 
+    await using dir = await ConfinedDirectory.confinedTo(root);
     const workspace = await readWorkspace(dir, 'app');
     const [why] = resolvedWhy(workspace, 'go', resolution.graphs, {
       dependency: 'example.com/c',

@@ -5,12 +5,10 @@
 import { spawnSync } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveWithBuildTool } from '../../src/core/resolve/resolveWithBuildTool.js';
 import type { BuildRun } from '../../src/core/run/runBuild.js';
 import { RunLogs } from '../../src/core/run/runLogs.js';
-import { scratch, toolPresent, writeTree } from './builds.js';
+import { resolveIn, scratch, toolPresent, writeTree } from './builds.js';
 
 const logs = new RunLogs<BuildRun>();
 let root: string;
@@ -89,17 +87,7 @@ describe.skipIf(!toolPresent('npm'))('resolve on npm, against package-lock.json'
       'root>lib@1.2.0',
     ]);
 
-    await using dir = await ConfinedDirectory.confinedTo(root);
-    const resolution = await resolveWithBuildTool({
-      root: dir,
-      system: 'npm',
-      network: false,
-      useWrapper: false,
-      policy: { allowWrapper: false },
-      logs,
-      timeoutMs: 300_000,
-      signal: new AbortController().signal,
-    });
+    const resolution = await resolveIn(root, 'npm', logs);
     const [graph] = resolution.graphs;
     const ours = (graph?.edges ?? []).map(
       (edge) => `${edge.from}>${edge.to}@${graph?.components.get(edge.to)?.version}`,

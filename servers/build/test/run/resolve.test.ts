@@ -5,32 +5,24 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pathsTo, resolvedDependencies } from '../../src/core/resolve/resolvedGraph.js';
-import { resolveWithBuildTool } from '../../src/core/resolve/resolveWithBuildTool.js';
 import type { BuildRun } from '../../src/core/run/runBuild.js';
 import { RunLogs } from '../../src/core/run/runLogs.js';
-import { gradleBuild, MAVEN_SETTINGS, mavenBuild, scratch, toolPresent, writeTree } from './builds.js';
+import {
+  gradleBuild,
+  MAVEN_SETTINGS,
+  mavenBuild,
+  resolveIn,
+  scratch,
+  toolPresent,
+  writeTree,
+} from './builds.js';
 
 const gradlePresent = toolPresent('gradle');
 const mavenPresent = toolPresent('mvn');
 const logs = new RunLogs<BuildRun>();
 const roots: string[] = [];
-
-async function resolve(root: string, system: 'gradle' | 'maven') {
-  await using dir = await ConfinedDirectory.confinedTo(root);
-  return resolveWithBuildTool({
-    root: dir,
-    system,
-    network: false,
-    useWrapper: false,
-    policy: { allowWrapper: false },
-    logs,
-    timeoutMs: 300_000,
-    signal: new AbortController().signal,
-  });
-}
 
 afterAll(async () => {
   await logs.close();
@@ -48,7 +40,7 @@ describe.skipIf(!gradlePresent)('resolve on Gradle 4.4.1, against `gradle depend
   it('selects the highest qdox by conflict resolution, as Gradle reports it', {
     timeout: 300_000,
   }, async () => {
-    const resolution = await resolve(root, 'gradle');
+    const resolution = await resolveIn(root, 'gradle', logs);
     expect(resolution.run?.status).toBe('succeeded');
     const app = resolution.graphs.find((g) => g.module === ':app' && g.configuration === 'compileClasspath');
     expect(app).toBeDefined();
@@ -100,7 +92,7 @@ describe.skipIf(!mavenPresent)('resolve on Maven 3.8.7, against `mvn dependency:
   it('keeps the nearest qdox, the other omitted for the conflict, as Maven lists it', {
     timeout: 300_000,
   }, async () => {
-    const resolution = await resolve(root, 'maven');
+    const resolution = await resolveIn(root, 'maven', logs);
     expect(resolution.run?.status).toBe('succeeded');
     const app = resolution.graphs.find((g) => g.module === 'demo:app');
     expect(app).toBeDefined();

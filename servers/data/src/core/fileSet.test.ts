@@ -84,6 +84,10 @@ beforeAll(async () => {
   mkdirSync(path.join(base, 'outside'));
   writeFileSync(path.join(base, 'outside', 'secret.csv'), 'a\n1\n');
   symlinkSync('../outside', path.join(root, 'escape'));
+  // A folder whose first data file is a link to a file outside.
+  mkdirSync(path.join(root, 'links'));
+  symlinkSync('../../outside/secret.csv', path.join(root, 'links', 'leak.csv'));
+  writeFileSync(path.join(root, 'links', 'ok.csv'), 'a\n2\n');
 }, 60_000);
 
 afterAll(async () => {
@@ -215,6 +219,24 @@ describe('many files as one source', () => {
     );
   });
 
+  it('says a warning the files share once, naming the first file (bounded) and how many more', async () => {
+    // Nested folders of long names: 30 such paths in 30 warnings would be longer than an answer may be.
+    const deep = path.join('latin', ...Array.from({ length: 8 }, (_, i) => `${i}${'d'.repeat(240)}`));
+    mkdirSync(path.join(root, deep), { recursive: true });
+    for (let f = 0; f < 30; f++) {
+      writeFileSync(path.join(root, deep, `f${f}.csv`), Buffer.from(`id,name\n${f},caf\xe9\n`, 'latin1'));
+    }
+    const source = await filesSource('latin/**/*.csv');
+    const analysis = await analyzeDuplicates(source, query(['id']));
+    expect(analysis).toMatchObject({ rows: 30, duplicateValues: 0 });
+    expect(source.warnings).toHaveLength(1);
+    const [warning] = source.warnings!;
+    expect(warning).toMatch(
+      /^latin\/0d+\/1d+…\[cut: \d+ characters\] \(and 29 more file\(s\)\): The file is not valid UTF-8/,
+    );
+    expect(warning!.length).toBeLessThan(600);
+  });
+
   it('takes a folder as its data files, skipping hidden and underscore names', async () => {
     const source = await filesSource('exports');
     expect(source.files).toEqual([0, 1, 2, 3, 4, 9].map((n) => `exports/part-${n}.csv`));
@@ -279,5 +301,10 @@ describe('many files as one source', () => {
     const all = await filesSource('**/*.csv');
     expect(all.files?.some((name) => name.includes('secret'))).toBe(false);
     await expect(filesSource('lake/*.csv')).rejects.toThrow(/matches no files/);
+    // A pattern's named step follows a link through the folder's handle, which refuses one leading outside.
+    await expect(filesSource('*/secret.csv')).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
+    const refused = filesSource('links');
+    await expect(refused).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
+    await expect(refused).rejects.not.toThrow(/outside\/secret|\/tmp\//);
   });
 });

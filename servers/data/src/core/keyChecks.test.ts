@@ -29,17 +29,35 @@ const pgUrl = process.env.GROUNDWORK_TEST_PG_URL;
 
 interface Runner {
   exec(sql: string): Promise<void>;
+  /** The words the engine's own catalog lists as keywords. */
+  keywords(): Promise<string[]>;
   close(): Promise<void>;
 }
+
+// SQLite has no keyword catalog in SQL: its keywords (sqlite.org/lang_keywords.html) that PostgreSQL and
+// DuckDB do not list as well, with DuckDB's catalog.
+const SQLITE_ONLY_KEYWORDS = ['autoincrement', 'glob', 'indexed', 'nothing', 'raise', 'regexp', 'vacuum'];
 
 const runners: Partial<Record<SqlDialect, Runner>> = {};
 
 beforeAll(async () => {
   const sqlite = new Database(':memory:');
   sqlite.pragma('foreign_keys = ON');
-  runners.sqlite = { exec: async (sql) => void sqlite.exec(sql), close: async () => void sqlite.close() };
   const duck = await (await DuckDBInstance.create(':memory:')).connect();
-  runners.duckdb = { exec: async (sql) => void (await duck.run(sql)), close: async () => duck.closeSync() };
+  const duckKeywords = async () =>
+    (await duck.runAndReadAll('SELECT keyword_name FROM duckdb_keywords()'))
+      .getRows()
+      .map(([word]) => `${word}`);
+  runners.sqlite = {
+    exec: async (sql) => void sqlite.exec(sql),
+    keywords: async () => [...(await duckKeywords()), ...SQLITE_ONLY_KEYWORDS],
+    close: async () => void sqlite.close(),
+  };
+  runners.duckdb = {
+    exec: async (sql) => void (await duck.run(sql)),
+    keywords: duckKeywords,
+    close: async () => duck.closeSync(),
+  };
   if (pgUrl !== undefined) {
     const client = new pg.Client({ connectionString: pgUrl });
     await client.connect();
@@ -47,7 +65,14 @@ beforeAll(async () => {
       'DROP SCHEMA IF EXISTS groundwork_key_checks CASCADE; CREATE SCHEMA groundwork_key_checks',
     );
     await client.query('SET search_path TO groundwork_key_checks');
-    runners.postgres = { exec: async (sql) => void (await client.query(sql)), close: () => client.end() };
+    runners.postgres = {
+      exec: async (sql) => void (await client.query(sql)),
+      keywords: async () =>
+        (await client.query<{ word: string }>('SELECT word FROM pg_get_keywords()')).rows.map(
+          (row) => row.word,
+        ),
+      close: () => client.end(),
+    };
   }
 }, 60_000);
 
@@ -129,6 +154,27 @@ for (const dialect of ['sqlite', 'duckdb', 'postgres'] as const) {
         }
       }
     });
+
+    it.skipIf(skip)(
+      "names every keyword of the engine's catalog, and hostile names, so each constraint runs as one statement",
+      async () => {
+        const hostile = ['x"); DROP TABLE victim; --', 'two words', 'Mixed', '"', 'sémi;colon', '1st'];
+        const names = [...new Set([...(await runner().keywords()), ...hostile])];
+        expect(names.length).toBeGreaterThan(100);
+        await runner().exec(`CREATE TABLE victim (id INTEGER)`);
+        // PostgreSQL indexes at most 32 columns: compound keys of 30 names, a table each, cover them all.
+        for (let at = 0; at < names.length; at += 30) {
+          const key = names.slice(at, at + 30);
+          const table = `keywords_${tables++}`;
+          const columns = key.map((name) => `"${name.replaceAll('"', '""')}" INTEGER`).join(', ');
+          await runner().exec(`CREATE TABLE ${table} (${columns})`);
+          for (const constraint of sqlConstraints(subject(table, key), dialect)) {
+            await expect(apply(runner(), table, columns, constraint), constraint.sql).resolves.not.toThrow();
+          }
+        }
+        await runner().exec('DROP TABLE victim');
+      },
+    );
 
     it.skipIf(skip)('the foreign key succeeds without orphans and fails with one', async () => {
       const parent = await customers(runner());

@@ -2,6 +2,7 @@
 // Great Expectations suite, and SQL constraints in the dialect of the database the data lives in (or will).
 // Pure text: the adapter verifies the key first and says whether the checks would pass today.
 import { stringify } from 'yaml';
+import { quoteIdentifier } from './sources/sqlDatabase.js';
 
 export type SqlDialect = 'sqlite' | 'postgres' | 'duckdb';
 
@@ -99,7 +100,7 @@ export function sqlConstraints(subject: KeyCheckSubject, dialect: SqlDialect): S
     if (dialect === 'postgres') {
       out.push({
         constraint: 'primary_key',
-        sql: `ALTER TABLE ${table} ADD CONSTRAINT ${quoteIdentifier(`${subject.model}_pkey`)} PRIMARY KEY (${columns});`,
+        sql: `ALTER TABLE ${table} ADD CONSTRAINT ${sqlName(`${subject.model}_pkey`)} PRIMARY KEY (${columns});`,
         applies: 'statement',
       });
     } else if (dialect === 'duckdb') {
@@ -120,13 +121,13 @@ export function sqlConstraints(subject: KeyCheckSubject, dialect: SqlDialect): S
   if (dialect === 'postgres') {
     out.push({
       constraint: 'unique',
-      sql: `ALTER TABLE ${table} ADD CONSTRAINT ${quoteIdentifier(`${base}_key`)} UNIQUE (${columns});`,
+      sql: `ALTER TABLE ${table} ADD CONSTRAINT ${sqlName(`${base}_key`)} UNIQUE (${columns});`,
       applies: 'statement',
     });
   } else {
     out.push({
       constraint: 'unique',
-      sql: `CREATE UNIQUE INDEX ${quoteIdentifier(`${base}_key`)} ON ${table} (${columns});`,
+      sql: `CREATE UNIQUE INDEX ${sqlName(`${base}_key`)} ON ${table} (${columns});`,
       applies: 'statement',
     });
   }
@@ -136,7 +137,7 @@ export function sqlConstraints(subject: KeyCheckSubject, dialect: SqlDialect): S
     if (dialect === 'postgres') {
       out.push({
         constraint: 'foreign_key',
-        sql: `ALTER TABLE ${table} ADD CONSTRAINT ${quoteIdentifier(`${base}_fkey`)} ${clause};`,
+        sql: `ALTER TABLE ${table} ADD CONSTRAINT ${sqlName(`${base}_fkey`)} ${clause};`,
         applies: 'statement',
         note: `${references.table} (${columnList(references.columns)}) needs a PRIMARY KEY or UNIQUE constraint first.`,
       });
@@ -157,21 +158,31 @@ export function sqlConstraints(subject: KeyCheckSubject, dialect: SqlDialect): S
 
 /** The FOREIGN KEY's subject: the referencing side's key columns. */
 function columnList(columns: readonly string[]): string {
-  return columns.map(quoteIdentifier).join(', ');
+  return columns.map(sqlName).join(', ');
 }
 
 const PLAIN_IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
-// Words the three dialects reserve that data columns are often named (a reserved name is quoted).
-const RESERVED = new Set(
-  'all and any as asc between by case cast check collate column constraint create cross default desc distinct do else end except false fetch for foreign from full grant group having in index inner intersect into is join key leading left like limit natural not null offset on or order outer primary references right select table then to trailing true union unique user using values when where window with'.split(
-    ' ',
-  ),
+// Every word that SQLite, DuckDB or PostgreSQL refuses as a bare column name (a keyword each reserves), so such
+// a name is quoted. keyChecks.test.ts checks this against each engine's own keyword catalog.
+const KEYWORDS = new Set(
+  (
+    'add all alter analyse analyze and anti any array as asc asof asymmetric at authorization ' +
+    'autoincrement between binary both by case cast check collate collation column commit ' +
+    'concurrently constraint create cross current_catalog current_date current_role current_schema ' +
+    'current_time current_timestamp current_user default deferrable delete desc describe distinct do ' +
+    'drop else end escape except exists false fetch for foreign freeze from full glob grant group ' +
+    'having ilike in index initially inner insert intersect into is isnull join key lambda lateral ' +
+    'leading left like limit localtime localtimestamp natural not nothing notnull null offset on only ' +
+    'or order outer overlaps pivot pivot_longer pivot_wider placing positional primary qualify raise ' +
+    'references returning right select semi session_user set show similar some summarize symmetric ' +
+    'table tablesample then to trailing transaction true union unique unpack unpivot update user ' +
+    'using values variadic verbose when where window with'
+  ).split(' '),
 );
 
 /** A column or constraint name as all three dialects read it: bare when plain lower case, else double-quoted. */
-export function quoteIdentifier(name: string): string {
-  if (PLAIN_IDENTIFIER.test(name) && !RESERVED.has(name)) return name;
-  return `"${name.replaceAll('"', '""')}"`;
+export function sqlName(name: string): string {
+  return PLAIN_IDENTIFIER.test(name) && !KEYWORDS.has(name) ? name : quoteIdentifier(name);
 }
 
 /** `orders_customer_id`, cut to PostgreSQL's 63-byte names. */

@@ -133,6 +133,7 @@ export async function withSource<T>(
     if (spec.kind === 'file' && options.readBudgetBytes !== undefined) {
       spec.file = withReadBudget(spec.file, options.readBudgetBytes);
     }
+    if (spec.kind === 'files') spec.readBudgetBytes = options.readBudgetBytes;
     source = await openSource(spec);
     return await work(source);
   } finally {

@@ -75,7 +75,6 @@ export const findDuplicatesTool = defineTool({
           rows: analysis.rows,
           nulls: analysis.nulls,
           ...fileCollisionsOut(source, analysis.fileCollisions),
-          ...fileCollisionsOut(source, analysis.fileCollisions),
           ...warningsOf(source),
         })),
       );

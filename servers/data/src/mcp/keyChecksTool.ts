@@ -13,9 +13,9 @@ import {
   greatExpectationsSuite,
   type KeyCheckSubject,
   modelNameOf,
-  quoteIdentifier,
   type SqlDialect,
   sqlConstraints,
+  sqlName,
 } from '../core/keyChecks.js';
 import { DEFAULT_COMPARISON } from '../core/scanOptions.js';
 import type { TabularSource } from '../core/sources/tabularSource.js';
@@ -248,7 +248,5 @@ function nameOf(
 
 /** The table as SQL names it: a SQL source's table as given (already checked), else the model quoted. */
 function tableOf(args: { table?: string | undefined }, source: TabularSource, model: string): string {
-  return args.table !== undefined && SQL_FORMATS.includes(source.format)
-    ? args.table
-    : quoteIdentifier(model);
+  return args.table !== undefined && SQL_FORMATS.includes(source.format) ? args.table : sqlName(model);
 }

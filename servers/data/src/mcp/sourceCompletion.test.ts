@@ -132,6 +132,8 @@ describe('column names', () => {
       { file: 'sub' },
       { file: 'binary.csv' },
       { file: 'huge-line.jsonl' },
+      // A glob's files are read under the same budget.
+      { file: 'huge-line*.jsonl' },
       { file: 'wide.csv', table: 'orders' },
       { file: 'sqlite:shop.db' },
       { file: 'sqlite:shop.db', table: 'no_such_table' },

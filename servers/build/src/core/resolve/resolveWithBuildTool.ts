@@ -1,7 +1,8 @@
 // Asks the build tool what it resolved: Gradle (resolutionResult, through an init script), Maven
-// (dependency:tree -Dverbose), npm (npm ls --all --json), Cargo (cargo metadata --offline). Gradle and Maven
-// run as a build run (offline, deadline, process group, log kept under a run id); npm and Cargo only read.
-import { readFile, writeFile } from 'node:fs/promises';
+// (dependency:tree -Dverbose), npm (npm ls --all --json), Cargo (cargo metadata --offline), Go (go mod graph).
+// Gradle and Maven run as a build run (offline, deadline, process group, log kept under a run id); npm, Cargo
+// and Go only read, and leave the repository as it was.
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ChildMissingError, runChild } from '@groundwork/mcp-common/childProcess';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
@@ -37,7 +38,13 @@ export interface Resolution {
   /** The build run behind the answer (Gradle, Maven): its status, problems and log. */
   run?: BuildRun;
   failures: Array<{ module: string; configuration: string; message: string }>;
+  /** What the answer must say about how the graph was obtained (Cargo without a Cargo.lock). */
+  note?: string;
 }
+
+/** Said when the workspace has no Cargo.lock: the versions are not a locked set. */
+export const CARGO_UNLOCKED_NOTE =
+  'The workspace has no Cargo.lock: these are the versions Cargo resolves today (what `cargo build` would lock), not a locked set; the Cargo.lock that `cargo metadata` writes was removed again.';
 
 export async function resolveWithBuildTool(options: ResolveOptions): Promise<Resolution> {
   switch (options.system) {
@@ -51,10 +58,8 @@ export async function resolveWithBuildTool(options: ResolveOptions): Promise<Res
       });
       return { graphs: readNpmTree(text), failures: [] };
     }
-    case 'cargo': {
-      const args = ['metadata', '--format-version', '1', ...(options.network ? [] : ['--offline'])];
-      return { graphs: readCargoMetadata(await readOnlyCommand(options, 'cargo', args, {})), failures: [] };
-    }
+    case 'cargo':
+      return resolveCargo(options);
     case 'go': {
       // Read-only: go.mod is never rewritten (-mod=readonly), no toolchain is fetched, nothing is built.
       const text = await readOnlyCommand(options, 'go', ['mod', 'graph'], {
@@ -123,6 +128,36 @@ async function resolveMaven(options: ResolveOptions): Promise<Resolution> {
   });
   const graphs = readMavenTrees(await readFile(output, 'utf8').catch(() => ''));
   return { graphs, run, failures: [] };
+}
+
+/**
+ * `cargo metadata` writes Cargo.lock when it is missing or stale. With a lock, `--locked` makes Cargo refuse to
+ * change it (a stale lock is then Cargo's error, in the answer); without one Cargo must resolve, so the lock it
+ * writes is removed again and the answer says the versions are a fresh resolution.
+ */
+async function resolveCargo(options: ResolveOptions): Promise<Resolution> {
+  const manifest = await readOnlyCommand(
+    options,
+    'cargo',
+    ['locate-project', '--workspace', '--message-format', 'plain'],
+    {},
+  );
+  if (path.dirname(manifest.trim()) !== options.root.realPath) {
+    // Cargo would resolve (and lock) a workspace above the folder named, outside what the call may touch.
+    throw new BuildError(
+      'INVALID_ARGUMENT',
+      "Invalid argument 'path': this Cargo package is a member of a workspace in a folder above it; name the workspace's folder.",
+    );
+  }
+  const locked = (await options.root.statEntry('Cargo.lock')) !== undefined;
+  const args = ['metadata', '--format-version', '1', ...(options.network ? [] : ['--offline'])];
+  if (locked) args.push('--locked');
+  try {
+    const graphs = readCargoMetadata(await readOnlyCommand(options, 'cargo', args, {}));
+    return { graphs, failures: [], ...(locked ? {} : { note: CARGO_UNLOCKED_NOTE }) };
+  } finally {
+    if (!locked) await rm(path.join(options.root.realPath, 'Cargo.lock'), { force: true });
+  }
 }
 
 /** A command that only reads what the tool already has (no build code runs); its stdout, capped. */

@@ -5,6 +5,7 @@
 import { DomainError } from '@groundwork/mcp-common/domainError';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import type { FieldHash } from '../fieldHash.js';
+import { boundedValue } from '../resultBounds.js';
 import { type Comparison, normalizeText, type ScanControl } from '../scanOptions.js';
 import type { DataFile } from './dataFile.js';
 import type { FileSet } from './fileSetListing.js';
@@ -13,7 +14,7 @@ import type { RecordCursor, TabularSource } from './tabularSource.js';
 /** Opens one file of the set as a source of the set's format. */
 export type OpenMember = (file: DataFile) => Promise<TabularSource>;
 
-/** Warnings kept at most, over all files. */
+/** Distinct warnings kept at most, over all files. */
 const MAX_WARNINGS = 20;
 
 /** The set as one source; `folder` must stay open while it lives (its opener closes it), each file is open only while it is scanned. */
@@ -38,7 +39,8 @@ export async function openFileSetSource(
 
 class FileSetSource implements TabularSource {
   readonly files: readonly string[];
-  private readonly memberWarnings: string[] = [];
+  /** Each distinct warning of the files, with the files (indexes) that gave it. */
+  private readonly memberWarnings = new Map<string, Set<number>>();
   /** After a scan: the global row number before each file's first row. */
   private rowsBefore: number[] = [];
 
@@ -54,8 +56,13 @@ class FileSetSource implements TabularSource {
     this.files = set.files.map((file) => file.given);
   }
 
+  /** One line per distinct warning, naming its first file (bounded) and how many more gave it. */
   get warnings(): readonly string[] {
-    return this.memberWarnings;
+    return [...this.memberWarnings].map(([warning, files]) => {
+      const [first] = files;
+      const more = files.size > 1 ? ` (and ${files.size - 1} more file(s))` : '';
+      return `${boundedValue(this.files[first!]!)}${more}: ${warning}`;
+    });
   }
 
   async scan(
@@ -108,7 +115,7 @@ class FileSetSource implements TabularSource {
           pass,
         );
         rows += last;
-        for (const warning of source.warnings ?? []) this.warn(`${entry.given}: ${warning}`);
+        for (const warning of source.warnings ?? []) this.warn(warning, index);
       });
       control.onProgress?.(index + 1, this.set.files.length, 'files', pass);
     }
@@ -131,10 +138,10 @@ class FileSetSource implements TabularSource {
 
   async close(): Promise<void> {}
 
-  private warn(warning: string): void {
-    if (this.memberWarnings.length < MAX_WARNINGS && !this.memberWarnings.includes(warning)) {
-      this.memberWarnings.push(warning);
-    }
+  private warn(warning: string, file: number): void {
+    const files = this.memberWarnings.get(warning);
+    if (files !== undefined) files.add(file);
+    else if (this.memberWarnings.size < MAX_WARNINGS) this.memberWarnings.set(warning, new Set([file]));
   }
 }
 

@@ -7,6 +7,7 @@ import { type FileSet, formatOfName, listFolder, listGlob } from './fileSetListi
 import { openFileSetSource } from './fileSetSource.js';
 import { openJsonLinesSource } from './jsonLinesSource.js';
 import { openParquetSource } from './parquetSource.js';
+import { withReadBudget } from './readBudget.js';
 import type { SqlDatabase } from './sqlDatabase.js';
 import type { TabularSource } from './tabularSource.js';
 
@@ -32,6 +33,8 @@ export interface FileSetSpec {
   format?: FileFormat | undefined;
   csv: CsvOptions;
   signal?: AbortSignal | undefined;
+  /** What each file may be read in all (see readBudget.ts), when only the columns are wanted. */
+  readBudgetBytes?: number | undefined;
 }
 
 export async function openSource(spec: SourceSpec): Promise<TabularSource> {
@@ -63,7 +66,10 @@ async function openFiles(spec: FileSetSpec): Promise<TabularSource> {
     spec.folder,
     set,
     format,
-    (file) => openFileSource(file, format, spec.csv),
+    (file) => {
+      const budget = spec.readBudgetBytes;
+      return openFileSource(budget === undefined ? file : withReadBudget(file, budget), format, spec.csv);
+    },
     spec.signal,
   );
 }
