@@ -58,29 +58,10 @@ function codeSegments(text: string): Array<{ code: string; offset: number }> {
     last = start + match[0].length;
   }
   pieces.push(text.slice(last));
-  return [...segments, ...inlineSpans(pieces.join(''))];
-}
-
-/**
- * The text between each two consecutive runs of backticks (what `/(`+)([^`]+?)\1/g` matches), found in one pass:
- * that regex backtracks quadratically on a long run of backticks, which a hostile file can hold. A closing run
- * longer than its opener leaves the rest of its backticks to open the next span, as the regex would.
- */
-function inlineSpans(text: string): Array<{ code: string; offset: number }> {
-  const spans: Array<{ code: string; offset: number }> = [];
-  let opener: { end: number; length: number } | undefined;
-  for (const run of text.matchAll(/`+/g)) {
-    const start = run.index ?? 0;
-    const end = start + run[0].length;
-    if (opener === undefined) {
-      opener = { end, length: run[0].length };
-      continue;
-    }
-    spans.push({ code: text.slice(opener.end, start), offset: opener.end });
-    const rest = run[0].length - opener.length;
-    opener = rest > 0 ? { end, length: rest } : undefined;
-  }
-  return spans;
+  const blanked = pieces.join('');
+  for (const match of blanked.matchAll(/(`+)([^`]+?)\1/g))
+    segments.push({ code: match[2] ?? '', offset: (match.index ?? 0) + (match[1]?.length ?? 0) });
+  return segments;
 }
 
 /**
