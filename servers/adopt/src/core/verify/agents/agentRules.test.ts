@@ -81,6 +81,19 @@ describe('parseJsonc', () => {
     expect(fine.lineOf(['servers', 'x', 'command'])).toBe(4);
     expect(fine.value).toEqual({ servers: { x: { command: 'npx' } } });
   });
+
+  it('reports a hostile file nested a million levels deep as a syntax error instead of overflowing the stack', () => {
+    expect(parseJsonc('['.repeat(1_000_000), { trailingCommas: true }).error).toEqual({
+      message: 'nested too deeply',
+      line: 1,
+    });
+    expect(
+      parseJsonc(`${'['.repeat(200_000)}${']'.repeat(200_000)}`, { trailingCommas: true }).error,
+    ).toEqual({
+      message: 'nested too deeply',
+      line: 1,
+    });
+  });
 });
 
 describe('projectDocMaxBytes', () => {

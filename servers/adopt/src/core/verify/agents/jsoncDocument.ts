@@ -18,14 +18,20 @@ export interface JsoncDocument {
 export function parseJsonc(rawText: string, options: { trailingCommas: boolean }): JsoncDocument {
   const text = withoutBom(rawText);
   const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, {
-    allowTrailingComma: options.trailingCommas,
-    disallowComments: false,
-  });
   const lineAt = lineLocator(text);
+  let tree: Node | undefined;
+  let value: unknown;
+  try {
+    tree = parseTree(text, errors, { allowTrailingComma: options.trailingCommas, disallowComments: false });
+    value = tree === undefined ? undefined : nodeValue(tree);
+  } catch (error) {
+    // jsonc-parser and nodeValue recurse per level: a hostile file nested a million deep overflows the stack.
+    if (!(error instanceof RangeError)) throw error;
+    return { value: undefined, error: { message: 'nested too deeply', line: 1 }, lineOf: () => 1 };
+  }
   const [first] = errors;
   return {
-    value: tree === undefined ? undefined : nodeValue(tree),
+    value,
     error: first === undefined ? undefined : { message: describe(first.error), line: lineAt(first.offset) },
     lineOf: (path) => {
       if (tree === undefined) return 1;
