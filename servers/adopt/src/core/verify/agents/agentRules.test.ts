@@ -82,6 +82,12 @@ describe('parseJsonc', () => {
     expect(fine.value).toEqual({ servers: { x: { command: 'npx' } } });
   });
 
+  it('keeps a key named __proto__ as a key (a server so named is seen, not turned into a prototype)', () => {
+    const { value } = parseJsonc('{ "servers": { "__proto__": { "command": "npx" } } }', { trailingCommas: true });
+    const servers = (value as { servers: object }).servers;
+    expect(Object.entries(servers)).toEqual([['__proto__', { command: 'npx' }]]);
+  });
+
   it('reports a hostile file nested a million levels deep as a syntax error instead of overflowing the stack', () => {
     expect(parseJsonc('['.repeat(1_000_000), { trailingCommas: true }).error).toEqual({
       message: 'nested too deeply',

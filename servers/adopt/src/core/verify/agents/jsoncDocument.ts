@@ -51,7 +51,9 @@ type Node = NonNullable<ReturnType<typeof parseTree>>;
 function nodeValue(node: Node): unknown {
   switch (node.type) {
     case 'object': {
-      const value: Record<string, unknown> = {};
+      // No prototype: a key named `__proto__` is then a key like any other (on `{}` it would set the prototype,
+      // and a server so named would never be seen).
+      const value: Record<string, unknown> = Object.create(null);
       for (const property of node.children ?? []) {
         const [key, child] = property.children ?? [];
         if (key !== undefined && child !== undefined) value[String(key.value)] = nodeValue(child);
