@@ -22,6 +22,34 @@ describe('packageManagerOf', () => {
       packageManagerOf('`npx vitest`, `pnpm dlx x`, `npm install -g pnpm`, `npm i --global y`'),
     ).toBeUndefined();
   });
+
+  // Each of these took the fence and inline-span regexes minutes (quadratic backtracking on a long backtick run).
+  it('reads a hostile file of long backtick runs in one pass', () => {
+    // Not a fence (a backtick fence's info has no backtick): an inline span, then the real block.
+    expect(
+      packageManagerOf(`${'`'.repeat(500_000)}x\`\`\`\n\n\`\`\`sh\npnpm install\n\`\`\`\n`),
+    ).toMatchObject({
+      manager: 'pnpm',
+      line: 4,
+    });
+    expect(packageManagerOf(`Run \`pnpm test\`. ${'`'.repeat(300_000)}`)).toMatchObject({
+      manager: 'pnpm',
+      line: 1,
+    });
+    expect(packageManagerOf(`~~~\n${'`'.repeat(300_000)}\n~~~\n\`yarn test\``)).toMatchObject({
+      manager: 'yarn',
+      line: 4,
+    });
+  });
+
+  it('reads fences as CommonMark does: tildes or backticks, closed by at least as many, CRLF lines', () => {
+    expect(packageManagerOf('````sh\r\n```\r\nnpm test\r\n````\r\nthen `npm run build`')).toMatchObject({
+      manager: 'npm',
+      line: 3,
+    });
+    // A fence never closed (a backtick line does not close a tilde fence) runs to the end of the file.
+    expect(packageManagerOf('~~~\nyarn add x\n```\n')).toMatchObject({ manager: 'yarn', line: 2 });
+  });
 });
 
 describe('checkPackageManagerContradictions', () => {
@@ -83,7 +111,9 @@ describe('parseJsonc', () => {
   });
 
   it('keeps a key named __proto__ as a key (a server so named is seen, not turned into a prototype)', () => {
-    const { value } = parseJsonc('{ "servers": { "__proto__": { "command": "npx" } } }', { trailingCommas: true });
+    const { value } = parseJsonc('{ "servers": { "__proto__": { "command": "npx" } } }', {
+      trailingCommas: true,
+    });
     const servers = (value as { servers: object }).servers;
     expect(Object.entries(servers)).toEqual([['__proto__', { command: 'npx' }]]);
   });

@@ -47,21 +47,95 @@ export function packageManagerOf(text: string): ManagerUse | undefined {
 /** Fenced blocks and inline code spans, each with where it starts in the text. */
 function codeSegments(text: string): Array<{ code: string; offset: number }> {
   const segments: Array<{ code: string; offset: number }> = [];
-  const fence = /^ {0,3}(`{3,}|~{3,})[^\n]*\n([\s\S]*?)(?:^ {0,3}\1[`~]*[ \t]*$|(?![\s\S]))/gm;
   // Fences blanked to spaces (same length, so offsets stay true) before looking for inline spans.
   const pieces: string[] = [];
   let last = 0;
-  for (const match of text.matchAll(fence)) {
-    const start = match.index ?? 0;
-    segments.push({ code: match[2] ?? '', offset: start + match[0].indexOf('\n') + 1 });
-    pieces.push(text.slice(last, start), match[0].replace(/[^\n]/g, ' '));
-    last = start + match[0].length;
+  for (const block of fencedBlocks(text)) {
+    segments.push({ code: text.slice(block.codeStart, block.codeEnd), offset: block.codeStart });
+    pieces.push(text.slice(last, block.start), text.slice(block.start, block.end).replace(/[^\n]/g, ' '));
+    last = block.end;
   }
   pieces.push(text.slice(last));
-  const blanked = pieces.join('');
-  for (const match of blanked.matchAll(/(`+)([^`]+?)\1/g))
-    segments.push({ code: match[2] ?? '', offset: (match.index ?? 0) + (match[1]?.length ?? 0) });
-  return segments;
+  return [...segments, ...inlineSpans(pieces.join(''))];
+}
+
+interface FencedBlock {
+  /** From the opening fence's line to the end of the closing fence (or of the text, when it is never closed). */
+  start: number;
+  end: number;
+  codeStart: number;
+  codeEnd: number;
+}
+
+/**
+ * Fenced code blocks found line by line, as CommonMark reads them: a fence is up to three spaces, then three or more
+ * backticks or tildes (after backticks, no backtick on the line); it closes at a line of at least as many of the
+ * same character and nothing else but blanks. Scanned by hand: a fence regex backtracks quadratically on one long
+ * line of backticks.
+ */
+function fencedBlocks(text: string): FencedBlock[] {
+  const blocks: FencedBlock[] = [];
+  let open: { start: number; codeStart: number; char: string; length: number } | undefined;
+  for (let lineStart = 0; lineStart < text.length; ) {
+    const newline = text.indexOf('\n', lineStart);
+    const lineEnd = newline === -1 ? text.length : newline;
+    const fence = fenceOn(text, lineStart, lineEnd);
+    if (open === undefined) {
+      if (fence !== undefined && newline !== -1 && (fence.char === '~' || !fence.info.includes('`')))
+        open = { start: lineStart, codeStart: newline + 1, char: fence.char, length: fence.length };
+    } else if (
+      fence !== undefined &&
+      fence.char === open.char &&
+      fence.length >= open.length &&
+      fence.info.trim() === ''
+    ) {
+      blocks.push({ start: open.start, end: lineEnd, codeStart: open.codeStart, codeEnd: lineStart });
+      open = undefined;
+    }
+    if (newline === -1) break;
+    lineStart = newline + 1;
+  }
+  if (open !== undefined)
+    blocks.push({ start: open.start, end: text.length, codeStart: open.codeStart, codeEnd: text.length });
+  return blocks;
+}
+
+/** The run of three or more backticks or tildes a line starts with (after up to three spaces), and what follows it. */
+function fenceOn(
+  text: string,
+  lineStart: number,
+  lineEnd: number,
+): { char: string; length: number; info: string } | undefined {
+  let at = lineStart;
+  while (at < lineEnd && at - lineStart < 3 && text[at] === ' ') at++;
+  const char = text[at];
+  if (char !== '`' && char !== '~') return undefined;
+  let runEnd = at;
+  while (runEnd < lineEnd && text[runEnd] === char) runEnd++;
+  if (runEnd - at < 3) return undefined;
+  return { char, length: runEnd - at, info: text.slice(runEnd, lineEnd) };
+}
+
+/**
+ * The text between each two consecutive runs of backticks (what `/(`+)([^`]+?)\1/g` matches), found in one pass:
+ * that regex backtracks quadratically on a long run of backticks, which a hostile file can hold. A closing run
+ * longer than its opener leaves the rest of its backticks to open the next span, as the regex would.
+ */
+function inlineSpans(text: string): Array<{ code: string; offset: number }> {
+  const spans: Array<{ code: string; offset: number }> = [];
+  let opener: { end: number; length: number } | undefined;
+  for (const run of text.matchAll(/`+/g)) {
+    const start = run.index ?? 0;
+    const end = start + run[0].length;
+    if (opener === undefined) {
+      opener = { end, length: run[0].length };
+      continue;
+    }
+    spans.push({ code: text.slice(opener.end, start), offset: opener.end });
+    const rest = run[0].length - opener.length;
+    opener = rest > 0 ? { end, length: rest } : undefined;
+  }
+  return spans;
 }
 
 /**
