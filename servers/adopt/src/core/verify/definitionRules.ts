@@ -1,7 +1,7 @@
 // Skills, subagents, commands and rules: front matter as Claude Code and the Agent Skills format read it.
 // One finding per problem: a file whose YAML does not parse gets that one finding, not follow-on ones.
 import { didYouMean, type FindingSink } from './finding.js';
-import { type FrontMatterKey, parseFrontMatter } from './frontMatter.js';
+import { type FrontMatterKey, parseFrontMatter, tooLargeMessage } from './frontMatter.js';
 import type { DefinitionFile } from './repoLayout.js';
 
 export interface Definition extends DefinitionFile {
@@ -110,6 +110,12 @@ function checkDefinition(definition: Definition, sink: FindingSink): void {
     if (kind === 'rule') return;
     sink.report(frontMatterRule(kind), file, 'Front matter is not closed by a `---` line.', {
       fix: 'Close the front matter with a line holding only `---`.',
+    });
+    return;
+  }
+  if (frontMatter.kind === 'too-large') {
+    sink.report(frontMatterRule(kind), file, `${tooLargeMessage(frontMatter.limitBytes)}.`, {
+      fix: 'Keep the front matter to a few `key: value` lines; put the rest in the body.',
     });
     return;
   }

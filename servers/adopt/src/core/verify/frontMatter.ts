@@ -1,7 +1,9 @@
-// Front matter of skills, subagents, commands and rules, parsed with a YAML parser that rejects duplicate keys.
+// Front matter of skills, subagents, commands and rules, parsed with a YAML parser; a duplicate top-level key is
+// an error. Front matter past 64 KiB is not read (the parser's work grows faster than its input).
 // A UTF-8 byte order mark is ignored. When strict YAML fails, the parse is retried the way Claude Code reads
 // front matter (plain `key: value` lines, values taken literally), so a colon inside an unquoted description
 // is one portability warning, not a file that "does not load".
+import { Buffer } from 'node:buffer';
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import { withoutBom } from './finding.js';
 
@@ -14,12 +16,15 @@ export interface FrontMatterKey {
 export type FrontMatter =
   | { kind: 'absent' }
   | { kind: 'unterminated' }
+  | { kind: 'too-large'; limitBytes: number }
   /** Strict YAML failed; `lenient` holds what a line-by-line reading recovers, if anything. */
   | { kind: 'invalid'; message: string; line: number; lenient?: FrontMatterKey[] }
   | { kind: 'parsed'; keys: FrontMatterKey[] };
 
 const OPENING = /^---[ \t]*\r?\n/;
 const CLOSING = /^---[ \t]*\r?$/m;
+/** Real front matter is a few lines; a hostile one of 60,000 keys or half a megabyte of `[` keeps a parser busy. */
+export const FRONT_MATTER_LIMIT_BYTES = 64 * 1024;
 
 export function parseFrontMatter(rawText: string): FrontMatter {
   const text = withoutBom(rawText);
@@ -29,8 +34,11 @@ export function parseFrontMatter(rawText: string): FrontMatter {
   const closing = CLOSING.exec(rest);
   if (closing === null) return { kind: 'unterminated' };
   const yamlText = rest.slice(0, closing.index);
+  if (Buffer.byteLength(yamlText) > FRONT_MATTER_LIMIT_BYTES)
+    return { kind: 'too-large', limitBytes: FRONT_MATTER_LIMIT_BYTES };
   const lineCounter = new LineCounter();
-  const document = parseDocument(yamlText, { uniqueKeys: true, lineCounter, prettyErrors: false });
+  // The parser's own `uniqueKeys` compares each key with every other (quadratic): duplicates are found below.
+  const document = parseDocument(yamlText, { uniqueKeys: false, lineCounter, prettyErrors: false });
   // Front matter starts on line 2 of the file (after the opening `---`).
   const fileLine = (offset: number) => lineCounter.linePos(offset).line + 1;
   const [firstError] = document.errors;
@@ -48,16 +56,25 @@ export function parseFrontMatter(rawText: string): FrontMatter {
   if (!isMap(contents))
     return { kind: 'invalid', message: 'Front matter is not a mapping of keys to values', line: 2 };
   const keys: FrontMatterKey[] = [];
+  const seen = new Set<string>();
   for (const pair of contents.items) {
     if (!isScalar(pair.key)) continue;
+    const key = String(pair.key.value);
+    const line = fileLine(pair.key.range?.[0] ?? 0);
+    if (seen.has(key)) return { kind: 'invalid', message: 'Map keys must be unique', line };
+    seen.add(key);
     const node = pair.value;
     keys.push({
-      key: String(pair.key.value),
+      key,
       value: isScalar(node) ? node.value : node === null ? null : (node as { toJSON(): unknown }).toJSON(),
-      line: fileLine(pair.key.range?.[0] ?? 0),
+      line,
     });
   }
   return { kind: 'parsed', keys };
+}
+
+export function tooLargeMessage(limitBytes: number): string {
+  return `Front matter is larger than ${limitBytes / 1024} KiB, so it was not read`;
 }
 
 /** Top-level `key: value` lines (indented lines continue a value), or undefined when that reading fails too. */

@@ -426,6 +426,23 @@ describe('verify_repo', () => {
     ]);
   });
 
+  // The YAML parser's duplicate-key check took minutes on 60,000 keys; half a megabyte of `[` took seconds.
+  it('reports front matter past 64 KiB as too large to read instead of parsing it', async () => {
+    const keys = Array.from({ length: 60_000 }, (_, index) => `key${index}: value`).join('\n');
+    const report = await verifyWith({
+      '.claude/skills/many-keys/SKILL.md': `---\nname: many-keys\n${keys}\nname: again\n---\n`,
+      '.claude/agents/brackets.md': `---\ntools: ${'['.repeat(500_000)}\n---\n`,
+    });
+    expect(
+      report.findings
+        .filter((finding) => finding.message.includes('larger than 64 KiB'))
+        .map((finding) => [finding.rule, finding.file]),
+    ).toEqual([
+      ['agent/front-matter', '.claude/agents/brackets.md'],
+      ['skill/front-matter', '.claude/skills/many-keys/SKILL.md'],
+    ]);
+  });
+
   it('reports a hook script that is not executable; a shell script needs no shebang', async () => {
     const report = await verifyWith({
       '.claude/hooks/session-start.sh': { content: 'echo ready\n', mode: 0o644 },

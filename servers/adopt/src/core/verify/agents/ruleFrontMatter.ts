@@ -1,7 +1,7 @@
 // The front matter of a Cursor rule or a Copilot instructions/prompt file, read the way those agents read it:
 // strict YAML, else line by line (`globs: **/*.ts` is not YAML, yet both agents take it as written).
 import type { FindingSink } from '../finding.js';
-import { type FrontMatterKey, parseFrontMatter } from '../frontMatter.js';
+import { type FrontMatterKey, parseFrontMatter, tooLargeMessage } from '../frontMatter.js';
 import type { RuleId } from '../ruleCatalog.js';
 
 /**
@@ -25,6 +25,11 @@ export function readRuleFrontMatter(
       sink.report(rule, file, `Front matter does not parse (${frontMatter.message}): ${consequence}`, {
         line: frontMatter.line,
         fix: 'Write one `key: value` per line between the `---` lines; quote values that contain `: `.',
+      });
+      return undefined;
+    case 'too-large':
+      sink.report(rule, file, `${tooLargeMessage(frontMatter.limitBytes)}: ${consequence}`, {
+        fix: 'Keep the front matter to a few `key: value` lines; put the rest in the body.',
       });
       return undefined;
     case 'unterminated':
