@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FindingSink } from '../finding.js';
 import { projectDocMaxBytes } from './codexRules.js';
 import { checkPackageManagerContradictions, packageManagerOf } from './contradictionRules.js';
-import { globList, unmatchedGlobs } from './globMatch.js';
+import { globList, MAX_GLOBS, unmatchedGlobs } from './globMatch.js';
 import { parseJsonc } from './jsoncDocument.js';
 
 describe('packageManagerOf', () => {
@@ -89,6 +89,43 @@ describe('unmatchedGlobs', () => {
     ).toEqual(['**/*.py', 'lib/**']);
     expect(unmatchedGlobs(['*.vue'], tree, 'packages/web')).toEqual([]);
     expect(unmatchedGlobs(['**/*.py'], { ...tree, truncated: true })).toBeUndefined();
+  });
+
+  // picomatch's regexes took minutes on these (backtracking over the `*` runs and alternations of a hostile glob).
+  it('matches hostile patterns in bounded time: its own matcher for `*` and `?`, else uncertain', () => {
+    const name = 'a'.repeat(250);
+    const hostile = {
+      ...tree,
+      files: new Set([...tree.files, name, `src/${name}b.ts`]),
+    };
+    expect(unmatchedGlobs(['*a*a*a*a*a*a*c', `src/*a*a*a*a*a*a*a?b.ts`, '**/a*a*a*a*a*/x'], hostile)).toEqual(
+      ['*a*a*a*a*a*a*c', '**/a*a*a*a*a*/x'],
+    );
+    // Braces and extglobs picomatch cannot bound are never reported.
+    expect(unmatchedGlobs([`${'{a,a}'.repeat(30)}c`, `+(a|aa)+(a|aa)+(a|aa)c`], hostile)).toEqual([]);
+    // Past MAX_GLOBS patterns in one file, the rest is not checked.
+    const many = Array.from({ length: MAX_GLOBS + 10 }, (_, index) => `none${index}/**`);
+    expect(unmatchedGlobs(many, hostile)).toEqual(many.slice(0, MAX_GLOBS));
+  });
+
+  it('reads `*`, `?` and `**` as picomatch does for the patterns agents write', () => {
+    const files = ['src/app.tsx', 'src/a/b/c.test.ts', '.github/workflows/ci.yml', 'README.md'];
+    const walked = {
+      ...tree,
+      files: new Set(files),
+      directories: new Set(['src', 'src/a', 'src/a/b', '.github']),
+    };
+    const globs = [
+      'src/**/*.test.ts',
+      '**/?.test.ts',
+      'src/*/b',
+      '.github/**',
+      '*.md',
+      'src/a',
+      'src/**/x',
+      '??.md',
+    ];
+    expect(unmatchedGlobs(globs, walked)).toEqual(['src/**/x', '??.md']);
   });
 
   it('splits comma lists outside braces and strips quotes and brackets', () => {
