@@ -288,18 +288,29 @@ describe.each(['stdio', 'streamable-http'] as const)(
       await expectStillAnswering();
     });
 
+    const pointers = { agents: ['copilot', 'cursor', 'gemini'] };
     it.each([
-      ['AGENTS.md', { 'AGENTS.md': { symlink: '<canary>/secret.txt' } }, 'agent-docs'],
-      ['CLAUDE.md', { 'CLAUDE.md': { symlink: '<canary>/nested/notes.md' } }, 'agent-docs'],
+      ['AGENTS.md', { 'AGENTS.md': { symlink: '<canary>/secret.txt' } }, 'agent-docs', {}],
+      ['CLAUDE.md', { 'CLAUDE.md': { symlink: '<canary>/nested/notes.md' } }, 'agent-docs', {}],
       [
         'scripts/check-agent-docs.sh',
         { 'scripts/check-agent-docs.sh': { symlink: '<canary>/secret.txt' } },
         'guard',
+        {},
       ],
       // A linked folder: the file written through it is the one named.
-      ['scripts/check-agent-docs.sh', { scripts: { symlink: '<canary>/nested' } }, 'guard'],
-      ['AGENTS.md', { 'AGENTS.md': { symlink: '<canary>/pipe' } }, 'agent-docs'],
-    ])('refuses to follow a committed symlink %s out of the checkout', async (file, links, step) => {
+      ['scripts/check-agent-docs.sh', { scripts: { symlink: '<canary>/nested' } }, 'guard', {}],
+      ['AGENTS.md', { 'AGENTS.md': { symlink: '<canary>/pipe' } }, 'agent-docs', {}],
+      // The other agents' pointer files, written when `agents` names them.
+      ['GEMINI.md', { 'GEMINI.md': { symlink: '<canary>/secret.txt' } }, 'agent-docs', pointers],
+      [
+        '.github/copilot-instructions.md',
+        { '.github': { symlink: '<canary>/nested' } },
+        'agent-docs',
+        pointers,
+      ],
+      ['.cursor/rules/agents.mdc', { '.cursor': { symlink: '<canary>' } }, 'agent-docs', pointers],
+    ])('refuses to follow a committed symlink %s out of the checkout', async (file, links, step, options) => {
       const withCanary = Object.fromEntries(
         Object.entries(links).map(([name, link]) => [
           name,
@@ -310,6 +321,7 @@ describe.each(['stdio', 'streamable-http'] as const)(
       const result = await server.call('adopt_repo', {
         repository_url: remote.url,
         workspace: await workspace(),
+        ...options,
       });
       expect(result.isError).toBe(true);
       const [report] = result.text.includes('"repositories"')
