@@ -1,5 +1,8 @@
 // `groundwork-adopt verify` as CI runs it: the built bin, its exit code and its three output formats.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sarifSchemaErrors } from '../src/testing/sarifSchema.js';
@@ -79,3 +82,50 @@ describe('groundwork-adopt verify', () => {
     expect(missing.stdout).toBe('');
   });
 });
+
+describe('groundwork-adopt cost', () => {
+  function cost(cwd: string, ...args: string[]) {
+    const result = spawnSync(process.execPath, [bin, 'cost', ...args], { cwd, encoding: 'utf8' });
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  }
+
+  it('prints every agent with its files and tokens, and exits 0 below every threshold', () => {
+    const { code, stdout } = cost(fixtures, 'conventional-repo');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Claude Code: \d+ tokens in \d+ file\(s\) \(o200k_base/m);
+    expect(stdout).toMatch(/^Codex: \d+ tokens in 1 file\(s\)/m);
+    expect(stdout).toMatch(/^\s+\d+\s+[\d.]+%\s+CLAUDE\.md \(project memory\)$/m);
+    expect(stdout).toContain('passed: 0 error(s)');
+  });
+
+  it('exits 1 on a start-up cost past a context window, in SARIF that validates, for verify too', {
+    timeout: 120_000,
+  }, () => {
+    const repo = mkdtempSync(path.join(tmpdir(), 'adopt-cost-cli-'));
+    try {
+      writeFileSync(path.join(repo, 'AGENTS.md'), `# Demo\n\n${'a1 '.repeat(105_000)}`);
+      writeFileSync(path.join(repo, 'CLAUDE.md'), '# Demo\n\n@AGENTS.md\n');
+      const json = cost(repo, '.', '--format', 'json');
+      expect(json.code).toBe(1);
+      const report = JSON.parse(json.stdout) as { agents: Array<{ agent: string; total_tokens: number }> };
+      expect(report.agents.find((agent) => agent.agent === 'cursor')?.total_tokens).toBeGreaterThan(200_000);
+      for (const run of [cost(repo, '--format=sarif'), verifyIn(repo, '--format=sarif')]) {
+        const sarif = JSON.parse(run.stdout);
+        expect(sarifSchemaErrors(sarif)).toEqual([]);
+        const rules = sarif.runs[0].tool.driver.rules as Array<{ id: string; helpUri: string }>;
+        expect(rules.find((rule) => rule.id === 'session/context-window')?.helpUri).toMatch(/^https:\/\//);
+        const results = sarif.runs[0].results as Array<{ ruleId: string; level: string }>;
+        expect(results).toContainEqual(
+          expect.objectContaining({ ruleId: 'session/context-window', level: 'error' }),
+        );
+      }
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+});
+
+function verifyIn(cwd: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [bin, 'verify', ...args], { cwd, encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}

@@ -1,12 +1,27 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeTransportContract } from '@groundwork/mcp-testkit';
+import { plainRepo } from '../src/testing/buildToolRepos.js';
+import { createBareRemote } from '../src/testing/gitFixtures.js';
+
+const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
+// adopt_repo's dry run clones a local remote inside the allowed folder, into its default (git-ignored) workspace.
+const scratch = path.join(fixtures, '.groundwork-adopt');
+await mkdir(scratch, { recursive: true });
+const remote = await createBareRemote(plainRepo, 'main', scratch);
 
 describeTransportContract({
   serverName: 'groundwork-adopt',
   bin: fileURLToPath(new URL('../dist/bin.js', import.meta.url)),
   clientName: 'adopt-contract-test',
-  allowedDir: fileURLToPath(new URL('./fixtures', import.meta.url)),
+  allowedDir: fixtures,
   sampleCall: { name: 'verify_repo', arguments: { path: 'conventional-repo' } },
+  everyToolCall: [
+    { name: 'verify_repo', arguments: { path: 'conventional-repo' } },
+    { name: 'session_cost', arguments: { path: 'conventional-repo' } },
+    { name: 'adopt_repo', arguments: { repository_url: `file://${remote.bare}`, dry_run: true } },
+  ],
   // A refused connection retried five times sits in backoff for a minute unless the cancellation reaches it.
   slowCall: {
     name: 'adopt_repo',

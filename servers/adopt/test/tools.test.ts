@@ -40,11 +40,12 @@ function call(name: string, args: Record<string, unknown>): Promise<ToolOutcome>
 }
 
 describe('tools/list', () => {
-  it('lists verify_repo (read-only) and adopt_repo (writes, open world)', async () => {
+  it('lists verify_repo and session_cost (read-only) and adopt_repo (writes, open world)', async () => {
     const { tools } = await server.client.listTools();
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
-    expect(Object.keys(byName).sort()).toEqual(['adopt_repo', 'verify_repo']);
+    expect(Object.keys(byName).sort()).toEqual(['adopt_repo', 'session_cost', 'verify_repo']);
     expect(byName.verify_repo?.annotations?.readOnlyHint).toBe(true);
+    expect(byName.session_cost?.annotations?.readOnlyHint).toBe(true);
     expect(byName.adopt_repo?.annotations?.readOnlyHint).toBe(false);
     expect(byName.adopt_repo?.annotations?.openWorldHint).toBe(true);
     // It pushes to remotes and commits in local checkouts.
@@ -132,6 +133,63 @@ describe('verify_repo', () => {
     expect(result.text).toContain(
       "Invalid argument 'path': 'conventional-repo/AGENTS.md' is not a directory",
     );
+  });
+});
+
+describe('session_cost', () => {
+  it('breaks down what each agent loads at start, with totals and the tokenizer', async () => {
+    const result = await call('session_cost', { path: 'conventional-repo' });
+    expect(result.isError, result.text).toBeFalsy();
+    const answer = result.structuredContent as {
+      agents: Array<{ agent: string; total_tokens: number; exact: boolean }>;
+      entries: Array<{ agent: string; file: string; tokens: number }>;
+    };
+    expect(answer.agents.map((agent) => agent.agent)).toEqual([
+      'claude',
+      'codex',
+      'copilot',
+      'cursor',
+      'gemini',
+    ]);
+    expect(answer.agents.find((agent) => agent.agent === 'codex')?.exact).toBe(true);
+    for (const agent of answer.agents) {
+      const mine = answer.entries.filter((entry) => entry.agent === agent.agent);
+      expect(agent.total_tokens).toBe(mine.reduce((sum, entry) => sum + entry.tokens, 0));
+    }
+    expect(answer.entries).toContainEqual(expect.objectContaining({ agent: 'claude', file: 'CLAUDE.md' }));
+  });
+
+  it('counts the agents named, as an array or a comma-separated list, and refuses an unknown one', async () => {
+    const listed = await call('session_cost', { path: 'conventional-repo', agents: 'codex, gemini' });
+    const agents = (listed.structuredContent?.agents ?? []) as Array<{ agent: string }>;
+    expect(agents.map((agent) => agent.agent)).toEqual(['codex', 'gemini']);
+    const unknown = await call('session_cost', { path: 'conventional-repo', agents: ['claude', 'windsurf'] });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toContain('Invalid argument \'agents\': unknown agent "windsurf"');
+  });
+
+  it('pages the breakdown of 400 skills within the budget, the totals whole on every page', async () => {
+    const seen: Array<{ tokens: number; agent: string }> = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    let totals: Array<{ agent: string; total_tokens: number }> = [];
+    do {
+      const result = await call('session_cost', {
+        path: brokenSkills,
+        agents: ['claude'],
+        max_tokens: 2_000,
+        ...(cursor ? { cursor } : {}),
+      });
+      expect(result.isError, result.text).toBeFalsy();
+      expect(countTokens(result.text)).toBeLessThanOrEqual(2_000);
+      totals = result.structuredContent?.agents as typeof totals;
+      seen.push(...((result.structuredContent?.entries ?? []) as typeof seen));
+      cursor = result.structuredContent?.next_cursor as string | undefined;
+      pages++;
+    } while (cursor !== undefined && pages < 200);
+    expect(pages).toBeGreaterThan(1);
+    expect(seen.length).toBeGreaterThan(400);
+    expect(seen.reduce((sum, entry) => sum + entry.tokens, 0)).toBe(totals[0]?.total_tokens);
   });
 });
 

@@ -17,7 +17,8 @@ import {
   DEFAULT_PULL_REQUEST_TITLE,
   DEFAULT_WORKSPACE,
 } from '../core/adopt/adoptDefaults.js';
-import { AGENT_NAMES, type AgentName } from '../core/adopt/agentPointers.js';
+import { AGENT_NAMES } from '../core/adopt/agentPointers.js';
+import { agentsArgument, parseAgents } from './agentArgument.js';
 
 // One name or several, as an array or a comma-separated string (models send both).
 const names = (description: string) => stringList(description).optional();
@@ -69,7 +70,7 @@ export const adoptRepoTool = defineTool({
         false,
         'Also add .mcp.json (groundwork servers), .claude/settings.json and a session-start hook.',
       ),
-      agents: names(
+      agents: agentsArgument(
         `Agents to write files for, each leading to the one AGENTS.md: ${AGENT_NAMES.join(', ')}. claude: CLAUDE.md importing ` +
           'it (always written); cursor: .cursor/rules/agents.mdc (alwaysApply); copilot: .github/copilot-instructions.md; gemini: ' +
           'GEMINI.md importing it (an existing GEMINI.md is completed whatever is named); codex reads AGENTS.md itself. Existing ' +
@@ -132,15 +133,7 @@ export const adoptRepoTool = defineTool({
         'a dry run never runs code from the repository; drop one of the two.',
       );
     }
-    const unknown = (args.agents ?? []).filter(
-      (agent) => !(AGENT_NAMES as readonly string[]).includes(agent),
-    );
-    if (unknown.length > 0) {
-      throw new InvalidArgumentError(
-        'agents',
-        `unknown agent ${JSON.stringify(unknown[0]?.slice(0, 40))}; use ${AGENT_NAMES.join(', ')}.`,
-      );
-    }
+    const agents = parseAgents(args.agents) ?? [];
     const workspace = await ctx.allowedPaths.resolve(args.workspace ?? DEFAULT_WORKSPACE);
     const targets =
       args.path === undefined
@@ -161,7 +154,7 @@ export const adoptRepoTool = defineTool({
         assignees: args.assignees ?? [],
         draft: args.draft,
         assets: args.assets,
-        agents: (args.agents ?? []) as AgentName[],
+        agents,
         dryRun: args.dry_run,
         runRepositoryCode: args.run_repository_code,
         keepCheckout: args.keep_checkout,

@@ -2,6 +2,7 @@
 // user agrees (the skill skills/make-repo-agent-ready says the same).
 import { completeFrom, completeListItem, definePrompt, InvalidArgumentError } from '@groundwork/mcp-common';
 import { AGENT_NAMES } from '../core/adopt/agentPointers.js';
+import { parseAgents } from './agentArgument.js';
 import { call, repositoryPathArgument } from './promptArguments.js';
 
 export const makeRepoAgentReadyPrompt = definePrompt({
@@ -55,17 +56,13 @@ export const makeRepoAgentReadyPrompt = definePrompt({
         `expected 'true' or 'false', got ${JSON.stringify(assets.slice(0, 40))}.`,
       );
     }
-    const agents = (args.agents ?? '')
-      .split(',')
-      .map((agent) => agent.trim())
-      .filter((agent) => agent !== '');
-    const unknown = agents.find((agent) => !(AGENT_NAMES as readonly string[]).includes(agent));
-    if (unknown !== undefined) {
-      throw new InvalidArgumentError(
-        'agents',
-        `unknown agent ${JSON.stringify(unknown.slice(0, 40))}; use ${AGENT_NAMES.join(', ')}.`,
-      );
-    }
+    const agents =
+      parseAgents(
+        (args.agents ?? '')
+          .split(',')
+          .map((agent) => agent.trim())
+          .filter((agent) => agent !== ''),
+      ) ?? [];
     const branch = args.branch?.trim() || undefined;
     const target = url === undefined ? { path: path as string } : { repository_url: url };
     const options = {
@@ -78,7 +75,7 @@ export const makeRepoAgentReadyPrompt = definePrompt({
       '',
       path === undefined
         ? '1. (The repository is only reachable by URL: the dry run below verifies its result.)'
-        : `1. Call ${call('verify_repo', { path })} and summarize \`passed\`, \`totals\` and the errors and warnings (rule, file, line, fix).`,
+        : `1. Call ${call('verify_repo', { path })} and summarize \`passed\`, \`totals\` and the errors and warnings (rule, file, line, fix). Call ${call('session_cost', { path, ...(agents.length === 0 ? {} : { agents }) })} and say what each agent loads before the first prompt (total tokens, the largest files).`,
       `2. Call ${call('adopt_repo', { ...target, ...options, dry_run: true })}. Nothing is pushed and no repository code runs; the report's \`checkout\` names the kept checkout.`,
       '3. Review the dry run: `succeeded`, `completed_steps`, `notes` (detected languages, build tool, test command, guard wiring), and read the AGENTS.md and CLAUDE.md it wrote in the checkout (and the other agents’ files the notes name). A failed report has `failure: {step, message}`.',
       `4. Show the user what will be pushed and to which branch, and ask before going on. Only with their agreement, call ${call('adopt_repo', { ...target, ...options })} and report \`pull_request_url\`.`,

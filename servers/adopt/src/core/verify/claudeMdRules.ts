@@ -2,7 +2,7 @@
 // not AGENTS.md, so each AGENTS.md needs a CLAUDE.md beside it that imports it or is the same file (a symlink).
 import path from 'node:path';
 import { withinTokens } from '@groundwork/mcp-common/tokens';
-import { type FindingSink, withoutBom } from './finding.js';
+import { FindingSink, withoutBom } from './finding.js';
 import { type MarkdownDocument, parseMarkdown } from './markdownDocument.js';
 import type { RepoFiles } from './repoFiles.js';
 
@@ -139,6 +139,21 @@ async function checkRootClaudeMd(
       },
     );
   }
+}
+
+/**
+ * What Claude Code loads for the memory file `file` (CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md): the file and
+ * what it imports, followed as verify follows them; nothing when it is missing. Findings are verify's to report.
+ */
+export async function claudeMdLoads(
+  files: RepoFiles,
+  file: string,
+  kindOf: KindOf,
+): Promise<LoadedMarkdown[]> {
+  const text = await files.read(file);
+  if (text === undefined) return [];
+  const root: LoadedMarkdown = { file, text: withoutBom(text), document: parseMarkdown(withoutBom(text)) };
+  return walkImports(files, root, new FindingSink(), kindOf);
 }
 
 /** Whether a document imports, links to or names AGENTS.md (outside code blocks and comments). */

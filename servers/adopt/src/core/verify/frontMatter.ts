@@ -73,6 +73,23 @@ export function parseFrontMatter(rawText: string): FrontMatter {
   return { kind: 'parsed', keys };
 }
 
+/** The text after the front matter and the blank lines below it (all of it when there is none or it is not closed). */
+export function frontMatterBody(rawText: string): string {
+  const text = withoutBom(rawText);
+  const opening = OPENING.exec(text);
+  if (opening === null) return text;
+  const rest = text.slice(opening[0].length);
+  const closing = CLOSING.exec(rest);
+  return closing === null ? text : rest.slice(closing.index + closing[0].length).replace(/^(\r?\n)+/, '');
+}
+
+/** The keys of front matter as an agent reads them (strict YAML, else line by line), or `[]` when unreadable. */
+export function frontMatterKeys(text: string): FrontMatterKey[] {
+  const frontMatter = parseFrontMatter(text);
+  if (frontMatter.kind === 'parsed') return frontMatter.keys;
+  return frontMatter.kind === 'invalid' ? (frontMatter.lenient ?? []) : [];
+}
+
 export function tooLargeMessage(limitBytes: number): string {
   return `Front matter is larger than ${limitBytes / 1024} KiB, so it was not read`;
 }

@@ -169,7 +169,8 @@ export async function discoverLayout(
   };
 }
 
-function byDepth(a: string, b: string): number {
+/** Shallower paths first, then by name. */
+export function byDepth(a: string, b: string): number {
   const depth = a.split('/').length - b.split('/').length;
   return depth !== 0 ? depth : a < b ? -1 : a > b ? 1 : 0;
 }

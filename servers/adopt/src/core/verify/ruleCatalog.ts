@@ -33,6 +33,7 @@ const GEMINI_MD = 'https://geminicli.com/docs/cli/gemini-md';
 const GEMINI_IMPORTS = 'https://geminicli.com/docs/reference/memport';
 const GEMINI_SETTINGS = 'https://geminicli.com/docs/get-started/configuration';
 const CODEX_AGENTS_MD = 'https://developers.openai.com/codex/guides/agents-md';
+const CLAUDE_CONTEXT_WINDOWS = 'https://docs.claude.com/en/docs/about-claude/models/overview';
 
 export const RULES = {
   'skill/missing': {
@@ -193,6 +194,18 @@ export const RULES = {
     rationale:
       'House style: CLAUDE.md and its imports load into every session; the documentation advises keeping each file short (under 200 lines).',
     docs: `${MEMORY}#write-effective-instructions`,
+  },
+  'session/context-window': {
+    severity: 'error',
+    rationale:
+      'What an agent loads when a session starts is in every request; past its model’s context window (200,000 tokens for Claude models — Claude Code’s, and the Claude models Cursor and Copilot offer — 1,048,576 for Gemini CLI’s Gemini 2.5 models; counted with o200k) no session has room to work.',
+    docs: CLAUDE_CONTEXT_WINDOWS,
+  },
+  'skill/listing-budget': {
+    severity: 'warning',
+    rationale:
+      'Claude Code loads every skill’s and command’s name and description so Claude knows what is available, within a character budget of 1% of the context window (fallback 8,000 characters); past it, descriptions are shortened, which strips the words Claude matches a request by.',
+    docs: `${CC}/skills#skill-descriptions-are-cut-short`,
   },
   'agents-md/missing': {
     severity: 'note',

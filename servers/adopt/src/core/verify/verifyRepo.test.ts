@@ -72,6 +72,23 @@ const corpus: Array<{ rule: RuleId; pass: FixtureFiles; fail: FixtureFiles }> = 
     },
   },
   {
+    rule: 'session/context-window',
+    // 140,000 o200k tokens in CLAUDE.md's import fit; with an unconditional rule of 70,000 more, Claude Code's
+    // session does not (CLAUDE.md alone stays within, so claude-md/context-window does not report it).
+    pass: { 'docs/a.md': 'a1 '.repeat(70_000), 'CLAUDE.md': '# Demo\n\n@AGENTS.md @docs/a.md\n' },
+    fail: {
+      'docs/a.md': 'a1 '.repeat(70_000),
+      'CLAUDE.md': '# Demo\n\n@AGENTS.md @docs/a.md\n',
+      '.claude/rules/style.md': 'a1 '.repeat(35_000),
+    },
+  },
+  {
+    rule: 'skill/listing-budget',
+    // 40 skills whose listing lines are about 160 characters fit 8,000 characters; 60 do not.
+    pass: manySkills(40),
+    fail: manySkills(60),
+  },
+  {
     rule: 'claude-md/token-budget',
     pass: { '.groundwork/adopt.json': '{ "token_budget": 2000 }' },
     fail: {
@@ -328,6 +345,17 @@ function chain(hops: number): FixtureFiles {
 
 function settings(value: object, extra: FixtureFiles = {}): FixtureFiles {
   return { '.claude/settings.json': JSON.stringify(value, null, 2), ...extra };
+}
+
+/** `count` skills, each with a description of about 150 characters. */
+function manySkills(count: number): FixtureFiles {
+  const files: FixtureFiles = {};
+  for (let index = 0; index < count; index++)
+    files[`.claude/skills/skill-${index}/SKILL.md`] = skillFile(
+      `skill-${index}`,
+      `Use when task ${index} comes up, ${'checks the area and reports what it finds. '.repeat(3).trim()}`,
+    );
+  return files;
 }
 
 function mcp(servers: object): FixtureFiles {

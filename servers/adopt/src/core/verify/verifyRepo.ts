@@ -4,6 +4,9 @@
 import path from 'node:path';
 import { DomainError } from '@groundwork/mcp-common/domainError';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import { AGENT_NAMES } from '../adopt/agentPointers.js';
+import { sessionLoads } from '../cost/sessionLoads.js';
+import { checkSessionCosts } from '../cost/sessionRules.js';
 import { MAX_FILE_BYTES } from '../files/checkoutFiles.js';
 import { checkAgentFiles } from './agents/agentFileRules.js';
 import { checkAgentsMd } from './agentsMdRules.js';
@@ -106,6 +109,9 @@ async function checkRepository(files: RepoFiles): Promise<VerifyReport> {
     checkAgentsMd(rootAgents.file, rootAgents.document ?? parseMarkdown(rootAgents.text), sink);
   await checkLocalLinks(files, markdown, sink, kindOf);
   const agentTexts = await checkAgentFiles(files, layout, kindOf, markdown, sink);
+  await checkSessionCosts(await sessionLoads(files, layout, kindOf, AGENT_NAMES), sink, {
+    claudeMdReported: sink.findings.some((finding) => finding.rule === 'claude-md/context-window'),
+  });
   const scanned: Array<{ file: string; text: string }> = [
     ...markdown,
     ...agentTexts,

@@ -9,7 +9,12 @@ import { checkCodexProjectDocs, projectDocMaxBytes } from './codexRules.js';
 import { checkPackageManagerContradictions, type InstructionText } from './contradictionRules.js';
 import { checkCopilotFiles } from './copilotRules.js';
 import { checkCursorRules } from './cursorRules.js';
-import { checkGeminiContext, checkGeminiSettings, contextFileNames } from './geminiRules.js';
+import {
+  checkGeminiContext,
+  checkGeminiSettings,
+  contextFileNames,
+  geminiContextFiles,
+} from './geminiRules.js';
 import type { WalkedTree } from './globMatch.js';
 import { type JsoncDocument, parseJsonc } from './jsoncDocument.js';
 import { checkMcpConfig } from './mcpConfigRules.js';
@@ -73,10 +78,7 @@ export async function checkAgentFiles(
   });
 
   const names = contextFileNames(geminiSettings);
-  const contextFiles = [...layout.files]
-    .filter((file) => names.includes(path.posix.basename(file)))
-    .filter((file) => !file.split('/').some((segment) => SKIPPED_FOLDERS.has(segment)))
-    .sort(byDepth);
+  const contextFiles = geminiContextFiles(layout.files, names);
   const geminiLoaded =
     contextFiles.length === 0 ? [] : await checkGeminiContext(files, contextFiles, sink, kindOf);
   const rootContext = contextFiles.find((file) => !file.includes('/'));
@@ -129,9 +131,4 @@ export async function checkAgentFiles(
     ...mcpConfigs,
     ...geminiLoaded.filter((entry) => !byFile.has(entry.file)),
   ];
-}
-
-function byDepth(a: string, b: string): number {
-  const depth = a.split('/').length - b.split('/').length;
-  return depth !== 0 ? depth : a < b ? -1 : a > b ? 1 : 0;
 }

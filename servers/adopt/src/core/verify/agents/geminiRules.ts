@@ -6,6 +6,7 @@ import type { FindingSink } from '../finding.js';
 import { isObject } from '../jsonLocator.js';
 import { type MarkdownDocument, parseMarkdown } from '../markdownDocument.js';
 import type { RepoFiles } from '../repoFiles.js';
+import { byDepth, SKIPPED_FOLDERS } from '../repoLayout.js';
 import type { JsoncDocument } from './jsoncDocument.js';
 
 const MAX_IMPORT_DEPTH = 5;
@@ -21,6 +22,14 @@ export function contextFileNames(settings: JsoncDocument | undefined): string[] 
   if (Array.isArray(fileName) && fileName.length > 0 && fileName.every((name) => typeof name === 'string'))
     return fileName as string[];
   return [DEFAULT_CONTEXT_FILE];
+}
+
+/** Every context file in the repository (Gemini CLI reads them below the folder it starts in too), root first. */
+export function geminiContextFiles(repositoryFiles: ReadonlySet<string>, names: readonly string[]): string[] {
+  return [...repositoryFiles]
+    .filter((file) => names.includes(path.posix.basename(file)))
+    .filter((file) => !file.split('/').some((segment) => SKIPPED_FOLDERS.has(segment)))
+    .sort(byDepth);
 }
 
 export function checkGeminiSettings(
