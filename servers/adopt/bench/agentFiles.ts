@@ -1,14 +1,19 @@
 // Benchmark (not a test): verify_repo with every agent's rules on a generated repository of 500 agent files —
 // Cursor rules, Copilot instructions and prompt files, GEMINI.md files with imports, nested AGENTS.md files,
 // skills, MCP configs — and the source files their globs match. Warm in-process and as a warm MCP tools/call,
-// beside the CLI as CI runs it. Run: `npx tsx bench/agentFiles.ts` from servers/adopt after building.
+// beside the CLI as CI runs it; and session_cost on the same repository, beside reading the files it lists and
+// counting them with gpt-tokenizer (the least a hand-written count costs). Run: `npx tsx bench/agentFiles.ts`
+// from servers/adopt after building.
 import { spawnSync } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { AGENT_NAMES } from '../src/core/adopt/agentPointers.js';
+import { sessionCost } from '../src/core/cost/sessionCost.js';
 import { verifyRepo } from '../src/core/verify/verifyRepo.js';
 import { conventionalRepo, skillFile } from '../src/testing/conventionalRepo.js';
 import { type FixtureFiles, writeFixtureFiles } from '../src/testing/fixtureRepo.js';
@@ -93,7 +98,20 @@ await client.connect(
 for (let warmup = 0; warmup < 3; warmup++)
   await client.callTool({ name: 'verify_repo', arguments: { path: '.' } });
 const overMcp = await time(20, () => client.callTool({ name: 'verify_repo', arguments: { path: '.' } }));
+for (let warmup = 0; warmup < 3; warmup++) await sessionCost(root, AGENT_NAMES);
+const cost = await sessionCost(root, AGENT_NAMES);
+const costInProcess = await time(20, () => sessionCost(root, AGENT_NAMES));
+for (let warmup = 0; warmup < 3; warmup++)
+  await client.callTool({ name: 'session_cost', arguments: { path: '.' } });
+const costOverMcp = await time(20, () => client.callTool({ name: 'session_cost', arguments: { path: '.' } }));
 await client.close();
+// The baseline knows the files already (session_cost found them): it only reads and counts them whole.
+const listed = [...new Set(cost.entries.map((entry) => entry.file))];
+const readAndCount = await time(20, async () => {
+  let sum = 0;
+  for (const file of listed) sum += countTokens(await readFile(path.join(root, file), 'utf8'));
+  return sum;
+});
 const cliCold = await time(5, () =>
   spawnSync(process.execPath, [bin, 'verify', root, '--format', 'json'], { encoding: 'utf8' }),
 );
@@ -111,4 +129,19 @@ for (const [label, ms] of [
   );
 process.stdout.write(
   `target: warm verify_repo ≤ ${TARGET_MS} ms — ${overMcp <= TARGET_MS && inProcess <= TARGET_MS ? 'met' : 'NOT met'}\n`,
+);
+const totals = cost.agents.map((agent) => `${agent.agent} ${agent.total_tokens}`).join(', ');
+process.stdout.write(
+  `session_cost on the same repository: ${cost.entries.length} entries (${totals} tokens)\n`,
+);
+for (const [label, ms] of [
+  ['session_cost, core in-process (warm)', costInProcess],
+  ['session_cost over MCP stdio (warm tools/call)', costOverMcp],
+  ['read the listed files + gpt-tokenizer count', readAndCount],
+] as const)
+  process.stdout.write(
+    `${label.padEnd(48)} ${ms.toFixed(1).padStart(8)} ms   ${(ms / costInProcess).toFixed(2)}x\n`,
+  );
+process.stdout.write(
+  `target: warm session_cost ≤ ${TARGET_MS} ms — ${costOverMcp <= TARGET_MS && costInProcess <= TARGET_MS ? 'met' : 'NOT met'}\n`,
 );

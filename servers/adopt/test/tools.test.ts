@@ -168,7 +168,9 @@ describe('session_cost', () => {
     expect(unknown.text).toContain('Invalid argument \'agents\': unknown agent "windsurf"');
   });
 
-  it('pages the breakdown of 400 skills within the budget, the totals whole on every page', async () => {
+  it('pages the breakdown of 400 skills within the budget, the totals whole on every page', {
+    timeout: 120_000,
+  }, async () => {
     const seen: Array<{ tokens: number; agent: string }> = [];
     let cursor: string | undefined;
     let pages = 0;

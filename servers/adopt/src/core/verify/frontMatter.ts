@@ -34,8 +34,29 @@ export function parseFrontMatter(rawText: string): FrontMatter {
   const closing = CLOSING.exec(rest);
   if (closing === null) return { kind: 'unterminated' };
   const yamlText = rest.slice(0, closing.index);
-  if (Buffer.byteLength(yamlText) > FRONT_MATTER_LIMIT_BYTES)
-    return { kind: 'too-large', limitBytes: FRONT_MATTER_LIMIT_BYTES };
+  const bytes = Buffer.byteLength(yamlText);
+  if (bytes > FRONT_MATTER_LIMIT_BYTES) return { kind: 'too-large', limitBytes: FRONT_MATTER_LIMIT_BYTES };
+  const known = parsed.get(yamlText);
+  if (known !== undefined) return known;
+  const result = parseYaml(yamlText);
+  if (parsedBytes + bytes > PARSED_CACHE_BYTES) {
+    parsed.clear();
+    parsedBytes = 0;
+  }
+  parsed.set(yamlText, result);
+  parsedBytes += bytes;
+  return result;
+}
+
+/**
+ * Front matter parsed lately, by its text: verify reads each file's front matter in several rules, and the
+ * session cost reads it once more; YAML parsing is most of their time. Bounded by the texts' size.
+ */
+const parsed = new Map<string, FrontMatter>();
+let parsedBytes = 0;
+const PARSED_CACHE_BYTES = 4 * 1024 * 1024;
+
+function parseYaml(yamlText: string): FrontMatter {
   const lineCounter = new LineCounter();
   // The parser's own `uniqueKeys` compares each key with every other (quadratic): duplicates are found below.
   const document = parseDocument(yamlText, { uniqueKeys: false, lineCounter, prettyErrors: false });

@@ -35,6 +35,7 @@ export class RepoFiles {
   private readonly deadline: number;
   private reading = 0;
   private readonly waiting: Array<() => void> = [];
+  private readonly texts = new Map<string, Promise<string | undefined>>();
 
   private constructor(
     private readonly checkout: CheckoutFiles,
@@ -71,12 +72,21 @@ export class RepoFiles {
     return this.bytesRead >= this.budget.maxTotalBytes || Date.now() > this.deadline;
   }
 
-  async read(relative: string): Promise<string | undefined> {
-    return this.inTurn(relative, async () => {
-      const text = await this.guard(() => this.checkout.read(relative));
-      this.bytesRead += text === undefined ? 0 : Buffer.byteLength(text);
-      return text;
-    });
+  /**
+   * The file's text, read once per call: the rules and the session cost ask for the same files, and a second
+   * read would cost the file operation (and the budget) again.
+   */
+  read(relative: string): Promise<string | undefined> {
+    let text = this.texts.get(relative);
+    if (text === undefined) {
+      text = this.inTurn(relative, async () => {
+        const read = await this.guard(() => this.checkout.read(relative));
+        this.bytesRead += read === undefined ? 0 : Buffer.byteLength(read);
+        return read;
+      });
+      this.texts.set(relative, text);
+    }
+    return text;
   }
 
   /** What is at `relative`: a file, a directory, or nothing (or something that may not be read). */
