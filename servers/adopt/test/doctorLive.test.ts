@@ -131,7 +131,8 @@ describe('doctor starting servers', () => {
     const report = await doctor(root, 'repo', start());
     const [envServer, needs] = report.servers;
     expect(envServer?.start).toMatchObject({ status: 'failed' });
-    const names = /stderr: (.*)$/.exec((envServer?.start as { reason: string }).reason)?.[1]?.split(',');
+    const reason = String((envServer?.start as { reason?: string } | undefined)?.reason);
+    const names = /stderr: (.*)$/.exec(reason)?.[1]?.split(',');
     expect(names).toEqual(expect.arrayContaining(['HOME', 'MODE', 'PATH']));
     expect(names).not.toContain('SERVER_SECRET');
     expect(needs?.start).toEqual({
@@ -167,16 +168,16 @@ describe('doctor over MCP with run_repository_code', () => {
   it('starts the server only when the argument says so, and reports its tools', async () => {
     const repo = path.basename(root);
     const statically = await session.call('doctor', { path: repo });
-    expect(
-      (statically.structuredContent?.servers as Array<Record<string, unknown>>)[0]?.started,
-    ).toBeUndefined();
+    const serversOf = (outcome: { structuredContent?: Record<string, unknown> }) =>
+      (outcome.structuredContent?.servers ?? []) as Array<Record<string, unknown>>;
+    expect(serversOf(statically)[0]?.started).toBeUndefined();
     const live = await session.call(
       'doctor',
       { path: repo, run_repository_code: true },
       { timeoutMs: 120_000 },
     );
     expect(live.isError).toBeFalsy();
-    expect((live.structuredContent?.servers as Array<Record<string, unknown>>)[0]?.started).toEqual({
+    expect(serversOf(live)[0]?.started).toEqual({
       status: 'started',
       protocol_version: '2025-06-18',
       server_name: 'tiny-sdk-server',

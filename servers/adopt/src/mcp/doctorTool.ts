@@ -17,21 +17,10 @@ import { type ConfinedDirectory, WrongFileKindError } from '@groundwork/mcp-comm
 import { z } from 'zod';
 import type { DoctorReport, ServerReport } from '../core/doctor/doctor.js';
 import type { EffectiveSetting } from '../core/doctor/effectiveSettings.js';
+import { byRuleSchema, bySeverity, countByRule, findingSchema } from './findings.js';
 
 /** A value is shown as JSON, cut here (a hooks array may be long; the file has it whole). */
 const MAX_VALUE_CHARS = 1_000;
-const SEVERITY_ORDER = { error: 0, warning: 1, note: 2 } as const;
-
-const severity = z.enum(['error', 'warning', 'note']);
-const finding = z.object({
-  rule: z.string(),
-  severity,
-  file: z.string(),
-  line: z.number().int(),
-  message: z.string(),
-  fix: z.string().optional(),
-  docs: z.string().optional(),
-});
 const setting = z.object({
   key: z.string().describe('Dotted path of the key, e.g. `permissions.defaultMode`.'),
   value: z.string().describe(`The effective value as JSON (cut at ${MAX_VALUE_CHARS} characters).`),
@@ -69,7 +58,7 @@ const server = z.object({
 });
 
 type Item =
-  | { kind: 'finding'; finding: z.infer<typeof finding> }
+  | { kind: 'finding'; finding: z.infer<typeof findingSchema> }
   | { kind: 'server'; server: z.infer<typeof server> }
   | { kind: 'setting'; setting: z.infer<typeof setting> };
 
@@ -125,7 +114,10 @@ export const doctorTool = defineTool({
           'The settings files of the repository, highest precedence first, and whether Claude Code applies each.',
         ),
       not_read: z.string().describe('The settings sources outside the repository, and how they rank.'),
-      findings: z.array(finding).describe('This page of the findings: errors, then warnings, then notes.'),
+      by_rule: byRuleSchema,
+      findings: z
+        .array(findingSchema)
+        .describe('This page of the findings: errors, then warnings, then notes.'),
       servers: z.array(server).describe('This page of the .mcp.json servers.'),
       settings: z.array(setting).describe('This page of the effective settings.'),
       ...pagingOutput,
@@ -153,12 +145,11 @@ export const doctorTool = defineTool({
       await root.close();
     }
     const items: Item[] = [
-      ...[...report.findings]
-        .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity])
-        .map((entry): Item => ({ kind: 'finding', finding: entry })),
+      ...bySeverity(report.findings).map((entry): Item => ({ kind: 'finding', finding: entry })),
       ...report.servers.map((entry): Item => ({ kind: 'server', server: serverEntry(entry) })),
       ...report.settings.map((entry): Item => ({ kind: 'setting', setting: settingEntry(entry) })),
     ];
+    const byRule = countByRule(report.findings);
     // A cursor pages the same answer: it is refused once the repository's configuration changed.
     const key = cursorKey({ path: args.path, items: items.map((item) => JSON.stringify(item)) });
     const { answer } = await fitList(items, {
@@ -170,6 +161,7 @@ export const doctorTool = defineTool({
         totals: { ...report.totals, servers: report.servers.length, settings: report.settings.length },
         sources: report.sources,
         not_read: OUTSIDE_SOURCES,
+        by_rule: byRule,
         findings: page.flatMap((item) => (item.kind === 'finding' ? [item.finding] : [])),
         servers: page.flatMap((item) => (item.kind === 'server' ? [item.server] : [])),
         settings: page.flatMap((item) => (item.kind === 'setting' ? [item.setting] : [])),
