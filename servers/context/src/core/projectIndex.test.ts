@@ -42,9 +42,12 @@ describe('ProjectIndex', () => {
     const plain = confinedFileSource(directory);
     let reads = 0;
     const source = {
-      read: (file: string, maxBytes: number, signal?: AbortSignal) => {
-        if (++reads === 3) controller.abort();
-        return plain.read(file, maxBytes, signal);
+      read: plain.read,
+      async *readTexts(files: readonly string[], maxBytes: number, signal?: AbortSignal) {
+        for await (const text of plain.readTexts(files, maxBytes, signal)) {
+          if (++reads === 3) controller.abort();
+          yield text;
+        }
       },
     };
     await expect(index.build({ directory, source, signal: controller.signal })).rejects.toThrow();

@@ -182,17 +182,16 @@ export class ProjectIndex {
   ): Promise<number> {
     const budget = new WorkBudget(options.signal);
     const toParse = changed.filter((file) => languageOf(file) !== undefined);
+    const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     let parsed = 0;
-    for (const file of toParse) {
+    for await (const content of source.readTexts(toParse, maxBytes, options.signal)) {
+      const file = toParse[parsed]!;
       const language = languageOf(file)!;
       const entry = this.cache.get(file)!;
-      const content = await source.read(file, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, options.signal);
       entry.facts =
         content === undefined || looksBinary(content)
           ? { language, imports: [] }
-          : await parseFacts(language, file, content.toString('utf8')).catch(
-              (): FileFacts => ({ language, imports: [] }),
-            );
+          : await parseFacts(language, file, content).catch((): FileFacts => ({ language, imports: [] }));
       parsed++;
       if (budget.due) {
         await budget.checkpoint();
