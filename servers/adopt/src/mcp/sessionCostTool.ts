@@ -14,6 +14,7 @@ import { type ConfinedDirectory, WrongFileKindError } from '@groundwork/mcp-comm
 import { z } from 'zod';
 import { AGENT_NAMES } from '../core/adopt/agentPointers.js';
 import { agentsArgument, parseAgents } from './agentArgument.js';
+import { bySeverity, findingSchema } from './findings.js';
 
 const agent = z.enum(AGENT_NAMES);
 
@@ -37,19 +38,9 @@ const sessionCostSchema = z.object({
     )
     .describe('Per agent asked for: tokens in all (every file, whatever page this is).'),
   findings: z
-    .array(
-      z.object({
-        rule: z.string(),
-        severity: z.enum(['error', 'warning', 'note']),
-        file: z.string(),
-        line: z.number().int(),
-        message: z.string(),
-        fix: z.string().optional(),
-        docs: z.string().optional(),
-      }),
-    )
+    .array(findingSchema)
     .describe(
-      "Thresholds from the agents' documentation that these costs pass (as verify_repo reports them).",
+      "Thresholds from the agents' documentation that these costs pass (as verify_repo reports them), errors first.",
     ),
   entries: z
     .array(
@@ -115,7 +106,7 @@ export const sessionCostTool = defineTool({
         frame: (page, paging) => ({
           session_at: 'repository root' as const,
           agents: report.agents,
-          findings: report.findings,
+          findings: bySeverity(report.findings),
           entries: page,
           ...paging,
         }),

@@ -1,7 +1,8 @@
 // The tools groundwork-adopt serves.
 import type { McpTool } from '@groundwork/mcp-common';
 import { adoptRepoTool } from './adoptRepoTool.js';
+import { doctorTool } from './doctorTool.js';
 import { sessionCostTool } from './sessionCostTool.js';
 import { verifyRepoTool } from './verifyRepoTool.js';
 
-export const adoptTools: readonly McpTool[] = [verifyRepoTool, sessionCostTool, adoptRepoTool];
+export const adoptTools: readonly McpTool[] = [verifyRepoTool, sessionCostTool, doctorTool, adoptRepoTool];
