@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 /** What a count found: `tokens` is exact when `exact`, else an upper bound. */
-export interface Counted {
+interface Counted {
   tokens: number;
   exact: boolean;
 }
