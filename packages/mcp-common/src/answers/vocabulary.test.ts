@@ -3,22 +3,11 @@
 import bpeRanks from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { countTokens as reference } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../testing/seededRandom.js';
 import { countTokens, withinTokens } from './tokenCount.js';
 import { countWith, vocabulary } from './vocabulary.js';
 
 const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
-
-/** mulberry32: seeded, so a failure names a case that can be replayed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Runs of letters, digits, punctuation and spaces of many scripts, and answer-shaped JSON fragments.
 const ALPHABETS = [
@@ -71,7 +60,7 @@ describe('o200k_base counted on the vocabulary table', () => {
 
   it('counts 3,000 generated texts as gpt-tokenizer does, and says within a limit exactly when it is', async () => {
     const table = await vocabulary();
-    const next = seeded(22);
+    const next = seededRandom(22);
     for (let round = 0; round < 3000; round++) {
       const text = randomText(next);
       const expected = reference(text, AS_PLAIN_TEXT);
