@@ -50,7 +50,29 @@ function createParser(): MarkdownIt {
   return markdown;
 }
 
+/**
+ * Documents parsed lately, by their text: verify parses each instruction file for its rules, and the session cost
+ * walks the same files again; a CLAUDE.md at the size cap takes hundreds of milliseconds to parse. Bounded by
+ * the texts' size.
+ */
+const parsed = new Map<string, MarkdownDocument>();
+let parsedChars = 0;
+const PARSED_CACHE_CHARS = 8 * 1024 * 1024;
+
 export function parseMarkdown(text: string): MarkdownDocument {
+  const known = parsed.get(text);
+  if (known !== undefined) return known;
+  const document = parseDocument(text);
+  if (parsedChars + text.length > PARSED_CACHE_CHARS) {
+    parsed.clear();
+    parsedChars = 0;
+  }
+  parsed.set(text, document);
+  parsedChars += text.length;
+  return document;
+}
+
+function parseDocument(text: string): MarkdownDocument {
   const document: MarkdownDocument = { headings: [], links: [], imports: [], prose: '' };
   const prose: string[] = [];
   const env: Env = { definitions: [] };
