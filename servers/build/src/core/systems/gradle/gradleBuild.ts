@@ -305,7 +305,7 @@ async function readCatalogs(
     if (text === undefined) continue;
     if (!system.files.includes(file)) system.files.push(file);
     try {
-      const catalog = readCatalog(name, file, text);
+      const catalog = await readCatalog(name, file, text);
       catalogs.set(name, catalog);
       system.catalogs.push(catalog.summary);
     } catch (error) {
