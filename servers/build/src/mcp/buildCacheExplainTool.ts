@@ -9,7 +9,7 @@ import {
 import { z } from 'zod';
 import type { TaskExplanation } from '../core/cache/cacheExplain.js';
 import { explainGradleCache } from '../core/cache/explainRun.js';
-import { executionPolicy, runLogs, withBuildRoot } from './buildExecution.js';
+import { runControls, withBuildRoot } from './buildExecution.js';
 import { pathArgument } from './buildRoot.js';
 import { outcomeSchema, runSchema, timeoutArgument } from './runSchemas.js';
 
@@ -112,7 +112,7 @@ export const buildCacheExplainTool = defineTool({
     taskSupport: 'optional',
   },
   async apply(args, ctx) {
-    const policy = executionPolicy(ctx, 'build_cache_explain');
+    const controls = runControls(ctx, 'build_cache_explain', args, args.timeout_seconds * 1000);
     return withBuildRoot(args.path, 'gradle', ctx, async (root) => {
       const { run, explanations, compared_with } = await explainGradleCache({
         root,
@@ -120,13 +120,7 @@ export const buildCacheExplainTool = defineTool({
         properties: args.properties ?? {},
         buildCache: args.build_cache,
         ...(args.since_run === undefined ? {} : { sinceRun: args.since_run }),
-        network: args.network,
-        useWrapper: args.use_wrapper,
-        policy,
-        logs: runLogs,
-        timeoutMs: args.timeout_seconds * 1000,
-        signal: ctx.signal,
-        progress: (done, total, message) => ctx.progress(done, total, message),
+        ...controls,
         tailLines: args.tail_lines,
       });
       const listed = explanations
