@@ -22,10 +22,7 @@ function table(value: unknown): Table | undefined {
 
 export async function readCargoWorkspaces(context: ReadContext): Promise<BuildSystemModel[]> {
   const manifests = new Map<string, Manifest>();
-  for (const file of [...context.tree.files.keys()].sort()) {
-    if (!(file === 'Cargo.toml' || file.endsWith('/Cargo.toml'))) continue;
-    const text = await context.text(file);
-    if (text === undefined) continue;
+  for await (const { file, text } of context.textsNamed('Cargo.toml')) {
     // The parsing libraries load when a file they read is met, not at every start (all of them cost ~80 ms).
     const { parse: parseToml } = await import('smol-toml');
     try {
@@ -36,13 +33,7 @@ export async function readCargoWorkspaces(context: ReadContext): Promise<BuildSy
         lines: new LineIndex(text),
       });
     } catch (error) {
-      const line = (error as { line?: number }).line;
-      context.problem(
-        file,
-        line,
-        'SYNTAX_ERROR',
-        `${file}${line === undefined ? '' : `:${line}`}: ${(error as Error).message.split('\n')[0]}`,
-      );
+      context.syntaxError(file, error);
     }
   }
   const systems: BuildSystemModel[] = [];

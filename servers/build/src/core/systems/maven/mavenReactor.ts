@@ -159,20 +159,11 @@ const idOf = (pom: Pom) => `${pom.groupId ?? '?'}:${pom.artifactId}`;
 
 export async function readMavenReactors(context: ReadContext): Promise<BuildSystemModel[]> {
   const poms = new Map<string, Pom>();
-  for (const file of [...context.tree.files.keys()].sort()) {
-    if (!(file === 'pom.xml' || file.endsWith('/pom.xml'))) continue;
-    const source = await context.text(file);
-    if (source === undefined) continue;
+  for await (const { file, text: source } of context.textsNamed('pom.xml')) {
     try {
       poms.set(folderOf(file), await parsePom(file, source));
     } catch (error) {
-      const line = (error as { line?: number }).line;
-      context.problem(
-        file,
-        line,
-        'SYNTAX_ERROR',
-        `${file}${line === undefined ? '' : `:${line}`}: the POM does not parse (${(error as Error).message.split('\n')[0]}).`,
-      );
+      context.syntaxError(file, error, 'the POM does not parse');
     }
   }
   // A reactor root: a POM no other POM lists in <modules>.

@@ -30,10 +30,7 @@ interface Member {
 /** Every workspace root (a package.json with workspaces, or a pnpm-workspace.yaml), as one system each. */
 export async function readNodeWorkspaces(context: ReadContext): Promise<BuildSystemModel[]> {
   const manifests = new Map<string, Member>();
-  for (const file of [...context.tree.files.keys()].sort()) {
-    if (!(file === 'package.json' || file.endsWith('/package.json'))) continue;
-    const text = await context.text(file);
-    if (text === undefined) continue;
+  for await (const { file, text } of context.textsNamed('package.json')) {
     const dir = file === 'package.json' ? '.' : file.slice(0, -'/package.json'.length);
     try {
       const manifest = JSON.parse(text) as PackageJson;
