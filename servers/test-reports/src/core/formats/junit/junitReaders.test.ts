@@ -36,17 +36,24 @@ async function read(file: string, details: boolean, how: 'with fallback' | 'fast
   return result;
 }
 
+/**
+ * The checked-in JUnit fixtures. Not fixtures/generated/: other suites write reports there at test time
+ * (the contract test a 360 MB one), and reading that with saxes, twice, took this test to its timeout;
+ * generated reports are compared with saxes in junitMarkupScanner.test.ts, small and many.
+ */
 async function xmlFiles(directory: string): Promise<string[]> {
   const entries = await readdir(directory, { withFileTypes: true, recursive: true });
+  const generated = path.join(directory, 'generated');
   return entries
     .filter((entry) => entry.isFile() && entry.name.endsWith('.xml') && entry.name !== 'pom.xml')
+    .filter((entry) => entry.parentPath !== generated && !entry.parentPath.startsWith(generated + path.sep))
     .map((entry) => path.join(entry.parentPath, entry.name))
     .sort();
 }
 
 describe('the JUnit reader against saxes alone', () => {
   it('reads every JUnit fixture exactly as saxes does, with and without details', {
-    timeout: 120_000,
+    timeout: 30_000,
   }, async () => {
     const files = await xmlFiles(fixturesDir);
     expect(files.length).toBeGreaterThan(10);
@@ -60,7 +67,7 @@ describe('the JUnit reader against saxes alone', () => {
   });
 
   it('reads the runners’ reports among the fixtures without falling back to saxes', {
-    timeout: 120_000,
+    timeout: 30_000,
   }, async () => {
     const files = (await xmlFiles(fixturesDir)).filter(
       (file) => !file.includes(`${path.sep}hostile${path.sep}`),
@@ -99,7 +106,7 @@ describe('the JUnit reader against saxes alone', () => {
     });
 
     it('hands on every test once, as saxes reads them, and its progress never goes back', {
-      timeout: 120_000,
+      timeout: 30_000,
     }, async () => {
       for (const details of [false, true]) {
         const fast = await read(file, details, 'fast');

@@ -1,3 +1,4 @@
+import { seededRandom } from '@groundwork/mcp-testkit';
 import { describe, expect, it } from 'vitest';
 import { decodeXmlText, XmlBodySplitter } from './xmlBodySplitter.js';
 
@@ -73,5 +74,51 @@ describe('decodeXmlText', () => {
     expect(decodeXmlText('a &lt;b&gt; &quot;c&quot; &apos;d&apos; &#65;&#x42;\r\ne\rf')).toBe(
       'a <b> "c" \'d\' AB\ne\nf',
     );
+  });
+});
+
+describe('decodeXmlText against the replace it took over from', () => {
+  const REFERENCE = /&(?:(lt|gt|amp|quot|apos)|#(\d+)|#x([0-9a-fA-F]+));/g;
+  const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+  const byReplace = (raw: string) =>
+    raw
+      .replace(/\r\n?/g, '\n')
+      .replace(REFERENCE, (match, named?: string, decimal?: string, hex?: string) => {
+        if (named !== undefined) return NAMED[named] ?? match;
+        const code = decimal !== undefined ? Number.parseInt(decimal, 10) : Number.parseInt(hex ?? '', 16);
+        return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : match;
+      });
+
+  it('decodes 20,000 random texts of reference pieces exactly as the replace did', () => {
+    const random = seededRandom(11);
+    const pieces = [
+      '&',
+      '#',
+      'x',
+      ';',
+      'lt',
+      'gt',
+      'amp',
+      'quot',
+      'apos',
+      '1',
+      '65',
+      'fF',
+      'A',
+      '\r',
+      '\n',
+      'z',
+      '1114111',
+      '1114112',
+      '0'.repeat(30),
+    ];
+    const differing: string[] = [];
+    for (let index = 0; index < 20_000; index += 1) {
+      let raw = '';
+      for (let length = Math.floor(random() * 30); length > 0; length -= 1)
+        raw += pieces[Math.floor(random() * pieces.length)];
+      if (decodeXmlText(raw) !== byReplace(raw)) differing.push(raw);
+    }
+    expect(differing.slice(0, 5)).toEqual([]);
   });
 });

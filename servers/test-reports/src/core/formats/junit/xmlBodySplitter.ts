@@ -291,19 +291,57 @@ function findTagEnd(buffer: Buffer, from: number): number {
   return -1;
 }
 
-const REFERENCE = /&(?:(lt|gt|amp|quot|apos)|#(\d+)|#x([0-9a-fA-F]+));/g;
-const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+const NAMED = [
+  ['lt;', '<'],
+  ['gt;', '>'],
+  ['amp;', '&'],
+  ['quot;', '"'],
+  ['apos;', "'"],
+] as const;
 
-/** XML character data as the parser would have delivered it: references resolved, line ends normalized. */
+/**
+ * XML character data as the parser would have delivered it: references resolved, line ends normalized.
+ * Read by hand rather than by a regex replace: a replace calls back per reference, and every failure's
+ * text has some (`expected: &lt;5&gt;`).
+ */
 export function decodeXmlText(raw: string): string {
   const text = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw;
-  if (!text.includes('&')) return text;
-  return text.replace(
-    REFERENCE,
-    (match, named: string | undefined, decimal: string | undefined, hex: string | undefined) => {
-      if (named !== undefined) return NAMED[named] ?? match;
-      const code = decimal !== undefined ? Number.parseInt(decimal, 10) : Number.parseInt(hex ?? '', 16);
-      return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : match;
-    },
-  );
+  let amp = text.indexOf('&');
+  if (amp < 0) return text;
+  let decoded = '';
+  let from = 0;
+  while (amp >= 0) {
+    const reference = referenceAt(text, amp);
+    if (reference === undefined) {
+      amp = text.indexOf('&', amp + 1);
+      continue;
+    }
+    decoded += text.slice(from, amp) + reference.value;
+    from = reference.end;
+    amp = text.indexOf('&', from);
+  }
+  return from === 0 ? text : decoded + text.slice(from);
+}
+
+/** The reference at `amp` (`&lt;`, `&#65;`, `&#x41;`) and where it ends, if it is one that resolves. */
+function referenceAt(text: string, amp: number): { value: string; end: number } | undefined {
+  if (text.charCodeAt(amp + 1) !== 0x23) {
+    for (const [name, value] of NAMED)
+      if (text.startsWith(name, amp + 1)) return { value, end: amp + 1 + name.length };
+    return undefined;
+  }
+  const hex = text.charCodeAt(amp + 2) === 0x78; // `&#x`
+  const digitsFrom = amp + (hex ? 3 : 2);
+  let end = digitsFrom;
+  while (end < text.length && isDigit(text.charCodeAt(end), hex)) end += 1;
+  if (end === digitsFrom || text.charCodeAt(end) !== 0x3b) return undefined;
+  const code = Number.parseInt(text.slice(digitsFrom, end), hex ? 16 : 10);
+  return Number.isFinite(code) && code <= 0x10ffff
+    ? { value: String.fromCodePoint(code), end: end + 1 }
+    : undefined;
+}
+
+function isDigit(code: number, hex: boolean): boolean {
+  if (code >= 0x30 && code <= 0x39) return true;
+  return hex && ((code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66));
 }
