@@ -9,7 +9,7 @@ import {
 import { z } from 'zod';
 import type { TaskExplanation } from '../core/cache/cacheExplain.js';
 import { explainGradleCache } from '../core/cache/explainRun.js';
-import { runControls, withBuildRoot } from './buildExecution.js';
+import { executionPolicy, runControls, withBuildRoot } from './buildExecution.js';
 import { pathArgument } from './buildRoot.js';
 import { outcomeSchema, runSchema, timeoutArgument } from './runSchemas.js';
 
@@ -112,8 +112,9 @@ export const buildCacheExplainTool = defineTool({
     taskSupport: 'optional',
   },
   async apply(args, ctx) {
-    const controls = runControls(ctx, 'build_cache_explain', args, args.timeout_seconds * 1000);
+    const policy = executionPolicy(ctx, 'build_cache_explain');
     return withBuildRoot(args.path, 'gradle', ctx, async (root) => {
+      const controls = runControls(ctx, policy, args, args.timeout_seconds * 1000);
       const { run, explanations, compared_with } = await explainGradleCache({
         root,
         tasks: args.tasks,

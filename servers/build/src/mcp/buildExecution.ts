@@ -37,12 +37,12 @@ export function executionPolicy(ctx: Pick<ToolContext, 'switches'>, tool: string
 }
 
 /**
- * A call's run controls: its network, wrapper and keep-going arguments, the policy (refused here unless the
- * operator allowed build execution), the run's deadline, and the call's cancellation and progress.
+ * A call's run controls: its network, wrapper and keep-going arguments, the policy (executionPolicy, asked before
+ * anything is opened), the run's deadline, and the call's cancellation and progress, read when the run starts.
  */
 export function runControls(
-  ctx: Pick<ToolContext, 'switches' | 'signal' | 'progress'>,
-  tool: string,
+  ctx: Pick<ToolContext, 'signal' | 'progress'>,
+  policy: BuildPolicy,
   args: {
     network?: boolean | undefined;
     use_wrapper?: boolean | undefined;
@@ -51,7 +51,7 @@ export function runControls(
   timeoutMs: number,
 ): RunControls {
   return {
-    policy: executionPolicy(ctx, tool),
+    policy,
     network: args.network === true,
     useWrapper: args.use_wrapper === true,
     ...(args.keep_going === undefined ? {} : { keepGoing: args.keep_going }),

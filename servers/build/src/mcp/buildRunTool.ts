@@ -1,7 +1,7 @@
 import { defineTool, optionalBoolean, optionalBoundedInt, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { controlledRun, runBuild } from '../core/run/runBuild.js';
-import { runControls, withBuildRoot } from './buildExecution.js';
+import { executionPolicy, runControls, withBuildRoot } from './buildExecution.js';
 import { pathArgument } from './buildRoot.js';
 import { outcomeSchema, runSchema, taskSchema, timeoutArgument } from './runSchemas.js';
 import { systemSchema } from './schemas.js';
@@ -74,8 +74,9 @@ export const buildRunTool = defineTool({
     taskSupport: 'optional',
   },
   async apply(args, ctx) {
-    const controls = runControls(ctx, 'build_run', args, args.timeout_seconds * 1000);
+    const policy = executionPolicy(ctx, 'build_run');
     return withBuildRoot(args.path, args.system, ctx, async (root, system) => {
+      const controls = runControls(ctx, policy, args, args.timeout_seconds * 1000);
       const run = await runBuild(
         controlledRun(controls, system, args.tasks, { root, tailLines: args.tail_lines }),
       );

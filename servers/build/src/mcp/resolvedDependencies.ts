@@ -4,7 +4,7 @@ import { optionalBoolean, type ToolContext } from '@groundwork/mcp-common';
 import { pathsTo, resolvedDependencies } from '../core/resolve/resolvedGraph.js';
 import { type Resolution, resolveWithBuildTool } from '../core/resolve/resolveWithBuildTool.js';
 import type { BuildSystemKind } from '../core/workspace/model.js';
-import { runControls, withBuildRoot } from './buildExecution.js';
+import { executionPolicy, runControls, withBuildRoot } from './buildExecution.js';
 
 /** Resolving runs the build's configuration code, so it has a deadline like a build run. */
 const RESOLVE_TIMEOUT_MS = 15 * 60_000;
@@ -50,13 +50,13 @@ export async function resolveFor(
   ctx: ToolContext,
   tool: string,
 ): Promise<Resolution> {
-  const controls = runControls(ctx, tool, args, RESOLVE_TIMEOUT_MS);
+  const policy = executionPolicy(ctx, tool);
   return withBuildRoot(path, args.system, ctx, (root, system) =>
     resolveWithBuildTool({
       root,
       system,
       ...(args.configuration === undefined ? {} : { configurations: [args.configuration] }),
-      ...controls,
+      ...runControls(ctx, policy, args, RESOLVE_TIMEOUT_MS),
     }),
   );
 }
