@@ -330,7 +330,10 @@ describe('the vendored settings schema', () => {
     for (const { key, value } of report.settings) {
       const parts = key.split('.');
       let node = rebuilt;
-      for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+      for (const part of parts.slice(0, -1)) {
+        node[part] ??= {};
+        node = node[part] as Record<string, unknown>;
+      }
       node[parts.at(-1) as string] = value;
     }
     expect(validate(rebuilt), JSON.stringify(validate.errors)).toBe(true);
