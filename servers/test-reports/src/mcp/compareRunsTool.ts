@@ -1,6 +1,5 @@
 import {
   cursorKey,
-  decodeCursor,
   defineTool,
   fitList,
   optionalBoundedInt,
@@ -89,11 +88,10 @@ export const compareRunsTool = defineTool({
       head_reports: headReports.reports,
       ...(headReports.reports_total === undefined ? {} : { head_reports_total: headReports.reports_total }),
     };
-    const key = cursorKey({ tool: 'compare_runs', base: args.base, head: args.head, total: items.length });
     const { answer } = await fitList(items, {
       budget: ctx.answer,
-      offset: decodeCursor(args.cursor, key),
-      cursorKey: key,
+      cursor: args.cursor,
+      cursorKey: cursorKey({ tool: 'compare_runs', base: args.base, head: args.head, total: items.length }),
       maxItems: args.limit,
       frame: (page, paging) => {
         const categories = Object.fromEntries(

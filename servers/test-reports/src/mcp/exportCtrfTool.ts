@@ -1,6 +1,5 @@
 import {
   cursorKey,
-  decodeCursor,
   defineTool,
   fitList,
   pagingArguments,
@@ -34,13 +33,12 @@ export const exportCtrfTool = defineTool({
   async apply(args, ctx) {
     const { run } = await readReportsAt(args.path, ctx, { details: true });
     const tests = ctrfTests(run);
-    const key = cursorKey({ tool: 'export_ctrf', path: args.path, tests: tests.length });
     const now = new Date();
     const reports = describeReports(run, ctx);
     const { answer } = await fitList(tests, {
       budget: ctx.answer,
-      offset: decodeCursor(args.cursor, key),
-      cursorKey: key,
+      cursor: args.cursor,
+      cursorKey: cursorKey({ tool: 'export_ctrf', path: args.path, tests: tests.length }),
       frame: (page, paging) => ({
         ctrf: ctrfDocument(run, page, { generatedBy: 'groundwork-test-reports', now }) as unknown as Record<
           string,

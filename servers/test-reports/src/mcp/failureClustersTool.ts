@@ -1,6 +1,5 @@
 import {
   cursorKey,
-  decodeCursor,
   defineTool,
   fitList,
   pagingArguments,
@@ -111,13 +110,12 @@ export const failureClustersTool = defineTool({
     const { run } = await readReportsAt(args.path, ctx, { details: true });
     const failing = run.tests.values().filter(isFailing);
     const clusters = clusterFailures(failing);
-    const key = cursorKey({ tool: 'failure_clusters', path: args.path, clusters: clusters.length });
     const reports = describeReports(run, ctx);
     const verdict = verdictOf(run);
     const { answer } = await fitList(clusters.map(describeCluster), {
       budget: ctx.answer,
-      offset: decodeCursor(args.cursor, key),
-      cursorKey: key,
+      cursor: args.cursor,
+      cursorKey: cursorKey({ tool: 'failure_clusters', path: args.path, clusters: clusters.length }),
       frame: (page, paging) => ({ verdict, failures: failing.length, clusters: page, ...paging, ...reports }),
     });
     return ToolResult.success(answer);

@@ -1,6 +1,5 @@
 import {
   cursorKey,
-  decodeCursor,
   defineTool,
   fitList,
   optionalBoolean,
@@ -67,16 +66,15 @@ export const flakyTestsTool = defineTool({
     for (const given of args.paths) runs.push((await readReportsAt(given, ctx, { details: false })).run);
     const flaky = findFlakyTests(runs, { sameCode: args.same_code });
     const reports = describeReports(runs, ctx);
-    const key = cursorKey({
-      tool: 'flaky_tests',
-      paths: args.paths,
-      same_code: args.same_code,
-      total: flaky.length,
-    });
     const { answer } = await fitList(flaky, {
       budget: ctx.answer,
-      offset: decodeCursor(args.cursor, key),
-      cursorKey: key,
+      cursor: args.cursor,
+      cursorKey: cursorKey({
+        tool: 'flaky_tests',
+        paths: args.paths,
+        same_code: args.same_code,
+        total: flaky.length,
+      }),
       maxItems: args.limit,
       frame: (page, paging) => ({
         method: VERDICT_METHOD,

@@ -1,6 +1,5 @@
 import {
   cursorKey,
-  decodeCursor,
   defineTool,
   fitList,
   optionalBoolean,
@@ -109,17 +108,16 @@ export const listFailuresTool = defineTool({
     const verdict = verdictOf(run);
     const summary = verdictSentence(run);
     const reports = describeReports(run, ctx);
-    const key = cursorKey({
-      tool: 'list_failures',
-      path: args.path,
-      group: args.group,
-      total: failing.length,
-    });
     // A page holds at most `limit` failures, fewer when their stacks and output would outgrow the budget.
     const { answer } = await fitList(failing, {
       budget: ctx.answer,
-      offset: decodeCursor(args.cursor, key),
-      cursorKey: key,
+      cursor: args.cursor,
+      cursorKey: cursorKey({
+        tool: 'list_failures',
+        path: args.path,
+        group: args.group,
+        total: failing.length,
+      }),
       maxItems: args.limit,
       frame: (page, paging) => ({
         verdict,

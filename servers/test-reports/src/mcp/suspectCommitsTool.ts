@@ -1,7 +1,6 @@
 import path from 'node:path';
 import {
   cursorKey,
-  decodeCursor,
   defineTool,
   fitList,
   InvalidArgumentError,
@@ -152,14 +151,6 @@ export const suspectCommitsTool = defineTool({
     });
     const found = await findSuspects(repo, evidence, range, ctx.signal);
     const uncommitted = await uncommittedOf(repo, [...new Set(evidence.lines.map((line) => line.file))], ctx);
-    const key = cursorKey({
-      tool: 'suspect_commits',
-      path: args.path,
-      cluster: args.cluster,
-      id: args.id,
-      root: args.root,
-      range,
-    });
     const note =
       evidence.lines.length === 0 && found.subjects.length === 0
         ? 'No frame of these failures names a file of this repository, so no commit can be tied to them: pass root if the stack paths refer to another checkout.'
@@ -188,8 +179,15 @@ export const suspectCommitsTool = defineTool({
     };
     const { answer } = await fitList(found.suspects, {
       budget: ctx.answer,
-      offset: decodeCursor(args.cursor, key),
-      cursorKey: key,
+      cursor: args.cursor,
+      cursorKey: cursorKey({
+        tool: 'suspect_commits',
+        path: args.path,
+        cluster: args.cluster,
+        id: args.id,
+        root: args.root,
+        range,
+      }),
       frame: (page, paging) => ({
         ...frame,
         suspects: page,

@@ -1,6 +1,5 @@
 import {
   cursorKey,
-  decodeCursor,
   defineTool,
   fitList,
   optionalBoolean,
@@ -165,12 +164,11 @@ export const testSummaryTool = defineTool({
             },
           }),
     };
-    const key = cursorKey({ tool: 'test_summary', path: args.path, suites: summary.suite_count });
     // The suites are the one list that grows with the run: paged, failing suites first.
     const { answer } = await fitList(summary.suites, {
       budget: ctx.answer,
-      offset: decodeCursor(args.cursor, key),
-      cursorKey: key,
+      cursor: args.cursor,
+      cursorKey: cursorKey({ tool: 'test_summary', path: args.path, suites: summary.suite_count }),
       maxItems: MAX_SUITES,
       frame: (suites, paging) => ({
         ...fixed,
