@@ -11,7 +11,13 @@ import {
 import { z } from 'zod';
 import { type ComparedTest, compareRuns, type RunComparison } from '../core/runComparison.js';
 import { head as headOf } from '../core/testResult.js';
-import { describeReports, readReportsAt, reportsOutput, reportsTotalOutput } from './reportReading.js';
+import {
+  describeReports,
+  readReportsAt,
+  readsReports,
+  reportsOutput,
+  reportsTotalOutput,
+} from './reportReading.js';
 
 const comparedTest = z.object({
   id: z.string(),
@@ -65,9 +71,7 @@ export const compareRunsTool = defineTool({
       head_reports: reportsOutput,
       head_reports_total: reportsTotalOutput,
     }),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    // May run long on a big input: a client that supports tasks may run it as one.
-    taskSupport: 'optional',
+    ...readsReports,
   },
   async apply(args, ctx) {
     const base = (await readReportsAt(args.base, ctx, { details: false })).run;

@@ -1,15 +1,7 @@
-import {
-  cursorKey,
-  defineTool,
-  fitList,
-  pagingArguments,
-  pagingOutput,
-  pathArg,
-  ToolResult,
-} from '@groundwork/mcp-common';
+import { cursorKey, defineTool, fitList, pagingArguments, pathArg, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { ctrfDocument, ctrfTests } from '../core/formats/ctrf/ctrfWriter.js';
-import { describeReports, readReportsAt, reportsOutput, reportsTotalOutput } from './reportReading.js';
+import { describeReports, pagedRunOutput, readReportsAt, readsReports } from './reportReading.js';
 
 export const exportCtrfTool = defineTool({
   definition: {
@@ -23,12 +15,9 @@ export const exportCtrfTool = defineTool({
     }),
     output: z.object({
       ctrf: z.record(z.string(), z.unknown()).describe('The CTRF document (reportFormat "CTRF").'),
-      ...pagingOutput,
-      reports: reportsOutput,
-      reports_total: reportsTotalOutput,
+      ...pagedRunOutput,
     }),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    taskSupport: 'optional',
+    ...readsReports,
   },
   async apply(args, ctx) {
     const { run } = await readReportsAt(args.path, ctx, { details: true });

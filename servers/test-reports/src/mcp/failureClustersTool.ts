@@ -1,21 +1,13 @@
-import {
-  cursorKey,
-  defineTool,
-  fitList,
-  pagingArguments,
-  pagingOutput,
-  pathArg,
-  ToolResult,
-} from '@groundwork/mcp-common';
+import { cursorKey, defineTool, fitList, pagingArguments, pathArg, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { clusterFailures, type FailureCluster, memberIds, memberVariants } from '../core/failureClusters.js';
 import { head } from '../core/testResult.js';
 import { isFailing, shownFile, testId } from '../core/testRun.js';
 import {
   describeReports,
+  pagedRunOutput,
   readReportsAt,
-  reportsOutput,
-  reportsTotalOutput,
+  readsReports,
   verdictOf,
   verdictOutput,
 } from './reportReading.js';
@@ -99,12 +91,9 @@ export const failureClustersTool = defineTool({
       verdict: verdictOutput,
       failures: z.number().int().describe('Failed and errored tests in the run.'),
       clusters: z.array(clusterOutput),
-      ...pagingOutput,
-      reports: reportsOutput,
-      reports_total: reportsTotalOutput,
+      ...pagedRunOutput,
     }),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    taskSupport: 'optional',
+    ...readsReports,
   },
   async apply(args, ctx) {
     const { run } = await readReportsAt(args.path, ctx, { details: true });

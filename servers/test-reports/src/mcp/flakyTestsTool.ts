@@ -5,13 +5,12 @@ import {
   optionalBoolean,
   optionalBoundedInt,
   pagingArguments,
-  pagingOutput,
   stringList,
   ToolResult,
 } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { findFlakyTests, MIN_RUNS, VERDICT_METHOD } from '../core/flakyTests.js';
-import { describeReports, readReportsAt, reportsOutput, reportsTotalOutput } from './reportReading.js';
+import { describeReports, pagedRunOutput, readReportsAt, readsReports } from './reportReading.js';
 
 export const flakyTestsTool = defineTool({
   definition: {
@@ -53,13 +52,9 @@ export const flakyTestsTool = defineTool({
         }),
       ),
       runs_read: z.number().int(),
-      ...pagingOutput,
-      reports: reportsOutput,
-      reports_total: reportsTotalOutput,
+      ...pagedRunOutput,
     }),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    // May run long on a big input: a client that supports tasks may run it as one.
-    taskSupport: 'optional',
+    ...readsReports,
   },
   async apply(args, ctx) {
     const runs = [];

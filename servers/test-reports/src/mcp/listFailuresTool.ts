@@ -5,7 +5,6 @@ import {
   optionalBoolean,
   optionalBoundedInt,
   pagingArguments,
-  pagingOutput,
   pathArg,
   ToolResult,
 } from '@groundwork/mcp-common';
@@ -14,9 +13,9 @@ import { clusterFailures } from '../core/failureClusters.js';
 import { type FoldedTest, isFailing, shownFile, testId } from '../core/testRun.js';
 import {
   describeReports,
+  pagedRunOutput,
   readReportsAt,
-  reportsOutput,
-  reportsTotalOutput,
+  readsReports,
   verdictOf,
   verdictOutput,
   verdictSentence,
@@ -77,13 +76,9 @@ export const listFailuresTool = defineTool({
         .optional()
         .describe('With group: the first 20 clusters, largest first; cluster_count says how many there are.'),
       cluster_count: z.number().int().optional(),
-      ...pagingOutput,
-      reports: reportsOutput,
-      reports_total: reportsTotalOutput,
+      ...pagedRunOutput,
     }),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    // May run long on a big input: a client that supports tasks may run it as one.
-    taskSupport: 'optional',
+    ...readsReports,
   },
   async apply(args, ctx) {
     const { run } = await readReportsAt(args.path, ctx, { details: true });

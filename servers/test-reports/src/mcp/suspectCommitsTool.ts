@@ -22,7 +22,7 @@ import { findSuspects } from '../core/suspects/suspectCommits.js';
 import { resolveRange } from '../core/suspects/suspectRange.js';
 import { testKey } from '../core/testResult.js';
 import { type FoldedTest, isFailing, type TestRun, testId } from '../core/testRun.js';
-import { readReportsAt } from './reportReading.js';
+import { readReportsAt, readsReports } from './reportReading.js';
 
 const MAX_HISTORY = 20;
 const MAX_EVIDENCE_SHOWN = 20;
@@ -119,9 +119,8 @@ export const suspectCommitsTool = defineTool({
       ...pagingOutput,
       note: z.string().optional(),
     }),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    // Reads the reports and walks git history: a client that supports tasks may run it as one.
-    taskSupport: 'optional',
+    // Reads the reports and walks git history.
+    ...readsReports,
   },
   async apply(args, ctx) {
     if ((args.cluster === undefined) === (args.id === undefined)) {

@@ -18,6 +18,7 @@ import { head } from '../core/testResult.js';
 import {
   describeReports,
   readReportsAt,
+  readsReports,
   reportsOutput,
   reportsTotalOutput,
   verdictOf,
@@ -117,9 +118,7 @@ export const testSummaryTool = defineTool({
         })
         .optional(),
     }),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    // May run long on a big input: a client that supports tasks may run it as one.
-    taskSupport: 'optional',
+    ...readsReports,
   },
   async apply(args, ctx) {
     const { run } = await readReportsAt(args.path, ctx, { details: false });
