@@ -9,6 +9,7 @@ import {
   ChildCancelledError,
   ChildMissingError,
   ChildTimeoutError,
+  findExecutable,
   MAX_LINE_CHARS,
   removeIfServerDies,
   runChild,
@@ -182,6 +183,64 @@ setInterval(() => {}, 1000);
   it('forgets a directory once the server removed it itself', () => {
     const forget = removeIfServerDies(path.join(tmpdir(), 'never-created-groundwork'));
     expect(() => forget()).not.toThrow();
+  });
+});
+
+describe('runChild in conversation', () => {
+  it('keeps stdin open for the caller, answers line by line, and ends when stdin closes', async () => {
+    const replies: string[] = [];
+    let talk: { write(text: string): void; end(): void } | undefined;
+    const result = await runChild(
+      process.execPath,
+      [
+        '-e',
+        "require('readline').createInterface({ input: process.stdin }).on('line', (l) => console.log('echo ' + l))",
+      ],
+      {
+        cwd: tmpdir(),
+        timeoutMs: 20_000,
+        converse: (child) => {
+          talk = child;
+          child.write('one\n');
+        },
+        onLine: (line) => {
+          replies.push(line);
+          if (replies.length === 1) talk?.write('two\n');
+          else talk?.end();
+        },
+      },
+    );
+    expect(result.code).toBe(0);
+    expect(replies).toEqual(['echo one', 'echo two']);
+  });
+
+  it('stops a child that ignores its closed stdin, and resolves with its exit rather than failing', async () => {
+    let pid = 0;
+    let stop = () => {};
+    const result = await runChild('sh', ['-c', 'echo $$; exec sleep 60'], {
+      cwd: tmpdir(),
+      timeoutMs: 60_000,
+      converse: (child) => {
+        child.end();
+        stop = child.stop;
+      },
+      onLine: (line) => {
+        pid = Number(line);
+        stop();
+      },
+    });
+    expect(result.code).not.toBe(0);
+    expect(await waitUntilGone(pid)).toBe(true);
+  });
+});
+
+describe('findExecutable', () => {
+  it('finds a command on the absolute PATH entries without running it, and nothing that is not there', () => {
+    expect(
+      findExecutable('sh', tmpdir(), `relative:${path.dirname(process.execPath)}:/bin:/usr/bin`),
+    ).toMatch(/\/sh$/);
+    expect(findExecutable('no-such-command-here', tmpdir(), '/bin:/usr/bin')).toBeUndefined();
+    expect(findExecutable('sh', tmpdir(), 'bin')).toBeUndefined();
   });
 });
 

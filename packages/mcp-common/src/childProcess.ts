@@ -45,6 +45,19 @@ export interface ChildOptions {
    * is counted, not written. The file is complete when runChild settles.
    */
   spool?: { file: string; maxBytes: number };
+  /**
+   * Keeps the child's stdin open for a conversation (a stdio MCP server, say): called once the child may run,
+   * with a way to write to it, to close its stdin, and to stop it (its group is killed, and the call resolves
+   * with the exit as usual, not a failure). Without it, stdin is closed at once.
+   */
+  converse?: (child: ChildConversation) => void;
+}
+
+/** What `converse` is handed. */
+export interface ChildConversation {
+  write(text: string): void;
+  end(): void;
+  stop(): void;
 }
 
 /** The longest line `onLine` is given in one piece. */
@@ -154,7 +167,8 @@ export function runChild(
     child.stdin?.on('error', () => {
       // The child is already gone; its exit is reported through 'close'.
     });
-    child.stdin?.end('\n');
+    if (options.converse === undefined) child.stdin?.end('\n');
+    else child.stdin?.write('\n');
     let stdout = '';
     let stderr = '';
     let failure: Error | undefined;
@@ -193,6 +207,17 @@ export function runChild(
       options.timeoutMs,
     );
     const onAbort = () => killTree(new ChildCancelledError(command));
+    options.converse?.({
+      write: (text) => {
+        if (child.stdin !== null && !child.stdin.destroyed && !exited) child.stdin.write(text);
+      },
+      end: () => child.stdin?.end(),
+      stop: () => {
+        signalGroup(group, 'SIGTERM');
+        setTimeout(() => signalGroup(group, 'SIGKILL'), KILL_GRACE_MS).unref();
+        if (exited) stopReading();
+      },
+    });
     options.signal?.addEventListener('abort', onAbort, { once: true });
     child.on('error', (error: NodeJS.ErrnoException) => {
       failure ??= error.code === 'ENOENT' ? new ChildMissingError(command) : error;
@@ -287,8 +312,13 @@ const GATE = 'read -r _ || exit 125; exec "$@"';
 /**
  * The absolute path `command` runs as: a path containing a slash against `cwd`, otherwise the first executable
  * file of that name in an absolute PATH entry (relative entries such as `.` would run a repository's files).
+ * Looks only (nothing is run): how a caller tells whether a command would start.
  */
-function findExecutable(command: string, cwd: string, searchPath: string | undefined): string | undefined {
+export function findExecutable(
+  command: string,
+  cwd: string,
+  searchPath: string | undefined,
+): string | undefined {
   const candidates = command.includes('/')
     ? [path.resolve(cwd, command)]
     : (searchPath ?? '')

@@ -72,6 +72,7 @@ describe('@groundwork/mcp-common public API', () => {
       'ChildTimeoutError',
       'MAX_LINE_CHARS',
       'SAFE_ENV_NAMES',
+      'findExecutable',
       'isAvailable',
       'removeIfServerDies',
       'runChild',

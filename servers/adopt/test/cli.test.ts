@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { removeFixtureRepo, writeFixtureRepo } from '../src/testing/fixtureRepo.js';
 import { sarifSchemaErrors } from '../src/testing/sarifSchema.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
@@ -77,5 +78,52 @@ describe('groundwork-adopt verify', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("'no-such-repo' is not a directory");
     expect(missing.stdout).toBe('');
+  });
+});
+
+describe('groundwork-adopt doctor', () => {
+  function doctor(...args: string[]) {
+    const result = spawnSync(process.execPath, [bin, 'doctor', ...args], { cwd: fixtures, encoding: 'utf8' });
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  }
+
+  it('prints the effective settings, the servers and the findings, and exits 1 on errors', async () => {
+    const root = await writeFixtureRepo({
+      '.mcp.json': JSON.stringify({ mcpServers: { docs: { type: 'http', url: 'docs.example.com/mcp' } } }),
+      '.claude/settings.local.json': '{ "model": ',
+    });
+    try {
+      const broken = doctor(root);
+      expect(broken.code).toBe(1);
+      expect(broken.stdout).toContain('.claude/settings.local.json (local): skipped');
+      expect(broken.stdout).toContain(
+        'error [doctor/mcp-url] Server \'docs\': `url` "docs.example.com/mcp" is not an absolute URL.',
+      );
+    } finally {
+      await removeFixtureRepo(root);
+    }
+    const real = doctor('real/shanraisshan__claude-code-best-practice');
+    expect(real.code).toBe(0);
+    expect(real.stdout).toContain(
+      'enableAllProjectMcpServers = true  (set only in shared project settings (.claude/settings.json))',
+    );
+    expect(real.stdout).toContain('playwright (stdio): nothing found that stops it (not started)');
+  });
+
+  it('prints SARIF that validates against the official schema, with the doctor rules in the catalog', () => {
+    const { stdout } = doctor('--format=sarif', 'real/pydantic__pydantic-ai');
+    const sarif = JSON.parse(stdout);
+    expect(sarifSchemaErrors(sarif)).toEqual([]);
+    const ids = sarif.runs[0].tool.driver.rules.map((rule: { id: string }) => rule.id);
+    expect(ids).toContain('doctor/permission-shadowed');
+    expect(sarif.runs[0].results.map((result: { ruleId: string }) => result.ruleId)).toEqual([
+      'doctor/permission-redundant',
+    ]);
+  });
+
+  it('refuses a start timeout that is not whole seconds, with exit code 2', () => {
+    const { code, stderr } = doctor('--start-timeout', 'soon', 'broken-repo');
+    expect(code).toBe(2);
+    expect(stderr).toContain('--start-timeout takes whole seconds');
   });
 });

@@ -1,12 +1,39 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeTransportContract } from '@groundwork/mcp-testkit';
+import { afterAll } from 'vitest';
+import { plainRepo } from '../src/testing/buildToolRepos.js';
+import { createBareRemote } from '../src/testing/gitFixtures.js';
+
+const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
+// adopt_repo's call in everyToolCall dry-runs a remote made here, inside the allowed directory.
+await mkdir(path.join(fixtures, '.tmp'), { recursive: true });
+const scratch = await mkdtemp(path.join(fixtures, '.tmp', 'contract-'));
+const remote = await createBareRemote(plainRepo, 'main', scratch);
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
 
 describeTransportContract({
   serverName: 'groundwork-adopt',
   bin: fileURLToPath(new URL('../dist/bin.js', import.meta.url)),
   clientName: 'adopt-contract-test',
-  allowedDir: fileURLToPath(new URL('./fixtures', import.meta.url)),
+  allowedDir: fixtures,
   sampleCall: { name: 'verify_repo', arguments: { path: 'conventional-repo' } },
+  everyToolCall: [
+    { name: 'verify_repo', arguments: { path: 'conventional-repo' } },
+    { name: 'doctor', arguments: { path: 'real/shanraisshan__claude-code-best-practice' } },
+    {
+      name: 'adopt_repo',
+      arguments: {
+        repository_url: remote.url,
+        workspace: path.relative(fixtures, path.join(scratch, 'ws')),
+        dry_run: true,
+        retries: 0,
+      },
+    },
+  ],
   // A refused connection retried five times sits in backoff for a minute unless the cancellation reaches it.
   slowCall: {
     name: 'adopt_repo',

@@ -40,11 +40,12 @@ function call(name: string, args: Record<string, unknown>): Promise<ToolOutcome>
 }
 
 describe('tools/list', () => {
-  it('lists verify_repo (read-only) and adopt_repo (writes, open world)', async () => {
+  it('lists verify_repo and doctor (read-only) and adopt_repo (writes, open world)', async () => {
     const { tools } = await server.client.listTools();
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
-    expect(Object.keys(byName).sort()).toEqual(['adopt_repo', 'verify_repo']);
+    expect(Object.keys(byName).sort()).toEqual(['adopt_repo', 'doctor', 'verify_repo']);
     expect(byName.verify_repo?.annotations?.readOnlyHint).toBe(true);
+    expect(byName.doctor?.annotations?.readOnlyHint).toBe(true);
     expect(byName.adopt_repo?.annotations?.readOnlyHint).toBe(false);
     expect(byName.adopt_repo?.annotations?.openWorldHint).toBe(true);
     // It pushes to remotes and commits in local checkouts.

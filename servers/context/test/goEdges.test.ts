@@ -28,7 +28,8 @@ describe.skipIf(!haveGoCorpus)('Go edges equal go/types on Debian module sources
     })
       .split('\n')
       .filter((line) => line !== '');
-    const { graph } = await new ProjectIndex(root).build();
+    using built = new ProjectIndex(root);
+    const { graph } = await built.build();
     const actual: string[] = [];
     for (const file of graph.files.values()) {
       if (file.language !== 'go') continue;

@@ -38,7 +38,8 @@ describe.skipIf(!havePython || !haveCorpus)('Python edges equal importlib on Deb
     })
       .split('\n')
       .filter((line) => line !== '');
-    const { graph } = await new ProjectIndex(root).build();
+    using built = new ProjectIndex(root);
+    const { graph } = await built.build();
     const actual: string[] = [];
     for (const file of graph.files.values()) {
       if (file.language !== 'python') continue;

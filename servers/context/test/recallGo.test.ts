@@ -70,7 +70,7 @@ describe.skipIf(!haveGoCorpus)('change_impact recall against go list -test -deps
     const testFilesOf = new Map(packages.map((entry) => [entry.dir, entry.testFiles]));
     expect(binaries.length).toBeGreaterThan(8);
 
-    const index = new ProjectIndex(root);
+    using index = new ProjectIndex(root);
     const project = await index.build();
     const state = await describeCodeState(undefined, project.scan.files);
     let theirs = 0;
@@ -114,7 +114,6 @@ describe.skipIf(!haveGoCorpus)('change_impact recall against go list -test -deps
       ours += mine.length;
       checked++;
     }
-    index.close();
     expect(checked).toBeGreaterThan(15);
     expect(theirs).toBeGreaterThan(0);
     process.stderr.write(`go: ${checked} packages changed, recall 100%, precision ${theirs}/${ours}\n`);

@@ -95,7 +95,7 @@ describe('change_impact recall against jest --findRelatedTests', () => {
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('selects every test jest selects, for each changed module', { timeout: 300_000 }, async () => {
-    const index = new ProjectIndex(root);
+    using index = new ProjectIndex(root);
     const project = await index.build();
     const state = await describeCodeState(undefined, project.scan.files);
     let theirs = 0;
@@ -122,7 +122,6 @@ describe('change_impact recall against jest --findRelatedTests', () => {
       theirs += selected.length;
       ours += mine.length;
     }
-    index.close();
     expect(theirs).toBeGreaterThan(5);
     process.stderr.write(`jest: recall 100%, precision ${theirs}/${ours}\n`);
   });

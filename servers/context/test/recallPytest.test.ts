@@ -117,7 +117,7 @@ describe.skipIf(!havePytest || !haveCorpus)('change_impact recall against pytest
       loaded.set(test, JSON.parse(line!.slice('GROUNDWORK-LOADED '.length)) as string[]);
     }
 
-    const index = new ProjectIndex(root);
+    using index = new ProjectIndex(root);
     const project = await index.build();
     const state = await describeCodeState(undefined, project.scan.files);
     let theirs = 0;
@@ -139,7 +139,6 @@ describe.skipIf(!havePytest || !haveCorpus)('change_impact recall against pytest
       theirs += expected.length;
       ours += mine.length;
     }
-    index.close();
     expect(theirs).toBeGreaterThan(20);
     // What we add is an import collection does not run: test_lazy.py imports charset_normalizer inside its
     // test function, urllib3's util/url.py imports idna inside `_idna_encode`.

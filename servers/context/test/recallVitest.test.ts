@@ -75,7 +75,7 @@ function vitestRelated(root: string, file: string): string[] {
 describe('change_impact recall against vitest related', () => {
   it('selects every test vitest selects, for each changed module', { timeout: 300_000 }, async () => {
     const root = generate();
-    const index = new ProjectIndex(root);
+    using index = new ProjectIndex(root);
     const project = await index.build();
     const state = await describeCodeState(undefined, project.scan.files);
     let theirs = 0;
@@ -91,7 +91,6 @@ describe('change_impact recall against vitest related', () => {
       theirs += selected.length;
       ours += mine.length;
     }
-    index.close();
     // Precision: the share of our selections vitest also makes (printed for docs; type-only edges explain the rest).
     process.stderr.write(`recall 100%, precision ${theirs}/${ours}\n`);
     expect(theirs).toBeGreaterThan(0);

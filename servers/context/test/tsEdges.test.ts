@@ -30,7 +30,8 @@ describe('TS/JS edges equal TypeScript’s resolver on real packages', () => {
   for (const corpus of CORPUS) {
     it(`${corpus.name}: the same edges both ways`, { timeout: 300_000 }, async () => {
       const root = corpus.root();
-      const { graph, scan } = await new ProjectIndex(root).build();
+      using built = new ProjectIndex(root);
+      const { graph, scan } = await built.build();
       const expected = typeScriptEdges(
         root,
         scan.files.map((file) => file.path),

@@ -9,7 +9,7 @@ export const fixAgentConfigPrompt = definePrompt({
     name: 'fix-agent-config',
     title: 'Fix agent configuration',
     description:
-      "Checks a repository's CLAUDE.md, AGENTS.md, skills, subagents, settings, hooks, .mcp.json and the other agents' files (Cursor rules, Copilot instructions, GEMINI.md, MCP configs) with verify_repo, then fixes the findings one file at a time and verifies again.",
+      "Checks a repository's CLAUDE.md, AGENTS.md, skills, subagents, settings, hooks, .mcp.json and the other agents' files (Cursor rules, Copilot instructions, GEMINI.md, MCP configs) with verify_repo, then what Claude Code makes of the settings, permission rules, hooks and .mcp.json servers with doctor, fixes the findings one file at a time and checks again.",
     arguments: [
       { ...repositoryPathArgument, required: true },
       {
@@ -41,7 +41,8 @@ export const fixAgentConfigPrompt = definePrompt({
       '',
       `1. Call ${call('verify_repo', { path })}. Read ${focus}: \`severity\` (error: Claude Code would skip or misload the file or entry; warning: silently ignored or not portable; note: house style), \`file\`, \`line\`, \`message\`, \`fix\` and \`docs\`.`,
       "2. Fix errors first, then warnings, one file at a time, following each finding's `fix`. For `secrets/found`, remove the credential (reference an environment variable in .mcp.json instead) and tell the user to revoke it: it is in the history.",
-      `3. Call ${call('verify_repo', { path })} again, until \`passed\` is true and only warnings the user accepts remain.`,
+      `3. Call ${call('doctor', { path })}: it shows what Claude Code makes of the settings (the effective value of each key, the file it comes from and why it wins; files it skips), permission rules that never apply or add nothing, hooks that never fire, and .mcp.json servers that cannot start as written (\`servers[].problems\`). Fix its errors and warnings the same way. Do not set run_repository_code (it starts the repository's servers) unless the user asks and trusts the repository.`,
+      `4. Call ${call('verify_repo', { path })} and ${call('doctor', { path })} again, until both report \`passed\` true and only warnings the user accepts remain.`,
       '',
       "Findings of the files/* rules (files/unsafe, files/too-large, files/budget) mean a file was not read: it is unchecked, not clean. Switch a rule off or change its severity in .groundwork/adopt.json only with the user's agreement.",
     ];

@@ -80,9 +80,11 @@ describe('make-repo-agent-ready', () => {
 });
 
 describe('fix-agent-config', () => {
-  it('verifies, fixes and verifies again, focused on the rule given', async () => {
+  it('verifies, runs the doctor, fixes and checks again, focused on the rule given', async () => {
     const rendered = await text(fixAgentConfigPrompt, { path: 'repo', rule: 'settings/*' });
     expect(rendered.match(/`verify_repo` with `\{"path":"repo"\}`/g)).toHaveLength(2);
+    expect(rendered.match(/`doctor` with `\{"path":"repo"\}`/g)).toHaveLength(2);
+    expect(rendered).toContain('Do not set run_repository_code');
     expect(rendered).toContain('the findings whose rule starts with "settings/"');
     expect(toolMentionProblems(rendered, adoptTools)).toEqual([]);
   });
@@ -104,12 +106,20 @@ describe('fix-agent-config', () => {
       'mcp-json/variable',
     ]);
     expect((await complete('nothing')).values).toEqual([]);
+    // Every rule id of the catalog, and one family per prefix (offered by family: more than 100 in all); each
+    // offered value renders.
+    const families = [...new Set(Object.keys(RULES).map((rule) => rule.split('/')[0] as string))];
+    const offered: string[] = [];
+    for (const family of families) {
+      const answer = await complete(`${family}/`);
+      expect(answer.total).toBe(answer.values.length);
+      offered.push(...answer.values.filter((value) => !value.endsWith('/*')));
+      for (const rule of answer.values)
+        await expect(fixAgentConfigPrompt.render({ path: 'r', rule }, ctx)).resolves.toBeDefined();
+    }
+    expect([...new Set(offered)].sort()).toEqual(Object.keys(RULES).sort());
     const all = await complete('');
-    // Every rule id verify reports, and one family per prefix; each offered value renders.
-    expect(all.values.filter((value) => !value.endsWith('/*')).sort()).toEqual(Object.keys(RULES).sort());
-    expect(all.total).toBe(all.values.length);
-    for (const rule of all.values)
-      await expect(fixAgentConfigPrompt.render({ path: 'r', rule }, ctx)).resolves.toBeDefined();
+    expect(all.total).toBe(families.length + Object.keys(RULES).length);
   });
 });
 

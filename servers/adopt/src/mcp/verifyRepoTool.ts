@@ -11,16 +11,7 @@ import {
 } from '@groundwork/mcp-common';
 import { type ConfinedDirectory, WrongFileKindError } from '@groundwork/mcp-common/files';
 import { z } from 'zod';
-
-const finding = z.object({
-  rule: z.string(),
-  severity: z.enum(['error', 'warning', 'note']),
-  file: z.string(),
-  line: z.number().int(),
-  message: z.string(),
-  fix: z.string().optional(),
-  docs: z.string().optional(),
-});
+import { byRuleSchema, bySeverity, countByRule, findingSchema } from './findings.js';
 
 const verifyReportSchema = z.object({
   passed: z.boolean(),
@@ -30,14 +21,10 @@ const verifyReportSchema = z.object({
     notes: z.number().int(),
     files_checked: z.number().int(),
   }),
-  by_rule: z
-    .array(z.object({ rule: z.string(), severity: finding.shape.severity, count: z.number().int() }))
-    .describe('How many findings each rule reported (all of them, whatever page this is), most first.'),
-  findings: z.array(finding).describe('This page of the findings: errors, then warnings, then notes.'),
+  by_rule: byRuleSchema,
+  findings: z.array(findingSchema).describe('This page of the findings: errors, then warnings, then notes.'),
   ...pagingOutput,
 });
-
-const SEVERITY_ORDER = { error: 0, warning: 1, note: 2 } as const;
 
 export const verifyRepoTool = defineTool({
   definition: {
@@ -71,9 +58,7 @@ export const verifyRepoTool = defineTool({
     }
     try {
       const report = await verifyRepo(root, args.path);
-      const findings = [...report.findings].sort(
-        (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity],
-      );
+      const findings = bySeverity(report.findings);
       // A cursor pages the same findings: it is refused once the repository's findings changed.
       const key = cursorKey({
         path: args.path,
@@ -98,16 +83,3 @@ export const verifyRepoTool = defineTool({
     }
   },
 });
-
-function countByRule(
-  findings: ReadonlyArray<{ rule: string; severity: keyof typeof SEVERITY_ORDER }>,
-): Array<{ rule: string; severity: keyof typeof SEVERITY_ORDER; count: number }> {
-  const counts = new Map<string, { rule: string; severity: keyof typeof SEVERITY_ORDER; count: number }>();
-  for (const { rule, severity } of findings) {
-    const key = `${severity} ${rule}`;
-    const entry = counts.get(key) ?? { rule, severity, count: 0 };
-    entry.count++;
-    counts.set(key, entry);
-  }
-  return [...counts.values()].sort((a, b) => b.count - a.count || (a.rule < b.rule ? -1 : 1));
-}

@@ -6,14 +6,10 @@ import { fixtureRoot } from './testFixtures.js';
 import { tokenCounterFor } from './tokenCounter.js';
 import { estimateTokens } from './tokenEstimate.js';
 
-async function open() {
-  const index = new ProjectIndex(fixtureRoot('ts-app'));
-  return { index, project: await index.build() };
-}
-
 describe('buildContextBundle', () => {
   it('gives the targets in full, then dependencies nearest first, within the budget', async () => {
-    const { index, project } = await open();
+    using index = new ProjectIndex(fixtureRoot('ts-app'));
+    const project = await index.build();
     const bundle = await buildContextBundle(index, project, {
       maxChars: 1_000_000,
       files: ['src/main.ts'],
@@ -39,7 +35,8 @@ describe('buildContextBundle', () => {
   });
 
   it('fits the answer by the one answer tokenizer whatever encoding counts the files', async () => {
-    const { index, project } = await open();
+    using index = new ProjectIndex(fixtureRoot('ts-app'));
+    const project = await index.build();
     for (const budgetTokens of [150, 400, 1500]) {
       const bundle = await buildContextBundle(index, project, {
         maxChars: 1_000_000,
@@ -54,7 +51,8 @@ describe('buildContextBundle', () => {
   });
 
   it('fits the whole answer as JSON in the budget, the target first whenever anything fits', async () => {
-    const { index, project } = await open();
+    using index = new ProjectIndex(fixtureRoot('ts-app'));
+    const project = await index.build();
     const count = await tokenCounterFor('o200k_base');
     for (const budgetTokens of [90, 120, 150, 200, 260, 320, 400, 600, 900, 1500]) {
       const bundle = await buildContextBundle(index, project, {
@@ -75,7 +73,8 @@ describe('buildContextBundle', () => {
   });
 
   it('never goes over the budget: a file that does not fit whole comes as an outline, or is omitted', async () => {
-    const { index, project } = await open();
+    using index = new ProjectIndex(fixtureRoot('ts-app'));
+    const project = await index.build();
     const estimate = await estimateTokens(index, project, {
       files: ['src/main.ts'],
       depth: 0,
@@ -98,7 +97,8 @@ describe('buildContextBundle', () => {
   });
 
   it('outlines a target that is too big for the budget instead of dropping it', async () => {
-    const { index, project } = await open();
+    using index = new ProjectIndex(fixtureRoot('ts-app'));
+    const project = await index.build();
     const bundle = await buildContextBundle(index, project, {
       maxChars: 1_000_000,
       files: ['src/main.ts'],
@@ -115,7 +115,8 @@ describe('buildContextBundle', () => {
   });
 
   it('rejects an unknown target with close matches', async () => {
-    const { index, project } = await open();
+    using index = new ProjectIndex(fixtureRoot('ts-app'));
+    const project = await index.build();
     await expect(
       buildContextBundle(index, project, {
         maxChars: 1_000_000,
@@ -130,7 +131,8 @@ describe('buildContextBundle', () => {
 
 describe('estimateTokens', () => {
   it('lists the targets first, then their dependencies, and sums them', async () => {
-    const { index, project } = await open();
+    using index = new ProjectIndex(fixtureRoot('ts-app'));
+    const project = await index.build();
     const estimate = await estimateTokens(index, project, {
       files: ['src/utils/index.ts'],
       depth: 1,

@@ -18,13 +18,14 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('ProjectIndex', () => {
   it('parses every source file on the first build', async () => {
-    const { stats } = await new ProjectIndex(root).build();
+    using built = new ProjectIndex(root);
+    const { stats } = await built.build();
     expect(stats.parsed).toBe(10);
     expect(stats.graphReused).toBe(false);
   });
 
   it('parses nothing again when the tree is unchanged', async () => {
-    const index = new ProjectIndex(root);
+    using index = new ProjectIndex(root);
     const first = await index.build();
     const second = await index.build();
     expect(second.stats.parsed).toBe(0);
@@ -35,16 +36,20 @@ describe('ProjectIndex', () => {
   it('builds the whole graph on the call after one cancelled halfway through parsing', async () => {
     const edges = (graph: { files: ReadonlyMap<string, { dependencies: readonly string[] }> }) =>
       [...graph.files].map(([file, { dependencies }]) => [file, [...dependencies]]);
-    const expected = edges((await new ProjectIndex(root).build()).graph);
-    const index = new ProjectIndex(root);
+    using first = new ProjectIndex(root);
+    const expected = edges((await first.build()).graph);
+    using index = new ProjectIndex(root);
     const controller = new AbortController();
     await using directory = await ConfinedDirectory.confinedTo(root);
     const plain = confinedFileSource(directory);
     let reads = 0;
     const source = {
-      read: (file: string, maxBytes: number, signal?: AbortSignal) => {
-        if (++reads === 3) controller.abort();
-        return plain.read(file, maxBytes, signal);
+      read: plain.read,
+      async *readTexts(files: readonly string[], maxBytes: number, signal?: AbortSignal) {
+        for await (const text of plain.readTexts(files, maxBytes, signal)) {
+          if (++reads === 3) controller.abort();
+          yield text;
+        }
       },
     };
     await expect(index.build({ directory, source, signal: controller.signal })).rejects.toThrow();
@@ -54,7 +59,7 @@ describe('ProjectIndex', () => {
   });
 
   it('re-parses a changed file alone, and its new imports show up', async () => {
-    const index = new ProjectIndex(root);
+    using index = new ProjectIndex(root);
     await index.build();
     const file = path.join(root, 'src/lazy.ts');
     writeFileSync(
@@ -68,7 +73,7 @@ describe('ProjectIndex', () => {
   });
 
   it('drops a deleted file and the edges to it', async () => {
-    const index = new ProjectIndex(root);
+    using index = new ProjectIndex(root);
     await index.build();
     rmSync(path.join(root, 'src/lazy.ts'));
     const { stats, graph } = await index.build();
@@ -78,7 +83,7 @@ describe('ProjectIndex', () => {
   });
 
   it('resolves again when a new file makes an import resolvable', async () => {
-    const index = new ProjectIndex(root);
+    using index = new ProjectIndex(root);
     await index.build();
     writeFileSync(path.join(root, 'src/lib/extra.ts'), 'export const extra = 1;\n');
     writeFileSync(
@@ -91,7 +96,7 @@ describe('ProjectIndex', () => {
   });
 
   it('notices a file added to a folder that was empty, on a call right after an unchanged one', async () => {
-    const index = new ProjectIndex(root);
+    using index = new ProjectIndex(root);
     mkdirSync(path.join(root, 'src/empty'));
     await index.build();
     expect((await index.build()).stats.graphReused).toBe(true);
@@ -99,22 +104,20 @@ describe('ProjectIndex', () => {
     const { stats, graph } = await index.build();
     expect(stats.parsed).toBe(1);
     expect(graph.files.get('src/empty/new.ts')?.dependencies).toEqual(['src/lib/greet.ts']);
-    index.close();
   });
 
   it('refuses to resolve TypeScript imports past a FIFO named package.json (the resolver would block on it)', async () => {
     rmSync(path.join(root, 'package.json'), { force: true });
     execFileSync('mkfifo', [path.join(root, 'package.json')]);
-    const index = new ProjectIndex(root);
+    using index = new ProjectIndex(root);
     await expect(index.build()).rejects.toMatchObject({ code: 'UNSAFE_CONFIG_FILE' });
-    index.close();
   });
 
   it('refuses to resolve past a FIFO at node_modules/<imported package>/package.json, and ignores one nobody imports', async () => {
     writeFileSync(path.join(root, 'src/bare.ts'), "import { z } from 'zod';\nexport const schema = z;\n");
     mkdirSync(path.join(root, 'node_modules/unused'), { recursive: true });
     execFileSync('mkfifo', [path.join(root, 'node_modules/unused/package.json')]);
-    const index = new ProjectIndex(root);
+    using index = new ProjectIndex(root);
     expect((await index.build()).graph.files.get('src/bare.ts')?.externals).toEqual(['zod']);
     mkdirSync(path.join(root, 'node_modules/zod'), { recursive: true });
     execFileSync('mkfifo', [path.join(root, 'node_modules/zod/package.json')]);
@@ -124,7 +127,6 @@ describe('ProjectIndex', () => {
       code: 'UNSAFE_CONFIG_FILE',
       message: expect.stringContaining("'node_modules/zod/package.json' is a FIFO (named pipe)"),
     });
-    index.close();
   });
 
   it('keeps one index per root for the process', () => {

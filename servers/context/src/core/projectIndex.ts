@@ -78,7 +78,7 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
 /** Files whose change can move where imports resolve. */
 const RESOLUTION_CONFIG = /(^|\/)(tsconfig[^/]*\.json|jsconfig[^/]*\.json|package\.json|go\.mod)$/;
 
-export class ProjectIndex {
+export class ProjectIndex implements Disposable {
   private readonly cache = new Map<string, CachedFile>();
   private current: IndexedProject | undefined;
   private oxcResolver: OxcResolvers | undefined;
@@ -91,11 +91,16 @@ export class ProjectIndex {
     this.folderWatch = new FolderWatch(root);
   }
 
-  /** Stops watching the project's folders. */
+  /** Stops watching the project's folders and closes the root it opened itself. */
   close(): void {
     this.folderWatch.close();
     this.ownDirectory?.then((directory) => directory.close()).catch(() => undefined);
     this.ownDirectory = undefined;
+  }
+
+  /** `using index = new ProjectIndex(root)`: closed however the block ends (a build that throws included). */
+  [Symbol.dispose](): void {
+    this.close();
   }
 
   /** The root opened as its own boundary, once, for builds given no directory (core tests, bench). */
@@ -182,17 +187,16 @@ export class ProjectIndex {
   ): Promise<number> {
     const budget = new WorkBudget(options.signal);
     const toParse = changed.filter((file) => languageOf(file) !== undefined);
+    const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     let parsed = 0;
-    for (const file of toParse) {
+    for await (const content of source.readTexts(toParse, maxBytes, options.signal)) {
+      const file = toParse[parsed]!;
       const language = languageOf(file)!;
       const entry = this.cache.get(file)!;
-      const content = await source.read(file, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, options.signal);
       entry.facts =
         content === undefined || looksBinary(content)
           ? { language, imports: [] }
-          : await parseFacts(language, file, content.toString('utf8')).catch(
-              (): FileFacts => ({ language, imports: [] }),
-            );
+          : await parseFacts(language, file, content).catch((): FileFacts => ({ language, imports: [] }));
       parsed++;
       if (budget.due) {
         await budget.checkpoint();

@@ -301,7 +301,7 @@ function isCandidateFile(name: string): boolean {
   return !BINARY_EXTENSIONS.has(extensionOf(name));
 }
 
-/** True when the first bytes of a file look binary (a NUL byte), for files whose extension did not say. */
-export function looksBinary(content: Buffer): boolean {
-  return content.subarray(0, 8000).includes(0);
+/** True when the start of a file looks binary (a NUL character), for files whose extension did not say. */
+export function looksBinary(text: string): boolean {
+  return text.slice(0, 8000).includes('\0');
 }

@@ -5,7 +5,8 @@ import { fixtureRoot } from './testFixtures.js';
 import { renderTree } from './treeRendering.js';
 
 async function tree(options: { depth?: number; maxFiles?: number; languages?: ['python'] } = {}) {
-  const { graph } = await new ProjectIndex(fixtureRoot('python-app')).build();
+  using built = new ProjectIndex(fixtureRoot('python-app'));
+  const { graph } = await built.build();
   const files = describeProjectTree(graph, { depth: options.depth ?? 1, languages: options.languages });
   const shown = files.paths.slice(0, options.maxFiles ?? 100);
   return treePage(files, shown, shown.length < files.paths.length);

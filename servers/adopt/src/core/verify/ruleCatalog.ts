@@ -404,6 +404,58 @@ export const RULES = {
     rationale: 'Only `${VAR}` and `${VAR:-default}` expand; anything else is passed on literally.',
     docs: `${MCP}#environment-variable-expansion-in-mcpjson`,
   },
+  'doctor/permission-shadowed': {
+    severity: 'warning',
+    rationale:
+      'Claude Code checks deny rules, then ask, then allow, and the first match decides: a rule covered by an earlier list never takes effect.',
+    docs: `${CC}/permissions#manage-permissions`,
+  },
+  'doctor/permission-redundant': {
+    severity: 'note',
+    rationale:
+      'Permission arrays merge across settings files: a rule repeated, or covered by a wider rule in the same list, adds nothing.',
+    docs: `${SETTINGS}#settings-precedence`,
+  },
+  'doctor/hook-matcher-ignored': {
+    severity: 'warning',
+    rationale:
+      'Some events take no matcher and fire on every occurrence: a matcher there is silently ignored, so the hook runs more often than it says.',
+    docs: `${HOOKS}#matcher-patterns`,
+  },
+  'doctor/hook-matcher-never': {
+    severity: 'warning',
+    rationale:
+      'A matcher that is not a valid regular expression, or names no tool, matches nothing: the hook never fires.',
+    docs: `${HOOKS}#matcher-patterns`,
+  },
+  'doctor/mcp-command-not-found': {
+    severity: 'warning',
+    rationale:
+      'A stdio server whose command is not on PATH (here, where the doctor runs) fails to start; Claude Code shows it as failed in /mcp.',
+    docs: `${MCP}#installing-mcp-servers`,
+  },
+  'doctor/mcp-script-missing': {
+    severity: 'error',
+    rationale: 'A stdio server that runs a script the repository does not have fails to start for everyone.',
+    docs: `${MCP}#project-scope`,
+  },
+  'doctor/mcp-variable-unset': {
+    severity: 'warning',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the expansion syntax of .mcp.json, not a template
+    rationale: 'Claude Code fails to parse a .mcp.json whose `${VAR}` has no default and is unset.',
+    docs: `${MCP}#environment-variable-expansion-in-mcpjson`,
+  },
+  'doctor/mcp-url': {
+    severity: 'error',
+    rationale: 'An http, sse or ws server needs an absolute URL of its scheme; anything else cannot connect.',
+    docs: `${MCP}#installing-mcp-servers`,
+  },
+  'doctor/mcp-start-failed': {
+    severity: 'error',
+    rationale:
+      'Started as Claude Code starts it (stdio, initialize, tools/list), the server did not answer: it exited, hung past the deadline, or printed something that is not MCP.',
+    docs: `${MCP}#installing-mcp-servers`,
+  },
   'plugin/manifest': {
     severity: 'error',
     rationale:

@@ -21,7 +21,7 @@ const TOP_LEVEL_KEYS = Object.keys(schema.properties ?? {});
 const HOOK_EVENTS = Object.keys(schema.properties?.hooks?.properties ?? {});
 const HOOK_TYPES = ['command', 'http', 'mcp_tool', 'prompt', 'agent'];
 /** Tool names from the schema's permission rule pattern, plus documented aliases and older names still accepted. */
-const KNOWN_TOOLS = new Set([
+export const KNOWN_TOOLS: ReadonlySet<string> = new Set([
   ...(/\^\(\((.*?)\)/.exec(schema.$defs?.permissionRule?.pattern ?? '')?.[1]?.split('|') ?? []),
   'Task',
   'AskUserQuestion',
@@ -35,8 +35,8 @@ const KNOWN_TOOLS = new Set([
 const PERMISSION_LISTS = ['allow', 'ask', 'deny'] as const;
 const SCRIPT_NEEDS_SHEBANG = /\.(py|js|mjs|cjs|ts|rb|pl|php)$/;
 const ALLOW_EVERYTHING_SPECS = new Set(['*', ':*', '**']);
-const PERMISSION = /^(?<tool>[^()\s]+)(?:\((?<spec>.*)\))?$/s;
-const INTERPRETERS = new Set([
+export const PERMISSION = /^(?<tool>[^()\s]+)(?:\((?<spec>.*)\))?$/s;
+export const INTERPRETERS: ReadonlySet<string> = new Set([
   'bash',
   'sh',
   'zsh',

@@ -356,10 +356,11 @@ describe('verify_repo', () => {
 
   it('has a passing and a failing case for every rule in the catalog', () => {
     // files/budget needs a smaller budget than verify_repo's own: repoFiles.test.ts covers it.
+    // doctor/* are the doctor's rules, with their corpus in core/doctor/doctor.test.ts.
     const uncovered = new Set(['files/budget']);
     expect(corpus.map((entry) => entry.rule).sort()).toEqual(
       Object.keys(RULES)
-        .filter((rule) => !uncovered.has(rule))
+        .filter((rule) => !uncovered.has(rule) && !rule.startsWith('doctor/'))
         .sort(),
     );
   });

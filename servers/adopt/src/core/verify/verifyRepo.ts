@@ -142,7 +142,7 @@ const REFUSAL_FIX: Record<RefusedFile['reason'], string> = {
 };
 
 /** Files that were not read (symlinks out, FIFOs, devices, oversized files) are findings, never hangs. */
-function reportRefusedFiles(files: RepoFiles, sink: FindingSink): void {
+export function reportRefusedFiles(files: RepoFiles, sink: FindingSink): void {
   for (const refused of files.refused) {
     sink.report(`files/${refused.reason}`, refused.file, refused.message, {
       fix: REFUSAL_FIX[refused.reason],
@@ -150,7 +150,7 @@ function reportRefusedFiles(files: RepoFiles, sink: FindingSink): void {
   }
 }
 
-function byLocation(a: Finding, b: Finding): number {
+export function byLocation(a: Finding, b: Finding): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
   if (a.line !== b.line) return a.line - b.line;
   return a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0;

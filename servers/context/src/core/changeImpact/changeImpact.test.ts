@@ -40,13 +40,12 @@ function project(): string {
 }
 
 async function impactOf(root: string, request: { base?: string; files?: string[] } = {}) {
-  const index = new ProjectIndex(root);
+  using index = new ProjectIndex(root);
   const built = await index.build();
   const repo = await openGitRepository(root, { contains: (p) => p.startsWith(root) }).catch(() => undefined);
   const inRepo = repo === undefined ? undefined : new ProjectInRepository(repo, root);
   const state = await describeCodeState(inRepo, built.scan.files);
   const impact = await analyzeChangeImpact(index, built, inRepo, state, { ...request, bundleTokens: 4000 });
-  index.close();
   return impact;
 }
 

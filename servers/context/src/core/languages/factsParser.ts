@@ -7,13 +7,10 @@ import { extractJvmFacts } from './jvm/facts.js';
 import { extractPythonImports } from './python/facts.js';
 import type { FileFacts } from './sourceFacts.js';
 import { isTreeSitterLanguage, parserFor } from './treeSitterGrammars.js';
-import { extractTsImports, loadOxcParser } from './typescript/facts.js';
+import { extractTsImports } from './typescript/facts.js';
 
 export async function parseFacts(language: Language, fileName: string, source: string): Promise<FileFacts> {
-  if (!isTreeSitterLanguage(language)) {
-    const parser = await loadOxcParser();
-    return { language, imports: extractTsImports(parser, fileName, source) };
-  }
+  if (!isTreeSitterLanguage(language)) return { language, imports: await extractTsImports(fileName, source) };
   const parser = await parserFor(language);
   const tree = parser.parse(source);
   if (tree === null) return { language, imports: [] };

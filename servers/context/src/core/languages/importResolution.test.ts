@@ -6,7 +6,8 @@ import { ProjectIndex } from '../projectIndex.js';
 import { fixtureRoot } from '../testFixtures.js';
 
 async function graphOf(fixture: string) {
-  const { graph } = await new ProjectIndex(fixtureRoot(fixture)).build();
+  using built = new ProjectIndex(fixtureRoot(fixture));
+  const { graph } = await built.build();
   return (file: string) => {
     const entry = graph.files.get(file);
     if (entry === undefined) throw new Error(`fixture has no ${file}`);
@@ -69,7 +70,8 @@ describe('TS/JS resolution by importer kind, jsconfig and triple-slash reference
   });
 
   it('follows jsconfig.json paths and `/// <reference path>`, and reports what it cannot resolve', async () => {
-    const { graph } = await new ProjectIndex(fixtureRoot('js-app')).build();
+    using built = new ProjectIndex(fixtureRoot('js-app'));
+    const { graph } = await built.build();
     expect(graph.files.get('src/main.js')?.dependencies).toEqual(['src/globals.d.ts', 'src/lib/helper.js']);
     expect(graph.files.get('src/main.js')?.externals).toEqual([]);
     expect(graph.unresolved.samples).toEqual([{ file: 'src/main.js', specifier: './missing.js' }]);
@@ -92,7 +94,8 @@ describe('Python resolution', () => {
 
 describe('Python namespace packages and unresolved relative imports', () => {
   it('resolves through folders without __init__.py and reports a relative import that names nothing', async () => {
-    const { graph } = await new ProjectIndex(fixtureRoot('python-ns')).build();
+    using built = new ProjectIndex(fixtureRoot('python-ns'));
+    const { graph } = await built.build();
     expect(graph.files.get('app.py')?.dependencies).toEqual([
       'plugins/formats/csv_export.py',
       'plugins/formats/json_export.py',
@@ -219,9 +222,8 @@ describe('imports into folders the scan leaves out', () => {
       mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
       writeFileSync(path.join(root, file), text);
     }
-    const index = new ProjectIndex(root);
+    using index = new ProjectIndex(root);
     const { graph } = await index.build();
-    index.close();
     rmSync(root, { recursive: true, force: true });
     expect(graph.files.get('src/a.js')?.dependencies).toEqual(['src/b.js']);
     expect(graph.unresolved.samples).toEqual([{ file: 'src/a.js', specifier: './missing.js' }]);

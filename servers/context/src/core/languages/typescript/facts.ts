@@ -1,12 +1,21 @@
-// Imports of a TypeScript/JavaScript file, from oxc-parser's module record (static imports and exports,
-// dynamic imports) and its AST for the CommonJS forms the record does not cover.
+// Imports of a TypeScript/JavaScript file. es-module-lexer (a lexer for the module syntax, TypeScript's
+// type-only forms included) reads most files in a small part of a parser's time. oxc-parser reads the rest:
+// JSX and anything the lexer cannot read, and the forms the lexer does not report — require() and
+// `import x = require()`, `declare module "m"`, `/// <reference path>` — from its module record, comments and,
+// for require(), its AST.
 import type { ImportRef } from '../sourceFacts.js';
 
 type OxcParser = typeof import('oxc-parser');
+type ModuleLexer = typeof import('es-module-lexer');
 let parserModule: Promise<OxcParser> | undefined;
+let lexerModule: Promise<ModuleLexer> | undefined;
 const MIGHT_CALL_REQUIRE = /\brequire\s*\(/g;
 const DECLARE_MODULE = /^[ \t]*(?:export\s+)?declare\s+module\s*(["'])([^"'\n\\]+)\1/gm;
 const TRIPLE_SLASH_PATH = /^\/\s*<reference\s+path\s*=\s*["']([^"']+)["']/;
+/** Text that may hold a form the lexer does not report (a superset: the parser decides). */
+const PARSER_FORMS = /\brequire\s*\(|\bdeclare\s+module\s*["']|\/\/\/\s*<reference\s+path/;
+const JSX_FILE = /\.[jt]sx$/i;
+const DECLARATION_FILE = /\.d\.[cm]?ts$/i;
 
 /** oxc-parser is a native addon: loaded on first use so the server starts fast. */
 export function loadOxcParser(): Promise<OxcParser> {
@@ -14,7 +23,53 @@ export function loadOxcParser(): Promise<OxcParser> {
   return parserModule;
 }
 
-export function extractTsImports(parser: OxcParser, fileName: string, source: string): ImportRef[] {
+export function loadModuleLexer(): Promise<ModuleLexer> {
+  lexerModule ??= import('es-module-lexer').then(async (lexer) => {
+    await lexer.init;
+    return lexer;
+  });
+  return lexerModule;
+}
+
+export async function extractTsImports(fileName: string, source: string): Promise<ImportRef[]> {
+  return (
+    lexedImports(await loadModuleLexer(), fileName, source) ??
+    parsedImports(await loadOxcParser(), fileName, source)
+  );
+}
+
+/**
+ * The imports es-module-lexer reports, or undefined when the parser must read the file: JSX, text that may
+ * hold a form the lexer does not report, or anything it cannot read.
+ */
+export function lexedImports(lexer: ModuleLexer, fileName: string, source: string): ImportRef[] | undefined {
+  if (JSX_FILE.test(fileName) || PARSER_FORMS.test(source)) return undefined;
+  let lexed: ReturnType<ModuleLexer['parse']>[0];
+  try {
+    [lexed] = lexer.parse(source, fileName);
+  } catch {
+    return undefined;
+  }
+  const imports: ImportRef[] = [];
+  for (const entry of lexed) {
+    if (entry.type === 'import-meta') continue;
+    if (entry.type === 'dynamic') {
+      // oxc's module record holds import() expressions only: an `import('m')` type is none. A declaration
+      // file has no code, so every import() in it is a type.
+      if (entry.specifier === undefined || entry.glob || entry.probablyTypeOnly) continue;
+      if (DECLARATION_FILE.test(fileName)) continue;
+      imports.push({ specifier: entry.specifier, kind: 'dynamic' });
+      continue;
+    }
+    // `export … from` statements come as imports of their module request.
+    let kind: ImportRef['kind'] = entry.typeOnly ? 'type' : 'static';
+    if (source.startsWith('export', entry.importStart)) kind = 're-export';
+    imports.push({ specifier: entry.specifier, kind });
+  }
+  return imports;
+}
+
+export function parsedImports(parser: OxcParser, fileName: string, source: string): ImportRef[] {
   // The AST comes from the parser as one JSON string: reading `program` parses all of it (most of the time
   // and garbage of a scan). The module record and the comments come without it, so `program` is read only
   // in the few files whose text shows a form the record leaves out.

@@ -112,6 +112,8 @@ export class TsResolver {
   private readonly packageTypes = new Map<string, boolean>();
   private readonly jsconfigResolvers = new Map<string, ResolverFactory[]>();
   private readonly manifests = new Map<string, Record<string, unknown> | undefined>();
+  /** The absolute root with a trailing separator: what every path inside it starts with. */
+  private readonly rootPrefix: string;
 
   /**
    * @param root the project's real absolute path
@@ -126,7 +128,10 @@ export class TsResolver {
     private readonly files: ReadonlySet<string>,
     private readonly workspacePackages: ReadonlyMap<string, string>,
     private readonly configs: ReadonlyMap<string, string>,
-  ) {}
+  ) {
+    const absolute = path.resolve(root);
+    this.rootPrefix = absolute.endsWith(path.sep) ? absolute : absolute + path.sep;
+  }
 
   resolve(fromFile: string, ref: ImportRef): ResolvedImport {
     if (ref.kind === 'reference') return this.resolveReference(fromFile, ref.specifier);
@@ -332,9 +337,11 @@ export class TsResolver {
 
   /** The project-relative path of an absolute one inside the root (scanned or not), else undefined. */
   private insideProject(absolute: string): string | undefined {
-    const relative = path.relative(this.root, absolute);
-    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
-    return relative.split(path.sep).join('/');
+    // The resolver answers normalized absolute paths: below the root is a prefix (path.relative costs more).
+    const prefix = this.rootPrefix;
+    if (!absolute.startsWith(prefix) || absolute.length === prefix.length) return undefined;
+    const relative = absolute.slice(prefix.length);
+    return path.sep === '/' ? relative : relative.split(path.sep).join('/');
   }
 }
 

@@ -1,0 +1,262 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { conventionalRepo } from '../../testing/conventionalRepo.js';
+import { type FixtureFiles, removeFixtureRepo, writeFixtureRepo } from '../../testing/fixtureRepo.js';
+import { RULES, type RuleId } from '../verify/ruleCatalog.js';
+import { type DoctorOptions, doctor } from './doctor.js';
+import { covers } from './permissionShadows.js';
+
+const created: string[] = [];
+afterAll(async () => {
+  await Promise.all(created.map(removeFixtureRepo));
+});
+
+/** The environment the doctor sees: this PATH (node and npx on it) and the variable the baseline needs. */
+const ENV = { PATH: process.env.PATH, API_TOKEN: 'not-a-secret' };
+
+async function doctorWith(overlay: FixtureFiles, options: DoctorOptions = {}) {
+  const root = await writeFixtureRepo({ ...conventionalRepo(), ...overlay });
+  created.push(root);
+  return doctor(root, 'repo', { env: ENV, ...options });
+}
+
+const settings = (value: object) => ({ '.claude/settings.json': JSON.stringify(value, null, 2) });
+const local = (value: object) => ({ '.claude/settings.local.json': JSON.stringify(value, null, 2) });
+const mcp = (servers: object) => ({ '.mcp.json': JSON.stringify({ mcpServers: servers }, null, 2) });
+const hooks = (event: string, matcher: string) =>
+  settings({ hooks: { [event]: [{ matcher, hooks: [{ type: 'command', command: 'true' }] }] } });
+
+/** Every doctor rule with a repository that passes it and one that fails it once. */
+const corpus: Array<{ rule: RuleId; pass: FixtureFiles; fail: FixtureFiles }> = [
+  {
+    rule: 'doctor/permission-shadowed',
+    pass: settings({ permissions: { allow: ['Bash(npm test)'], deny: ['Bash(rm *)'] } }),
+    fail: settings({ permissions: { allow: ['Bash(npm run lint)'], ask: ['Bash(npm *)'] } }),
+  },
+  {
+    rule: 'doctor/permission-redundant',
+    pass: settings({ permissions: { allow: ['Bash(npm run lint)', 'Bash(npm test)'] } }),
+    fail: settings({ permissions: { allow: ['Bash(npm:*)', 'Bash(npm run lint:*)'] } }),
+  },
+  { rule: 'doctor/hook-matcher-ignored', pass: hooks('Stop', ''), fail: hooks('Stop', 'Bash') },
+  {
+    rule: 'doctor/hook-matcher-never',
+    pass: hooks('PreToolUse', 'Edit|Write'),
+    fail: hooks('PreToolUse', 'Edit|Wirte'),
+  },
+  {
+    rule: 'doctor/mcp-command-not-found',
+    pass: mcp({ local: { command: 'node', args: ['--version'] } }),
+    fail: mcp({ local: { command: 'no-such-mcp-server-command', args: [] } }),
+  },
+  {
+    rule: 'doctor/mcp-script-missing',
+    pass: { ...mcp({ local: { command: 'node', args: ['scripts/server.mjs'] } }), 'scripts/server.mjs': '' },
+    fail: mcp({ local: { command: 'node', args: ['scripts/server.mjs'] } }),
+  },
+  {
+    rule: 'doctor/mcp-variable-unset',
+    pass: mcp({
+      remote: {
+        type: 'http',
+        url: 'https://example.com/mcp',
+        headers: { Authorization: `Bearer \${API_TOKEN}` },
+      },
+    }),
+    fail: mcp({
+      remote: {
+        type: 'http',
+        url: 'https://example.com/mcp',
+        headers: { Authorization: `Bearer \${NOT_SET_ANYWHERE}` },
+      },
+    }),
+  },
+  {
+    rule: 'doctor/mcp-url',
+    pass: mcp({ remote: { type: 'sse', url: 'https://example.com/sse' } }),
+    fail: mcp({ remote: { type: 'http', url: 'example.com/mcp' } }),
+  },
+];
+
+describe('doctor', () => {
+  it('finds nothing wrong with a repository that follows every convention', async () => {
+    const report = await doctorWith({});
+    expect(report.findings).toEqual([]);
+    expect(report.passed).toBe(true);
+    expect(report.sources).toEqual([
+      { scope: 'local', file: '.claude/settings.local.json', status: 'absent' },
+      { scope: 'shared', file: '.claude/settings.json', status: 'applied' },
+    ]);
+    expect(report.servers.map((server) => [server.name, server.transport, server.problems])).toEqual([
+      ['adopt', 'stdio', []],
+      ['remote', 'http', []],
+    ]);
+  });
+
+  it('has a passing and a failing case for every doctor rule but the live start', () => {
+    expect(corpus.map((entry) => entry.rule).sort()).toEqual(
+      Object.keys(RULES)
+        .filter((rule) => rule.startsWith('doctor/') && rule !== 'doctor/mcp-start-failed')
+        .sort(),
+    );
+  });
+
+  describe.each(corpus)('rule $rule', ({ rule, pass, fail }) => {
+    it('stays quiet on the passing case', async () => {
+      const report = await doctorWith(pass);
+      expect(report.findings.filter((finding) => finding.rule === rule)).toEqual([]);
+    });
+
+    it(`reports the failing case once, as ${RULES[rule].severity}, with a line and its documentation`, async () => {
+      const report = await doctorWith(fail);
+      const found = report.findings.filter((finding) => finding.rule === rule);
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatchObject({ severity: RULES[rule].severity, docs: RULES[rule].docs });
+      expect(found[0]?.line).toBeGreaterThan(1);
+    });
+  });
+
+  it('says which file each effective value comes from, why it wins, and merges arrays across the files', async () => {
+    const report = await doctorWith({
+      ...settings({ model: 'sonnet', env: { A: '1', B: '2' }, permissions: { allow: ['Read', 'Bash(ls)'] } }),
+      ...local({ model: 'opus', env: { B: '3' }, permissions: { allow: ['Bash(ls)', 'Grep'] } }),
+    });
+    const entry = (key: string) => report.settings.find((setting) => setting.key === key);
+    expect(entry('model')).toMatchObject({
+      value: 'opus',
+      files: ['.claude/settings.local.json'],
+      overridden: [{ file: '.claude/settings.json', value: 'sonnet' }],
+    });
+    expect(entry('model')?.why).toContain(
+      'local project settings (.claude/settings.local.json) take precedence',
+    );
+    expect(entry('env.A')).toMatchObject({ value: '1', files: ['.claude/settings.json'], overridden: [] });
+    expect(entry('env.B')).toMatchObject({ value: '3', files: ['.claude/settings.local.json'] });
+    expect(entry('permissions.allow')).toMatchObject({
+      value: ['Bash(ls)', 'Grep', 'Read'],
+      files: ['.claude/settings.local.json', '.claude/settings.json'],
+    });
+    // The same rule in both files is said once, at the second file.
+    expect(report.findings.filter((finding) => finding.rule === 'doctor/permission-redundant')).toHaveLength(
+      1,
+    );
+  });
+
+  it('leaves out a file Claude Code skips (a value the schema rejects) and says why', async () => {
+    const report = await doctorWith(local({ model: 'opus', cleanupPeriodDays: 'soon' }));
+    expect(report.sources[0]).toMatchObject({
+      status: 'skipped',
+      note: expect.stringContaining('cleanupPeriodDays'),
+    });
+    expect(report.settings.find((setting) => setting.key === 'model')).toBeUndefined();
+    expect(report.findings.map((finding) => finding.rule)).toContain('settings/schema');
+  });
+
+  it('says a settings file it may not read is unreadable, never reading through the link', async () => {
+    const report = await doctorWith({ '.claude/settings.local.json': { symlink: '/etc/passwd' } });
+    expect(report.sources[0]).toMatchObject({ status: 'unreadable' });
+    expect(report.findings.map((finding) => finding.rule)).toContain('files/unsafe');
+  });
+
+  it('reports the denied allow, the asked allow and the hook checks verify shares (unknown event, missing script)', async () => {
+    const report = await doctorWith(
+      settings({
+        permissions: {
+          allow: ['Bash(git push:*)', 'mcp__github__create_issue'],
+          deny: ['mcp__github'],
+          ask: ['Bash(git:*)'],
+        },
+        hooks: {
+          PreToolUse: [
+            { matcher: 'Bash(', hooks: [{ type: 'command', command: './.claude/hooks/missing.sh' }] },
+          ],
+          preToolUse: [{ hooks: [{ type: 'command', command: 'true' }] }],
+        },
+      }),
+    );
+    const messages = report.findings.map((finding) => `${finding.rule}: ${finding.message}`);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^doctor\/permission-shadowed: 'Bash\(git push:\*\)' in `allow`.*'Bash\(git:\*\)' in `ask`/,
+        ),
+        expect.stringMatching(/^doctor\/permission-shadowed: 'mcp__github__create_issue'.*always denied/),
+        expect.stringMatching(
+          /^doctor\/hook-matcher-never: The PreToolUse matcher 'Bash\(' is not a valid regular expression/,
+        ),
+        expect.stringMatching(/^settings\/hook-event: Unknown hook event 'preToolUse'/),
+        expect.stringMatching(
+          /^settings\/hook-script: Hook script '.claude\/hooks\/missing.sh' does not exist/,
+        ),
+      ]),
+    );
+  });
+
+  it('marks servers that settings disable, and checks a command script in the repository', async () => {
+    const report = await doctorWith({
+      ...mcp({ off: { command: 'node', args: ['--version'] }, tool: { command: './bin/server' } }),
+      ...settings({ disabledMcpjsonServers: ['off'] }),
+      'bin/server': '#!/bin/sh\n',
+    });
+    expect(report.servers.find((server) => server.name === 'off')?.disabled).toBe(true);
+    expect(report.findings.find((finding) => finding.rule === 'doctor/mcp-script-missing')?.message).toBe(
+      "Server 'tool': command 'bin/server' is not executable.",
+    );
+  });
+
+  it('never shows a value an expansion took from the environment', async () => {
+    const report = await doctorWith(
+      mcp({ s: { command: 'node', args: [`\${SECRET_ARG}`], env: { TOKEN: `\${SECRET_ARG}` } } }),
+      { env: { ...ENV, SECRET_ARG: 'hunter2-value' } },
+    );
+    expect(JSON.stringify(report)).not.toContain('hunter2-value');
+  });
+});
+
+describe('covers', () => {
+  const rule = (text: string) => {
+    const match = /^([^(]+)(?:\((.*)\))?$/.exec(text) as RegExpExecArray;
+    return { tool: match[1] as string, spec: match[2] };
+  };
+  it.each([
+    ['Bash', 'Bash(anything)', true],
+    ['Bash(*)', 'Bash(npm test)', true],
+    ['Bash(npm *)', 'Bash(npm run test *)', true],
+    ['Bash(npm *)', 'Bash(npm)', false],
+    ['Bash(npm:*)', 'Bash(npm)', true],
+    ['Bash(npm:*)', 'Bash(npmx run)', false],
+    ['Bash(npm*)', 'Bash(npmx run)', true],
+    ['Bash(npm run *)', 'Bash(npm *)', false],
+    ['Bash(git * main)', 'Bash(git push main)', false],
+    ['Read(./src/**)', 'Read(./src/a/*.ts)', true],
+    ['Read(./src/**)', 'Read(./srcs/a.ts)', false],
+    ['Read(src/**)', 'Read(./src/a.ts)', false],
+    ['WebFetch(domain:*)', 'WebFetch(domain:github.com)', false],
+    ['mcp__github', 'mcp__github__create_issue', true],
+    ['mcp__github__*', 'mcp__github__create_issue', true],
+    ['mcp__github', 'mcp__githubx__create_issue', false],
+    ['mcp__github__create_issue', 'mcp__github__list_issues', false],
+    ['Edit', 'Read(./a)', false],
+  ])('%s covers %s: %s', (wide, narrow, expected) => {
+    expect(covers(rule(wide), rule(narrow))).toBe(expected);
+  });
+});
+
+describe('the vendored settings schema', () => {
+  it('knows every top-level key the doctor reports as effective for the real corpus repositories', async () => {
+    const schema = JSON.parse(
+      readFileSync(new URL('../verify/schemas/claude-code-settings.json', import.meta.url), 'utf8'),
+    ) as { properties: Record<string, unknown> };
+    for (const repo of [
+      'shanraisshan__claude-code-best-practice',
+      'getsentry__sentry-javascript',
+      'pydantic__pydantic-ai',
+    ]) {
+      const root = new URL(`../../../test/fixtures/real/${repo}`, import.meta.url).pathname;
+      const report = await doctor(root, repo, { env: ENV });
+      expect(report.settings.length, repo).toBeGreaterThan(0);
+      for (const setting of report.settings)
+        expect(schema.properties, setting.key).toHaveProperty(setting.key.split('.')[0] as string);
+    }
+  });
+});
