@@ -1,10 +1,12 @@
 // The transport contract: one call registers the same suite over stdio, streamable HTTP and stateless
 // HTTP against a server's built bin, plus its command line and the official conformance scenarios.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuiltFresh } from './builtFresh.js';
 import {
   type ConformanceResult,
   describeFailures,
   EXTENSION_SCENARIOS,
+  NOT_APPLICABLE_SCENARIOS,
   REQUIRED_CONFORMANCE_SCENARIOS,
   REQUIREMENT_SETS,
   runConformance,
@@ -32,6 +34,7 @@ import { describeStdioWire, stdioHarness } from './stdioChecks.js';
  * });
  */
 export function describeTransportContract(spec: TransportContractSpec): void {
+  assertBuiltFresh(spec.bin);
   describe(`${spec.serverName} transport contract`, { timeout: 20_000 }, () => {
     describe('over stdio', () => {
       describe('through the SDK client', () => describeSharedSuite(spec, stdioHarness(spec)));
@@ -111,6 +114,16 @@ function describeConformance(spec: TransportContractSpec): void {
         expect(result, `${scenario} did not run`).toBeDefined();
         if (result === undefined) return;
         expect(result.passed, describeFailures(result)).toBe(true);
+      });
+
+      it('ran no scenario that is neither required nor known not to apply', () => {
+        expect(results.length).toBeGreaterThan(required.length);
+        const unclassified = results
+          .map((result) => result.scenario)
+          .filter(
+            (scenario) => !required.includes(scenario) && NOT_APPLICABLE_SCENARIOS[scenario] === undefined,
+          );
+        expect(unclassified).toEqual([]);
       });
     });
   }

@@ -5,16 +5,22 @@ import { describe, expect, it } from 'vitest';
 import { ConfinedDirectory } from './confinedDirectory.js';
 import { PathNotFoundError, PathOutsideAllowedError, WrongFileKindError } from './pathErrors.js';
 
+/** base/repo (AGENTS.md, and out.md, a link to the secret of base/sibling) beside base/sibling. */
+async function repositoryBesideSibling(): Promise<{ base: string; repo: string }> {
+  const base = await mkdtemp(path.join(tmpdir(), 'confined-to-'));
+  const repo = path.join(base, 'repo');
+  await mkdir(repo);
+  await mkdir(path.join(base, 'sibling'));
+  await writeFile(path.join(base, 'sibling', 'secret.txt'), 'sibling\n');
+  await writeFile(path.join(repo, 'AGENTS.md'), '# Agents\n');
+  await symlink('../sibling/secret.txt', path.join(repo, 'out.md'));
+  return { base, repo };
+}
+
 describe('ConfinedDirectory.confinedTo', () => {
   it('is its own boundary: a link to a sibling directory is outside, a link inside is followed', async () => {
-    const base = await mkdtemp(path.join(tmpdir(), 'confined-to-'));
-    const repo = path.join(base, 'repo');
-    await mkdir(repo);
-    await mkdir(path.join(base, 'sibling'));
-    await writeFile(path.join(base, 'sibling', 'secret.txt'), 'sibling\n');
-    await writeFile(path.join(repo, 'AGENTS.md'), '# Agents\n');
+    const { base, repo } = await repositoryBesideSibling();
     await symlink('AGENTS.md', path.join(repo, 'CLAUDE.md'));
-    await symlink('../sibling/secret.txt', path.join(repo, 'out.md'));
     await using checkout = await ConfinedDirectory.confinedTo(repo);
     await using linked = await checkout.openFile('CLAUDE.md');
     expect(await linked.readText({ maxBytes: 100 })).toBe('# Agents\n');
@@ -25,13 +31,7 @@ describe('ConfinedDirectory.confinedTo', () => {
   });
 
   it('turns an open directory into its own boundary without resolving its path again', async () => {
-    const base = await mkdtemp(path.join(tmpdir(), 'confined-to-'));
-    const repo = path.join(base, 'repo');
-    await mkdir(repo);
-    await mkdir(path.join(base, 'sibling'));
-    await writeFile(path.join(base, 'sibling', 'secret.txt'), 'sibling\n');
-    await writeFile(path.join(repo, 'AGENTS.md'), '# Agents\n');
-    await symlink('../sibling/secret.txt', path.join(repo, 'out.md'));
+    const { base, repo } = await repositoryBesideSibling();
     await using allowed = await ConfinedDirectory.confinedTo(base);
     await using opened = await allowed.openDirectory('repo');
     // Inside the allowed directory the link is fine; inside the repository's own boundary it leads out.

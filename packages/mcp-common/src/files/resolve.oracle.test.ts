@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { seededRandom } from '../testing/seededRandom.js';
 import { ToolError } from '../tools/toolError.js';
 import { AllowedPaths } from './allowedPaths.js';
 
@@ -74,18 +75,6 @@ async function snapshot(directory: string): Promise<string[]> {
     }),
   ).then((lines) => lines.sort());
 }
-/** mulberry32: a small seeded generator, so a failure names a case that can be replayed. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const SEGMENTS = [
   ...['d', 'e', 'f.txt', 'o', 's.txt', 'root', 'outside'],
   ...['in', 'out', 'outfile', 'up', 'abs', 'absin', 'dang', 'dangout', 'deepout', 'back'],
@@ -103,7 +92,7 @@ function randomPath(next: () => number, treeBase: string): string {
 const seed = Number(process.env.GROUNDWORK_RESOLVE_SEED ?? 20261130);
 
 it(`resolve agrees with os.path.realpath on ${CASES} random paths`, async () => {
-  const next = generator(seed);
+  const next = seededRandom(seed);
   const paths = [
     'nope/../out',
     'nope/../out/new',
@@ -154,7 +143,7 @@ it(`resolve agrees with os.path.realpath on ${CASES} random paths`, async () => 
 });
 
 it(`writeFile with createParents lands where os.path.realpath says, and never outside, on ${CASES / 2} random paths`, async () => {
-  const next = generator(seed + 1);
+  const next = seededRandom(seed + 1);
   const writeRoot = path.join(writeBase, 'root');
   const paths = [
     'nope/../out/new.txt',

@@ -31,6 +31,7 @@ describe('installAssets', () => {
       'groundwork-context',
       'groundwork-test-reports',
       'groundwork-adopt',
+      'groundwork-build',
     ]);
   });
 

@@ -3,7 +3,7 @@
 import type { CheckoutFiles } from '../files/checkoutFiles.js';
 import { type ProjectProfile, parseJsonObject } from './detectProject.js';
 
-const GROUNDWORK_SERVERS = ['data', 'context', 'test-reports', 'adopt'] as const;
+const GROUNDWORK_SERVERS = ['data', 'context', 'test-reports', 'adopt', 'build'] as const;
 const HOOK_PATH = '.claude/hooks/session-start.sh';
 const HOOK_COMMAND = `"$CLAUDE_PROJECT_DIR"/${HOOK_PATH}`;
 const LOCAL_SETTINGS = '.claude/settings.local.json';
