@@ -2,7 +2,6 @@
 // session starts, the breakdown by file paged into the call's answer budget, the totals per agent always whole.
 import {
   cursorKey,
-  decodeCursor,
   defineTool,
   fitList,
   pagingArguments,
@@ -101,7 +100,7 @@ export const sessionCostTool = defineTool({
       });
       const { answer } = await fitList(report.entries, {
         budget: ctx.answer,
-        offset: decodeCursor(args.cursor, key),
+        cursor: args.cursor,
         cursorKey: key,
         frame: (page, paging) => ({
           session_at: 'repository root' as const,
