@@ -226,6 +226,16 @@ describe('doctor', () => {
       ]),
     );
   });
+
+  it('survives configuration nested thousands deep (the YAML parser that locates lines would abort node)', async () => {
+    const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const report = await doctorWith({
+      '.mcp.json': `{"mcpServers":{"x":${deep(5_000)}}}`,
+      '.claude/settings.json': `{"permissions":{"allow":${deep(5_000)}}}`,
+      '.claude/settings.local.json': `{"env":${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}}`,
+    });
+    expect(report.sources.map((source) => source.status)).toEqual(['skipped', 'skipped']);
+  });
 });
 
 describe('covers', () => {
