@@ -15,7 +15,15 @@ export class ContextServer {
   private stderr = '';
   private exited: Promise<void> = Promise.resolve();
 
-  private constructor(private readonly client: Client) {}
+  private constructor(
+    private readonly client: Client,
+    private readonly transport: StdioClientTransport,
+  ) {}
+
+  /** The server's process id (of GNU time when it runs under it). */
+  get pid(): number | undefined {
+    return this.transport.pid ?? undefined;
+  }
 
   /** Starts the bin (under GNU time when `measureCpu`, which then reports its CPU time on close). */
   static async start(allowedDir: string, measureCpu = false): Promise<ContextServer> {
@@ -23,7 +31,7 @@ export class ContextServer {
     const plain = { command: process.execPath, args: [bin, '--allowed-dir', allowedDir] };
     const launch = measureCpu ? withCpuTime(plain.command, plain.args) : plain;
     const transport = new StdioClientTransport({ ...launch, stderr: measureCpu ? 'pipe' : 'ignore' });
-    const server = new ContextServer(client);
+    const server = new ContextServer(client, transport);
     const stream = transport.stderr;
     if (stream) {
       stream.on('data', (chunk: Buffer) => {

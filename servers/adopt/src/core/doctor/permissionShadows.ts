@@ -24,6 +24,24 @@ interface Rule {
   line: number;
   tool: string;
   spec: string | undefined;
+  shape: Shape;
+}
+
+/**
+ * What a rule matches, worked out once: every use of its tool (`all`); every use of one MCP server's tools
+ * (`server`); for Bash, every command starting with `start` (and, as the legacy `x:*` form also matches, the
+ * bare `exact`); for a path tool, every path starting with `start` (a `/**` rule); or only what equals the spec.
+ */
+interface Shape {
+  /** Rules can only cover rules of the same bucket: the tool, or the MCP server. */
+  bucket: string;
+  /** The same rule written again covers itself. */
+  identity: string;
+  wide: { kind: 'all' } | { kind: 'prefix'; start: string; exact?: string } | { kind: 'literal' };
+  /** Every use it matches starts with this (undefined: not known, e.g. a whole tool). */
+  narrowStart: string | undefined;
+  /** It matches exactly this one use. */
+  narrowExact: string | undefined;
 }
 
 /** Tools whose specifier is a gitignore-style path. */
@@ -42,25 +60,39 @@ export function checkPermissionShadows(sources: readonly PermissionSource[], sin
         const match = PERMISSION.exec(entry.trim());
         if (match === null) return; // settings/permission-rule reports it
         const path: JsonPath = ['permissions', list, index];
+        const tool = match.groups?.tool ?? '';
+        const spec = match.groups?.spec?.trim();
         rules.push({
           list,
           entry: entry.trim(),
           file,
           line: lineOf(path),
-          tool: match.groups?.tool ?? '',
-          spec: match.groups?.spec?.trim(),
+          tool,
+          spec,
+          shape: shapeOf(tool, spec),
         });
       });
     }
   }
   const where = (rule: Rule) => `'${rule.entry}' in \`${rule.list}\` (${rule.file})`;
+  const buckets = new Map<string, Rule[]>();
+  for (const rule of rules) {
+    const bucket = buckets.get(rule.shape.bucket) ?? [];
+    bucket.push(rule);
+    buckets.set(rule.shape.bucket, bucket);
+  }
+  const firstOf = new Map<string, number>();
+  rules.forEach((rule, index) => {
+    if (!firstOf.has(`${rule.list} ${rule.entry}`)) firstOf.set(`${rule.list} ${rule.entry}`, index);
+  });
   rules.forEach((rule, index) => {
     const earlier = LISTS.slice(0, LISTS.indexOf(rule.list));
+    const candidates = buckets.get(rule.shape.bucket) ?? [];
     // A deny and an allow of the very same rule in one file is settings/allow-deny-conflict's finding.
-    const shadow = rules.find(
+    const shadow = candidates.find(
       (other) =>
         earlier.includes(other.list) &&
-        covers(other, rule) &&
+        shapeCovers(other.shape, rule.shape) &&
         !(
           other.file === rule.file &&
           other.entry === rule.entry &&
@@ -81,10 +113,8 @@ export function checkPermissionShadows(sources: readonly PermissionSource[], sin
       );
       return;
     }
-    const twin = rules.findIndex(
-      (other, otherIndex) => otherIndex !== index && other.list === rule.list && other.entry === rule.entry,
-    );
-    if (twin !== -1 && twin < index) {
+    const twin = firstOf.get(`${rule.list} ${rule.entry}`) as number;
+    if (twin < index) {
       const first = rules[twin] as Rule;
       sink.report(
         'doctor/permission-redundant',
@@ -102,8 +132,9 @@ export function checkPermissionShadows(sources: readonly PermissionSource[], sin
       );
       return;
     }
-    const wider = rules.find(
-      (other) => other.list === rule.list && other.entry !== rule.entry && covers(other, rule),
+    const wider = candidates.find(
+      (other) =>
+        other.list === rule.list && other.entry !== rule.entry && shapeCovers(other.shape, rule.shape),
     );
     if (wider !== undefined) {
       sink.report(
@@ -117,43 +148,84 @@ export function checkPermissionShadows(sources: readonly PermissionSource[], sin
 }
 
 /** Whether every use `narrow` matches is certainly matched by `wide`. */
-export function covers(wide: Pick<Rule, 'tool' | 'spec'>, narrow: Pick<Rule, 'tool' | 'spec'>): boolean {
-  if (wide.tool.startsWith('mcp__')) {
-    const server = /^mcp__([^_]+(?:_[^_]+)*?)(?:__\*)?$/.exec(wide.tool)?.[1];
-    if (wide.spec !== undefined) return false;
-    if (
-      server !== undefined &&
-      (narrow.tool === `mcp__${server}` || narrow.tool.startsWith(`mcp__${server}__`))
-    )
+export function covers(
+  wide: { tool: string; spec: string | undefined },
+  narrow: { tool: string; spec: string | undefined },
+): boolean {
+  return shapeCovers(shapeOf(wide.tool, wide.spec), shapeOf(narrow.tool, narrow.spec));
+}
+
+function shapeCovers(wide: Shape, narrow: Shape): boolean {
+  if (wide.bucket !== narrow.bucket) return false;
+  if (wide.identity === narrow.identity) return true;
+  switch (wide.wide.kind) {
+    case 'all':
       return true;
-    return wide.tool === narrow.tool && narrow.spec === undefined;
-  }
-  if (wide.tool !== narrow.tool) return false;
-  const everything = (spec: string | undefined) =>
-    spec === undefined || (wide.tool === 'Bash' && EVERYTHING.has(spec));
-  if (everything(wide.spec)) return true;
-  if (narrow.spec === undefined || everything(narrow.spec)) return false;
-  if (wide.spec === narrow.spec) return true;
-  const wideSpec = wide.spec as string;
-  const narrowSpec = narrow.spec;
-  if (wide.tool === 'Bash') {
-    // Every command `narrow` matches starts with its text before the first wildcard.
-    const legacy = /^(.*):\*$/.exec(narrowSpec);
-    const narrowStart = legacy !== null ? (legacy[1] as string) : (narrowSpec.split('*')[0] as string);
-    const narrowExact = legacy === null && !narrowSpec.includes('*');
-    const wideLegacy = /^(.*):\*$/.exec(wideSpec);
-    if (wideLegacy !== null) {
-      const prefix = wideLegacy[1] as string;
-      return (narrowExact && narrowSpec === prefix) || narrowStart.startsWith(`${prefix} `);
+    case 'prefix': {
+      const { start, exact } = wide.wide;
+      return narrow.narrowStart?.startsWith(start) || (exact !== undefined && narrow.narrowExact === exact);
     }
-    const star = wideSpec.indexOf('*');
-    if (star !== wideSpec.length - 1) return false;
-    return narrowStart.startsWith(wideSpec.slice(0, -1));
+    case 'literal':
+      return narrow.narrowExact !== undefined && narrow.narrowExact === wide.narrowExact;
   }
-  if (PATH_TOOLS.has(wide.tool) && wideSpec.endsWith('/**')) {
-    const prefix = wideSpec.slice(0, -2);
-    if (/[*?[\]]/.test(prefix)) return false;
-    return (narrowSpec.split(/[*?[]/)[0] as string).startsWith(prefix);
+}
+
+function shapeOf(tool: string, spec: string | undefined): Shape {
+  return { identity: `${tool}(${spec ?? ''})`, ...shapeBody(tool, spec) };
+}
+
+function shapeBody(tool: string, spec: string | undefined): Omit<Shape, 'identity'> {
+  if (tool.startsWith('mcp__')) {
+    // `mcp__server` and `mcp__server__*` cover every tool of the server; `mcp__server__tool` only itself.
+    const whole = /^(mcp__[^_]+(?:_[^_]+)*?)(?:__\*)?$/.exec(tool)?.[1];
+    const server = whole ?? /^(mcp__[^_]+(?:_[^_]+)*?)__/.exec(tool)?.[1] ?? tool;
+    if (spec !== undefined)
+      return {
+        bucket: server,
+        wide: { kind: 'literal' },
+        narrowStart: undefined,
+        narrowExact: `${tool}(${spec})`,
+      };
+    return whole !== undefined
+      ? { bucket: server, wide: { kind: 'all' }, narrowStart: undefined, narrowExact: undefined }
+      : { bucket: server, wide: { kind: 'literal' }, narrowStart: undefined, narrowExact: tool };
   }
-  return false;
+  const bucket = tool;
+  if (spec === undefined || (tool === 'Bash' && EVERYTHING.has(spec)))
+    return { bucket, wide: { kind: 'all' }, narrowStart: undefined, narrowExact: undefined };
+  const literal = { bucket, wide: { kind: 'literal' as const }, narrowStart: undefined, narrowExact: spec };
+  if (tool === 'Bash') {
+    const legacy = /^(.*):\*$/.exec(spec)?.[1];
+    if (legacy !== undefined)
+      // `npm:*` matches `npm` and every command after `npm `.
+      return {
+        bucket,
+        wide: { kind: 'prefix', start: `${legacy} `, exact: legacy },
+        narrowStart: legacy,
+        narrowExact: undefined,
+      };
+    const star = spec.indexOf('*');
+    if (star === -1) return { ...literal, narrowStart: spec };
+    return {
+      bucket,
+      wide: star === spec.length - 1 ? { kind: 'prefix', start: spec.slice(0, -1) } : { kind: 'literal' },
+      narrowStart: spec.slice(0, star),
+      narrowExact: undefined,
+    };
+  }
+  if (PATH_TOOLS.has(tool)) {
+    const wildcard = spec.search(/[*?[]/);
+    const narrowStart = wildcard === -1 ? spec : spec.slice(0, wildcard);
+    const prefix = spec.endsWith('/**') ? spec.slice(0, -2) : undefined;
+    return {
+      bucket,
+      wide:
+        prefix !== undefined && !/[*?[\]]/.test(prefix)
+          ? { kind: 'prefix', start: prefix }
+          : { kind: 'literal' },
+      narrowStart,
+      narrowExact: wildcard === -1 ? spec : undefined,
+    };
+  }
+  return literal;
 }

@@ -6,8 +6,24 @@ import { nestsTooDeep } from './nesting.js';
 
 export type JsonPath = ReadonlyArray<string | number>;
 
+/**
+ * The last few texts located, with their locators: several rules (verify's, the doctor's) locate lines in the
+ * same settings file, and parsing it for its node ranges costs more than any of them.
+ */
+const recent = new Map<string, (path: JsonPath) => number>();
+const RECENT_TEXTS = 4;
+
 /** A function from a path (`['permissions', 'allow', 0]`) to the 1-based line of its key or value. */
 export function jsonLines(text: string): (path: JsonPath) => number {
+  const known = recent.get(text);
+  if (known !== undefined) return known;
+  const locate = locator(text);
+  recent.set(text, locate);
+  if (recent.size > RECENT_TEXTS) recent.delete(recent.keys().next().value as string);
+  return locate;
+}
+
+function locator(text: string): (path: JsonPath) => number {
   // Too deep for the parser to survive (see nesting.ts): every finding points at the first line.
   if (nestsTooDeep(text)) return () => 1;
   const lineCounter = new LineCounter();

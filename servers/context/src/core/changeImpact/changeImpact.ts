@@ -94,7 +94,7 @@ export async function analyzeChangeImpact(
           : 'deleted',
     }));
     if (git !== undefined && request.base !== undefined) {
-      const resolved = await git.resolveBase(request.base, signal);
+      const resolved = await git.resolveBase(request.base, signal, state.commit);
       base = { revision: resolved.name, commit: resolved.commit };
     }
   } else if (git === undefined) {
@@ -103,7 +103,7 @@ export async function analyzeChangeImpact(
       `The project is not in a git repository git may read (${state.note ?? 'no repository'}); pass the changed files as 'files'.`,
     );
   } else {
-    const resolved = await git.resolveBase(request.base, signal);
+    const resolved = await git.resolveBase(request.base, signal, state.commit);
     base = { revision: resolved.name, commit: resolved.commit };
     changed = await git.changedFiles(resolved.commit, signal);
   }
@@ -128,13 +128,23 @@ export async function analyzeChangeImpact(
     notes.push(
       `Exported declarations compared for the first ${MAX_DECLARATION_FILES} of ${sourceFiles.length} changed source files.`,
     );
-  for (const [done, file] of sourceFiles.slice(0, MAX_DECLARATION_FILES).entries()) {
+  const compared = sourceFiles.slice(0, MAX_DECLARATION_FILES);
+  const inBase = (file: ChangedFile) => git !== undefined && base !== undefined && file.status !== 'added';
+  const baseTexts =
+    git !== undefined && base !== undefined
+      ? await git.baseVersions(
+          base.commit,
+          compared.filter(inBase).map((file) => file.previous_path ?? file.path),
+          signal,
+        )
+      : new Map<string, string>();
+  for (const [done, file] of compared.entries()) {
     const language = languageOf(file.path)!;
     const after = file.status === 'deleted' ? undefined : await readText(source, file.path, signal);
-    const before =
-      git !== undefined && base !== undefined && file.status !== 'added'
-        ? await git.baseVersion(base.commit, file.previous_path ?? file.path, signal)
-        : undefined;
+    const basePath = file.previous_path ?? file.path;
+    const before = inBase(file)
+      ? (baseTexts.get(basePath) ?? (await git!.baseVersion(base!.commit, basePath, signal)))
+      : undefined;
     if (before === undefined && base === undefined && file.status !== 'deleted') {
       // No base to compare with (`files` alone): every export of the file is what can be observed.
       const exported = await changedDeclarations(file.path, language, undefined, after, undefined);

@@ -15,6 +15,9 @@ export interface ChangedFile {
   untracked?: boolean;
 }
 
+/** Context lines that make a diff's one hunk the whole file (more lines than any file read here holds). */
+const WHOLE_FILE_CONTEXT = 100_000_000;
+
 /** git's empty tree: the base of a repository without commits. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
@@ -69,15 +72,17 @@ export class ProjectInRepository {
 
   /**
    * The commit `base` names, or by default the merge-base of HEAD with the default branch (mcp-common's git
-   * revisions); HEAD when there is no other branch, the empty tree without commits.
+   * revisions); HEAD when there is no other branch, the empty tree without commits. `knownHead`: HEAD's
+   * commit when the caller already asked git (the answer's state), which saves a git process.
    */
   async resolveBase(
     base: string | undefined,
     signal?: AbortSignal,
+    knownHead?: string,
   ): Promise<{ commit: string; name: string }> {
     if (base !== undefined)
       return { commit: await resolveCommit(this.repo, base, 'base', signal), name: base };
-    const head = await this.head(signal);
+    const head = knownHead ?? (await this.head(signal));
     if (head === undefined) return { commit: EMPTY_TREE, name: '(empty tree: no commits yet)' };
     const mergeBase = await mergeBaseWithDefaultBranch(this.repo, head, signal);
     if (mergeBase === undefined) return { commit: head, name: 'HEAD' };
@@ -140,6 +145,34 @@ export class ProjectInRepository {
     return byFile;
   }
 
+  /**
+   * The base texts of many files from one diff with whole-file context (one git process, not one per file):
+   * a file's lines in `base` are its hunk's context and removed lines. `files` are base paths; a file the
+   * diff does not show as one whole hunk (unchanged content, binary, a name git quotes) is left out, for
+   * `baseVersion` to read.
+   */
+  async baseVersions(
+    base: string,
+    files: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<Map<string, string>> {
+    const texts = new Map<string, string>();
+    if (files.length === 0 || base === EMPTY_TREE) return texts;
+    const specs = files.map((file) => `:(literal)${this.toRepo(file)}`);
+    const result = await this.repo.output(
+      ['diff', `-U${WHOLE_FILE_CONTEXT}`, '--no-color', '--no-renames', base, '--', ...specs],
+      { signal, maxOutputChars: 64_000_000 },
+    );
+    if (result.truncated) return texts;
+    for (const section of result.stdout.split(/^(?=diff --git )/m)) {
+      const source = /^--- a\/(.+)$/m.exec(section)?.[1];
+      const file = source === undefined ? undefined : this.toProject(source);
+      const text = file === undefined ? undefined : baseTextOf(section);
+      if (file !== undefined && text !== undefined) texts.set(file, text);
+    }
+    return texts;
+  }
+
   /** A file's text in `base`, or undefined when it did not exist there. */
   async baseVersion(base: string, projectPath: string, signal?: AbortSignal): Promise<string | undefined> {
     if (base === EMPTY_TREE) return undefined;
@@ -149,4 +182,30 @@ export class ProjectInRepository {
     });
     return result.code === 0 && !result.truncated ? result.stdout : undefined;
   }
+}
+
+/**
+ * The old side of a file's diff section with whole-file context: its context and removed lines, or undefined
+ * unless the section is one hunk from the first line whose old length matches what was read.
+ */
+function baseTextOf(section: string): string | undefined {
+  const hunks = section.match(/^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@/gm);
+  if (hunks?.length !== 1) return undefined;
+  const header = /^@@ -(\d+)(?:,(\d+))? /m.exec(section)!;
+  const length = header[2] === undefined ? 1 : Number(header[2]);
+  if (length > 0 && header[1] !== '1') return undefined;
+  const lines = section.slice(section.indexOf('\n', header.index) + 1).split('\n');
+  const before: string[] = [];
+  let last = '';
+  let endsWithNewline = true;
+  for (const line of lines) {
+    const kind = line[0];
+    if (kind === ' ' || kind === '-') before.push(line.slice(1));
+    else if (kind === '\\' && last !== '+') endsWithNewline = false;
+    else if (kind !== '+') continue;
+    last = kind;
+  }
+  if (before.length !== length) return undefined;
+  if (length === 0) return '';
+  return `${before.join('\n')}${endsWithNewline ? '\n' : ''}`;
 }

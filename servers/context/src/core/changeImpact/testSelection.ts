@@ -34,6 +34,7 @@ interface PackageInfo {
 /** Decides tests and their runners for one project; package.json files are read once each. */
 export class TestRules {
   private readonly packages = new Map<string, Promise<PackageInfo | undefined>>();
+  private readonly folderRunners = new Map<string, Promise<'vitest' | 'jest' | 'node' | undefined>>();
   private readonly globs: ReturnType<typeof ignore> | undefined;
 
   constructor(
@@ -135,8 +136,19 @@ export class TestRules {
   }
 
   /** The runner the nearest package.json that names one (a dependency or the test script) declares. */
-  private async jsRunner(file: string): Promise<'vitest' | 'jest' | 'node' | undefined> {
-    for (let folder = dirnameOf(file); ; folder = dirnameOf(folder)) {
+  private jsRunner(file: string): Promise<'vitest' | 'jest' | 'node' | undefined> {
+    // Decided once per folder: a change reaches thousands of files in a few folders.
+    const start = dirnameOf(file);
+    let runner = this.folderRunners.get(start);
+    if (runner === undefined) {
+      runner = this.folderRunner(start);
+      this.folderRunners.set(start, runner);
+    }
+    return runner;
+  }
+
+  private async folderRunner(start: string): Promise<'vitest' | 'jest' | 'node' | undefined> {
+    for (let folder = start; ; folder = dirnameOf(folder)) {
       const manifest = joinRelative(folder, 'package.json');
       if (this.files.has(manifest)) {
         const info = await this.packageInfo(manifest);
