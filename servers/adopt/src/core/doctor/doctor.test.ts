@@ -268,6 +268,15 @@ describe('doctor', () => {
     );
   });
 
+  it('quotes at most 200 characters of a matcher, once, however long the repository wrote it', async () => {
+    const report = await doctorWith(hooks('PreToolUse', `Bash(${'x'.repeat(100_000)}`));
+    const finding = report.findings.find((entry) => entry.rule === 'doctor/hook-matcher-never');
+    expect(finding?.message).toMatch(
+      /^The PreToolUse matcher 'Bash\(x+…' is not a valid regular expression \(Unterminated group\)/,
+    );
+    expect(finding?.message.length).toBeLessThan(400);
+  });
+
   it('survives configuration nested thousands deep (the YAML parser that locates lines would abort node)', async () => {
     const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
     const report = await doctorWith({

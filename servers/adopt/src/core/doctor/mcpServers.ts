@@ -3,7 +3,7 @@
 // refuses the file for), a stdio command looked up on PATH (looked up, never run), a script the command runs
 // from the repository, an http/sse/ws URL. The shape of each entry is mcp-json/*'s finding (verify's checks).
 import { findExecutable, scrubbedEnv } from '@groundwork/mcp-common/childProcess';
-import type { FindingSink } from '../verify/finding.js';
+import { type FindingSink, shown } from '../verify/finding.js';
 import { isObject, jsonLines } from '../verify/jsonLocator.js';
 import type { RepoFiles } from '../verify/repoFiles.js';
 import { INTERPRETERS } from '../verify/settingsRules.js';
@@ -261,9 +261,4 @@ function normal(value: string): string | undefined {
     } else parts.push(part);
   }
   return parts.length === 0 ? undefined : parts.join('/');
-}
-
-/** At most 200 characters of something from the repository, for a message. */
-function shown(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
