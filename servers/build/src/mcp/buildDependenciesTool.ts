@@ -64,15 +64,14 @@ export const buildDependenciesTool = defineTool({
   },
   async apply(args, ctx) {
     return withWorkspace(args.path, ctx, async (workspace) => {
-      const { offset, key } = pageOf('build_dependencies', args, workspace);
+      const pageCursor = pageOf('build_dependencies', args, workspace);
       const problems = problemsOf(workspace.problems);
       if (args.resolve) {
         const resolution = await resolveFor(args.path, args, ctx, 'build_dependencies with resolve: true');
         const resolved = resolvedRows(resolution, args);
         const { answer } = await fitList(resolved, {
           budget: ctx.answer,
-          offset,
-          cursorKey: key,
+          ...pageCursor,
           frame: (page, paging) => ({
             static: false,
             dependencies: [],
@@ -87,8 +86,7 @@ export const buildDependenciesTool = defineTool({
       const dependencies = declaredDependencies(workspace, args).map(dependencyOf);
       const { answer } = await fitList(dependencies, {
         budget: ctx.answer,
-        offset,
-        cursorKey: key,
+        ...pageCursor,
         frame: (page, paging) => ({ static: true, dependencies: page, problems, ...paging }),
       });
       return ToolResult.success(answer);

@@ -118,7 +118,7 @@ export const buildWhyTool = defineTool({
           ...(decidedBy === undefined ? {} : { decided_by: decidedBy }),
           ...(declaration === undefined ? {} : { declaration: dependencyOf(declaration) }),
         }));
-        const { offset, key } = pageOf('build_why', args, workspace);
+        const pageCursor = pageOf('build_why', args, workspace);
         const missing =
           resolved.length === 0
             ? `${args.dependency} is not in the resolved graph${args.module === undefined ? '' : ` of ${args.module}`}${resolution.failures.length === 0 ? '' : ` (${resolution.failures.length} configurations failed to resolve: ${resolution.failures[0]?.message ?? ''})`}.`
@@ -126,8 +126,7 @@ export const buildWhyTool = defineTool({
         const note = [missing, resolution.note].filter((text) => text !== undefined).join(' ') || undefined;
         const { answer } = await fitList(resolved, {
           budget: ctx.answer,
-          offset,
-          cursorKey: key,
+          ...pageCursor,
           frame: (page, paging) => ({
             paths: [],
             resolved: page,
@@ -144,7 +143,7 @@ export const buildWhyTool = defineTool({
         module: args.module,
         maxPaths: MAX_PATHS,
       });
-      const { offset, key } = pageOf('build_why', args, workspace);
+      const pageCursor = pageOf('build_why', args, workspace);
       const note =
         paths.length === 0
           ? `No module${args.module === undefined ? '' : ` reachable from ${args.module}`} declares ${args.dependency}: it is either not a dependency or a transitive one of an external library, which only the build tool's resolution shows (build_dependencies with resolve: true).`
@@ -153,8 +152,7 @@ export const buildWhyTool = defineTool({
         paths.map((path) => ({ ...path, declaration: dependencyOf(path.declaration) })),
         {
           budget: ctx.answer,
-          offset,
-          cursorKey: key,
+          ...pageCursor,
           frame: (page, paging) => ({
             paths: page,
             declared: paths.length > 0,
