@@ -68,7 +68,7 @@ export const doctorTool = defineTool({
     title: 'Diagnose Claude Code configuration',
     description:
       "What Claude Code will make of a repository's configuration: the effective project settings across .claude/settings.json and " +
-      '.claude/settings.local.json (every key, its value, the file it comes from and why it wins; arrays such as permission rules merge), ' +
+      '.claude/settings.local.json and enabled plugins of its own marketplace (every key, its value, the file it comes from and why it wins; arrays such as permission rules merge), ' +
       'the files it skips or could not read, permission rules that never apply (a deny or ask rule that matches everything an allow does) ' +
       'or add nothing (duplicates, rules covered by wider ones), hooks that never fire or fire more than they say (unknown events, ' +
       'matchers that are invalid, name no tool, or sit on an event that takes none, missing scripts), and .mcp.json servers that cannot ' +

@@ -142,6 +142,47 @@ describe('doctor', () => {
     );
   });
 
+  it('takes the agent default of a plugin the settings enable from the repository marketplace, below the project files', async () => {
+    const marketplace = {
+      name: 'house',
+      owner: { name: 'Demo' },
+      plugins: [{ name: 'review', source: './plugins/review' }],
+    };
+    const base = {
+      '.claude-plugin/marketplace.json': JSON.stringify(marketplace),
+      'plugins/review/.claude-plugin/plugin.json': '{ "name": "review" }',
+      'plugins/review/settings.json': JSON.stringify({ agent: 'reviewer', model: 'haiku' }),
+    };
+    const fromPlugin = await doctorWith({
+      ...base,
+      ...settings({ enabledPlugins: { 'review@house': true } }),
+    });
+    expect(fromPlugin.sources[2]).toEqual({
+      scope: 'plugin',
+      file: 'plugins/review/settings.json',
+      status: 'applied',
+      note: "Only agent applies from a plugin's settings.json; ignored: model.",
+    });
+    expect(fromPlugin.settings.find((entry) => entry.key === 'agent')).toMatchObject({
+      value: 'reviewer',
+      why: 'set only in an enabled plugin’s settings.json (plugins/review/settings.json)',
+    });
+    expect(fromPlugin.settings.find((entry) => entry.key === 'model')).toBeUndefined();
+    const overridden = await doctorWith({
+      ...base,
+      ...settings({ enabledPlugins: { 'review@house': true }, agent: 'writer' }),
+    });
+    expect(overridden.settings.find((entry) => entry.key === 'agent')).toMatchObject({
+      value: 'writer',
+      overridden: [{ file: 'plugins/review/settings.json', value: 'reviewer' }],
+    });
+    const disabled = await doctorWith({
+      ...base,
+      ...settings({ enabledPlugins: { 'review@house': false } }),
+    });
+    expect(disabled.sources).toHaveLength(2);
+  });
+
   it('leaves out a file Claude Code skips (a value the schema rejects) and says why', async () => {
     const report = await doctorWith(local({ model: 'opus', cleanupPeriodDays: 'soon' }));
     expect(report.sources[0]).toMatchObject({

@@ -2,6 +2,7 @@
 // each value comes from and why it wins), permission rules that never apply, hooks that never fire or fire more
 // than they say, and .mcp.json servers that cannot start as written. Read-only and static unless the caller
 // allows running repository code: then each stdio server is started and asked for its tools.
+import path from 'node:path';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { type Finding, FindingSink } from '../verify/finding.js';
 import { isObject } from '../verify/jsonLocator.js';
@@ -120,7 +121,9 @@ async function examine(files: RepoFiles, options: DoctorOptions): Promise<Doctor
       });
     }),
   );
-  const settings = effectiveSettings(layers);
+  const plugins = await pluginLayers(files, effectiveSettings(layers));
+  sources.push(...plugins.sources);
+  const settings = effectiveSettings([...layers, ...plugins.layers]);
   checkPermissionShadows(
     layers.flatMap(({ file, text, settings: values }) =>
       isObject(values.permissions) ? [{ file, text, permissions: values.permissions }] : [],
@@ -181,8 +184,7 @@ async function examine(files: RepoFiles, options: DoctorOptions): Promise<Doctor
       warnings: count('warning'),
       notes: count('note'),
       files_checked:
-        layers.length +
-        sources.filter((source) => source.status === 'skipped').length +
+        sources.filter((source) => source.status === 'applied' || source.status === 'skipped').length +
         (mcpText === undefined ? 0 : 1),
     },
     sources,
@@ -190,6 +192,88 @@ async function examine(files: RepoFiles, options: DoctorOptions): Promise<Doctor
     servers,
     findings,
   };
+}
+
+/** What a plugin's settings.json may set (the plugins reference: "only the agent key is supported"). */
+const PLUGIN_KEYS = ['agent'];
+const MARKETPLACE = '.claude-plugin/marketplace.json';
+
+/**
+ * The settings.json of each plugin the project settings enable that the repository's own marketplace holds
+ * (`enabledPlugins: { "name@marketplace": true }`): defaults below every settings file.
+ */
+async function pluginLayers(
+  files: RepoFiles,
+  project: readonly EffectiveSetting[],
+): Promise<{ sources: SettingsSource[]; layers: SettingsLayer[] }> {
+  const enabled = project.flatMap((entry) =>
+    entry.key.startsWith('enabledPlugins.') && entry.value === true
+      ? [entry.key.slice('enabledPlugins.'.length)]
+      : [],
+  );
+  const result: { sources: SettingsSource[]; layers: SettingsLayer[] } = { sources: [], layers: [] };
+  if (enabled.length === 0) return result;
+  let marketplace: unknown;
+  try {
+    marketplace = JSON.parse((await files.read(MARKETPLACE)) ?? 'null');
+  } catch {
+    return result; // marketplace/manifest is verify's finding
+  }
+  if (!isObject(marketplace) || typeof marketplace.name !== 'string' || !Array.isArray(marketplace.plugins))
+    return result;
+  const base =
+    isObject(marketplace.metadata) && typeof marketplace.metadata.pluginRoot === 'string'
+      ? marketplace.metadata.pluginRoot
+      : '';
+  for (const id of enabled) {
+    const at = id.lastIndexOf('@');
+    if (at <= 0 || id.slice(at + 1) !== marketplace.name) continue;
+    const entry = marketplace.plugins.find((plugin) => isObject(plugin) && plugin.name === id.slice(0, at));
+    if (!isObject(entry) || typeof entry.source !== 'string') continue;
+    const folder = files.resolveFrom(
+      MARKETPLACE.replace('.claude-plugin/', ''),
+      path.posix.join(base, entry.source),
+    );
+    if (folder === undefined) continue;
+    const file = folder === '' ? 'settings.json' : `${folder}/settings.json`;
+    const text = await files.read(file);
+    const refused = files.refused.find((refusal) => refusal.file === file);
+    if (text === undefined) {
+      if (refused !== undefined)
+        result.sources.push({ scope: 'plugin', file, status: 'unreadable', note: refused.message });
+      continue;
+    }
+    let settings: unknown;
+    try {
+      settings = JSON.parse(text.replace(/^\uFEFF/, ''));
+    } catch (error) {
+      result.sources.push({
+        scope: 'plugin',
+        file,
+        status: 'skipped',
+        note: `Not valid JSON: ${(error as Error).message}`,
+      });
+      continue;
+    }
+    if (!isObject(settings)) continue;
+    const ignored = Object.keys(settings).filter((key) => !PLUGIN_KEYS.includes(key));
+    result.sources.push({
+      scope: 'plugin',
+      file,
+      status: 'applied',
+      ...(ignored.length === 0
+        ? {}
+        : {
+            note: `Only ${PLUGIN_KEYS.join(', ')} applies from a plugin's settings.json; ignored: ${ignored.slice(0, 20).join(', ')}.`,
+          }),
+    });
+    result.layers.push({
+      scope: 'plugin',
+      file,
+      settings: Object.fromEntries(Object.entries(settings).filter(([key]) => PLUGIN_KEYS.includes(key))),
+    });
+  }
+  return result;
 }
 
 async function inBatches<T>(
