@@ -32,7 +32,7 @@ async function allPages(items: Finding[], maxTokens: number) {
   const pages: Array<{ json: string; items: Finding[] }> = [];
   let cursor: string | undefined;
   do {
-    const fitted = await fitList(items, { budget, offset: decodeCursor(cursor, key), cursorKey: key, frame });
+    const fitted = await fitList(items, { budget, cursor, cursorKey: key, frame });
     pages.push({ json: JSON.stringify(fitted.answer), items: fitted.items });
     cursor = (fitted.answer as { next_cursor?: string }).next_cursor;
     expect(pages.length).toBeLessThan(10_000);
@@ -104,11 +104,12 @@ describe('fitList', () => {
   });
 
   it('answers an empty list, and a cursor at its end, with an empty page', async () => {
-    for (const [items, offset] of [
-      [[], 0],
-      [findings(3, String), 3],
+    const key = cursorKey('x');
+    for (const [items, cursor] of [
+      [[], undefined],
+      [findings(3, String), encodeCursor(3, key)],
     ] as const) {
-      const fitted = await fitList(items, { budget: answerBudget(), offset, frame });
+      const fitted = await fitList(items, { budget: answerBudget(), cursor, cursorKey: key, frame });
       expect(fitted.answer).toEqual({
         counts: { error: 1 },
         findings: [],
@@ -125,7 +126,13 @@ describe('fitList', () => {
     const first = await fitList(items, { budget: answerBudget(), cursorKey: key, maxItems: 10, frame });
     expect(first.items).toEqual(items.slice(0, 10));
     expect(first.answer).toMatchObject({ truncated: true, total: 30, next_cursor: encodeCursor(10, key) });
-    const last = await fitList(items, { budget: answerBudget(), offset: 25, maxItems: 10, frame });
+    const last = await fitList(items, {
+      budget: answerBudget(),
+      cursor: encodeCursor(25, key),
+      cursorKey: key,
+      maxItems: 10,
+      frame,
+    });
     expect(last.items).toEqual(items.slice(25));
     expect(last.nextOffset).toBeUndefined();
   });
@@ -148,6 +155,13 @@ describe('fitList', () => {
     expect(cursor).toBeDefined();
     expect(() => decodeCursor(cursor, cursorKey({ path: 'b' }))).toThrow(/Invalid argument 'cursor'/);
     expect(() => decodeCursor('bm9wZQ', cursorKey({ path: 'a' }))).toThrow(/not a cursor this server/);
+    // fitList refuses it itself, naming the argument it came in.
+    const other = { budget: answerBudget(), cursorKey: cursorKey({ path: 'b' }), frame };
+    await expect(fitList(items, { ...other, cursor })).rejects.toThrow(/Invalid argument 'cursor'/);
+    await expect(fitList(items, { ...other, cursor, cursorArgument: 'page' })).rejects.toThrow(
+      /Invalid argument 'page': it was handed out for other arguments/,
+    );
+    await expect(fitList(items, { ...other, cursor: 'bm9wZQ' })).rejects.toThrow(/not a cursor this server/);
   });
 });
 

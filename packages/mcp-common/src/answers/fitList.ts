@@ -2,7 +2,7 @@
 // budget, and the paging fields (`truncated`, `total`, `next_cursor`) that say what was left out. The one way a
 // groundwork tool bounds a list.
 import { type AnswerBudget, answerBudget } from './answerBudget.js';
-import { encodeCursor } from './cursor.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
 import { withinTokens } from './tokenCount.js';
 
 /** The paging fields of a list answer (pagingOutput is their schema). */
@@ -15,9 +15,15 @@ export interface Paging {
 export interface FitOptions<T, Answer> {
   /** Usually `ctx.answer`. */
   budget: AnswerBudget;
-  /** Where this page starts (decodeCursor); 0 by default. */
-  offset?: number;
-  /** Ties `next_cursor` to its list (cursorKey); without it, the answer carries no cursor. */
+  /**
+   * The cursor the client sent (the tool's `cursor` argument, as given): the page starts where it says, or at
+   * the top without one. A cursor this list did not hand out (malformed, another list's, or this list's
+   * before it changed) is refused, naming `cursorArgument`.
+   */
+  cursor?: string | undefined;
+  /** The argument the cursor came in, for the refusal; `cursor` by default. */
+  cursorArgument?: string;
+  /** Ties the cursors to their list (cursorKey); without it, no cursor is taken or handed out. */
   cursorKey?: string;
   /** At most this many items in one page (a tool's `limit` argument), however many would fit. */
   maxItems?: number;
@@ -41,8 +47,8 @@ export interface Fitted<T, Answer> {
  * @example
  * const { answer } = await fitList(findings, {
  *   budget: ctx.answer,
- *   offset: decodeCursor(args.cursor, key),
- *   cursorKey: key,
+ *   cursor: args.cursor,
+ *   cursorKey: cursorKey({ tool: 'verify_repo', path: args.path, total: findings.length }),
  *   frame: (page, paging) => ({ counts, findings: page, ...paging }),
  * });
  */
@@ -52,7 +58,7 @@ export async function fitList<T, Answer>(
 ): Promise<Fitted<T, Answer>> {
   const { budget, frame, cursorKey } = options;
   const total = items.length;
-  const offset = Math.min(options.offset ?? 0, total);
+  const offset = Math.min(startOf(options), total);
   const last = Math.min(total, offset + (options.maxItems ?? total));
   const pagingTo = (end: number): Paging => ({
     truncated: end < total,
@@ -108,6 +114,15 @@ export async function fitList<T, Answer>(
     return pageTo(offset + 1, [], { ...pagingTo(offset + 1), truncated: true });
   }
   return pageTo(low);
+}
+
+/** Where the page starts: at the cursor, checked against its list, or at the top. */
+function startOf(
+  options: Pick<FitOptions<unknown, unknown>, 'cursor' | 'cursorArgument' | 'cursorKey'>,
+): number {
+  if (options.cursor === undefined) return 0;
+  if (options.cursorKey === undefined) throw new Error('fitList was given a cursor without its cursorKey');
+  return decodeCursor(options.cursor, options.cursorKey, options.cursorArgument);
 }
 
 /** Whether `answer` (a text block, or a value as the JSON of its text block) fits `budget`. */

@@ -3,7 +3,6 @@
 // settings into one answer (findings first, errors first), with the counts always whole.
 import {
   cursorKey,
-  decodeCursor,
   defineTool,
   fitList,
   optionalBoolean,
@@ -154,7 +153,7 @@ export const doctorTool = defineTool({
     const key = cursorKey({ path: args.path, items: items.map((item) => JSON.stringify(item)) });
     const { answer } = await fitList(items, {
       budget: ctx.answer,
-      offset: decodeCursor(args.cursor, key),
+      cursor: args.cursor,
       cursorKey: key,
       frame: (page, paging) => ({
         passed: report.passed,

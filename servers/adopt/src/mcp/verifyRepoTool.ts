@@ -2,7 +2,6 @@
 // findings paged into the call's answer budget (errors first) with the counts always whole.
 import {
   cursorKey,
-  decodeCursor,
   defineTool,
   fitList,
   pagingArguments,
@@ -68,7 +67,7 @@ export const verifyRepoTool = defineTool({
       const byRule = countByRule(findings);
       const { answer } = await fitList(findings, {
         budget: ctx.answer,
-        offset: decodeCursor(args.cursor, key),
+        cursor: args.cursor,
         cursorKey: key,
         frame: (page, paging) => ({
           passed: report.passed,

@@ -11,7 +11,14 @@ import { z } from 'zod';
 import { declaredDependencies } from '../core/dependencies/declaredDependencies.js';
 import { pageOf, pathArgument, withWorkspace } from './buildRoot.js';
 import { resolveArguments, resolvedRows, resolveFor } from './resolvedDependencies.js';
-import { dependencyOf, dependencySchema, problemSchema, problemsOf, systemSchema } from './schemas.js';
+import {
+  dependencyOf,
+  dependencySchema,
+  problemSchema,
+  problemsOf,
+  resolvedSchema,
+  systemSchema,
+} from './schemas.js';
 
 export const buildDependenciesTool = defineTool({
   definition: {
@@ -41,12 +48,7 @@ export const buildDependenciesTool = defineTool({
       dependencies: z.array(dependencySchema),
       resolved: z
         .array(
-          z.object({
-            module: z.string(),
-            configuration: z.string(),
-            coordinates: z.string(),
-            requested: z.array(z.string()).describe('Every version asked for in the graph.'),
-            selected: z.string().optional(),
+          resolvedSchema.extend({
             reason: z.string().describe("The tool's rule: conflict resolution, nearest wins, requested, …"),
             conflict: z.boolean(),
             direct: z.boolean().describe('Declared by the module itself.'),
@@ -64,15 +66,14 @@ export const buildDependenciesTool = defineTool({
   },
   async apply(args, ctx) {
     return withWorkspace(args.path, ctx, async (workspace) => {
-      const { offset, key } = pageOf('build_dependencies', args, workspace);
+      const pageCursor = pageOf('build_dependencies', args, workspace);
       const problems = problemsOf(workspace.problems);
       if (args.resolve) {
         const resolution = await resolveFor(args.path, args, ctx, 'build_dependencies with resolve: true');
         const resolved = resolvedRows(resolution, args);
         const { answer } = await fitList(resolved, {
           budget: ctx.answer,
-          offset,
-          cursorKey: key,
+          ...pageCursor,
           frame: (page, paging) => ({
             static: false,
             dependencies: [],
@@ -87,8 +88,7 @@ export const buildDependenciesTool = defineTool({
       const dependencies = declaredDependencies(workspace, args).map(dependencyOf);
       const { answer } = await fitList(dependencies, {
         budget: ctx.answer,
-        offset,
-        cursorKey: key,
+        ...pageCursor,
         frame: (page, paging) => ({ static: true, dependencies: page, problems, ...paging }),
       });
       return ToolResult.success(answer);

@@ -34,14 +34,13 @@ export const buildHealthTool = defineTool({
   async apply(args, ctx) {
     return withWorkspace(args.path, ctx, async (workspace) => {
       const findings = checkBuildHealth(workspace);
-      const { offset, key } = pageOf('build_health', args, workspace);
+      const pageCursor = pageOf('build_health', args, workspace);
       const count = (severity: string) => findings.filter((finding) => finding.severity === severity).length;
       const totals = { errors: count('error'), warnings: count('warning'), notes: count('note') };
       const problems = problemsOf(workspace.problems);
       const { answer } = await fitList(findings, {
         budget: ctx.answer,
-        offset,
-        cursorKey: key,
+        ...pageCursor,
         frame: (page, paging) => ({ findings: page, totals, problems, ...paging }),
       });
       return ToolResult.success(answer);

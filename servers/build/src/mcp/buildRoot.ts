@@ -1,6 +1,6 @@
 // The one way a build tool reaches a build: the client's `path` opened inside the allowed directories, as its
 // own boundary (a link in the repository cannot lead elsewhere), and read statically by the core.
-import { cursorKey, decodeCursor, requiredString, type ToolContext } from '@groundwork/mcp-common';
+import { cursorKey, requiredString, type ToolContext } from '@groundwork/mcp-common';
 import type { Workspace } from '../core/workspace/model.js';
 import { readWorkspace } from '../core/workspace/readWorkspace.js';
 
@@ -26,15 +26,14 @@ export async function withWorkspace<T>(
 }
 
 /**
- * Where this call's page starts, and the key its next cursor carries: the call's arguments (but the cursor and
- * budget) and the workspace's stamp, so a cursor is refused once the build files changed.
+ * This call's cursor and the key its list's cursors carry (fitList's paging options): the call's arguments
+ * (but the cursor and budget) and the workspace's stamp, so a cursor is refused once the build files changed.
  */
 export function pageOf(
   tool: string,
   args: { cursor?: string | undefined; max_tokens?: number | undefined },
   workspace: Workspace,
-): { offset: number; key: string } {
+): { cursor: string | undefined; cursorKey: string } {
   const { cursor, max_tokens: _budget, ...rest } = args;
-  const key = cursorKey({ tool, rest, stamp: workspace.stamp });
-  return { offset: decodeCursor(cursor, key), key };
+  return { cursor, cursorKey: cursorKey({ tool, rest, stamp: workspace.stamp }) };
 }

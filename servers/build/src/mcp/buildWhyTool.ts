@@ -12,7 +12,7 @@ import { dependencyPaths } from '../core/dependencies/dependencyPaths.js';
 import { resolvedWhy } from '../core/resolve/resolvedWhy.js';
 import { pageOf, pathArgument, withWorkspace } from './buildRoot.js';
 import { resolveArguments, resolveFor } from './resolvedDependencies.js';
-import { dependencyOf, dependencySchema, locationSchema, systemSchema } from './schemas.js';
+import { dependencyOf, dependencySchema, locationSchema, resolvedSchema, systemSchema } from './schemas.js';
 
 /** Paths the search collects at most (a diamond-shaped build has exponentially many). */
 const MAX_PATHS = 2_000;
@@ -54,12 +54,7 @@ export const buildWhyTool = defineTool({
       ),
       resolved: z
         .array(
-          z.object({
-            module: z.string(),
-            configuration: z.string(),
-            coordinates: z.string(),
-            selected: z.string().optional(),
-            requested: z.array(z.string()).describe('Every version asked for in the graph.'),
+          resolvedSchema.extend({
             reason: z.string().describe("The build tool's own words."),
             rule: z
               .enum([
@@ -118,7 +113,7 @@ export const buildWhyTool = defineTool({
           ...(decidedBy === undefined ? {} : { decided_by: decidedBy }),
           ...(declaration === undefined ? {} : { declaration: dependencyOf(declaration) }),
         }));
-        const { offset, key } = pageOf('build_why', args, workspace);
+        const pageCursor = pageOf('build_why', args, workspace);
         const missing =
           resolved.length === 0
             ? `${args.dependency} is not in the resolved graph${args.module === undefined ? '' : ` of ${args.module}`}${resolution.failures.length === 0 ? '' : ` (${resolution.failures.length} configurations failed to resolve: ${resolution.failures[0]?.message ?? ''})`}.`
@@ -126,8 +121,7 @@ export const buildWhyTool = defineTool({
         const note = [missing, resolution.note].filter((text) => text !== undefined).join(' ') || undefined;
         const { answer } = await fitList(resolved, {
           budget: ctx.answer,
-          offset,
-          cursorKey: key,
+          ...pageCursor,
           frame: (page, paging) => ({
             paths: [],
             resolved: page,
@@ -144,7 +138,7 @@ export const buildWhyTool = defineTool({
         module: args.module,
         maxPaths: MAX_PATHS,
       });
-      const { offset, key } = pageOf('build_why', args, workspace);
+      const pageCursor = pageOf('build_why', args, workspace);
       const note =
         paths.length === 0
           ? `No module${args.module === undefined ? '' : ` reachable from ${args.module}`} declares ${args.dependency}: it is either not a dependency or a transitive one of an external library, which only the build tool's resolution shows (build_dependencies with resolve: true).`
@@ -153,8 +147,7 @@ export const buildWhyTool = defineTool({
         paths.map((path) => ({ ...path, declaration: dependencyOf(path.declaration) })),
         {
           budget: ctx.answer,
-          offset,
-          cursorKey: key,
+          ...pageCursor,
           frame: (page, paging) => ({
             paths: page,
             declared: paths.length > 0,

@@ -98,12 +98,11 @@ export const buildWorkspaceTool = defineTool({
       const wanted = (id: string) => args.module === undefined || id.startsWith(args.module);
       const modules = systems.flatMap((system) => system.modules.filter((module) => wanted(module.id)));
       const edges = systems.flatMap((system) => system.edges.filter((edge) => wanted(edge.from)));
-      const { offset, key } = pageOf('build_workspace', args, workspace);
+      const pageCursor = pageOf('build_workspace', args, workspace);
       // The modules are the paged list; each page carries the edges from its modules.
       const { answer } = await fitList(modules, {
         budget: ctx.answer,
-        offset,
-        cursorKey: key,
+        ...pageCursor,
         frame: (page, paging) => {
           const ids = new Set(page.map((module) => `${module.system}\0${module.id}`));
           return {

@@ -148,11 +148,10 @@ export const changeImpactTool = defineTool({
     // A later page continues one list (the one its cursor was handed out for) and carries only that list.
     if (args.cursor !== undefined) {
       const list = PAGED.find((name) => cursorIsFor(args.cursor!, keyOf(name)));
-      const offset = decodeCursor(args.cursor, keyOf(list ?? 'dependents'));
       const paged = list ?? 'dependents';
       const { answer } = await fitList<unknown, object>(impact[paged], {
         budget: ctx.answer,
-        offset,
+        cursor: args.cursor,
         cursorKey: keyOf(paged),
         frame: (items, paging) => ({
           ...impact,

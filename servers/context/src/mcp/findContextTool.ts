@@ -1,5 +1,4 @@
 import {
-  decodeCursor,
   defineTool,
   fitList,
   optionalBoundedInt,
@@ -52,7 +51,7 @@ export const findContextTool = defineTool({
     const key = pageKey(graph.stamp, args);
     const { answer } = await fitList(reached, {
       budget: ctx.answer,
-      offset: decodeCursor(args.cursor, key),
+      cursor: args.cursor,
       cursorKey: key,
       maxItems: args.limit,
       frame: (files, paging) => ({ state: opened.state, file, direction: args.direction, files, ...paging }),

@@ -1,5 +1,4 @@
 import {
-  decodeCursor,
   defineTool,
   fitList,
   optionalBoundedInt,
@@ -127,7 +126,7 @@ export const projectTreeTool = defineTool({
     };
     const files = await fitList(tree.paths, {
       budget: ctx.answer,
-      offset: decodeCursor(args.cursor, key),
+      cursor: args.cursor,
       cursorKey: key,
       maxItems: args.max_files,
       frame: filesAnswer,

@@ -1,11 +1,4 @@
-import {
-  decodeCursor,
-  defineTool,
-  fitList,
-  pagingArguments,
-  pagingOutput,
-  ToolResult,
-} from '@groundwork/mcp-common';
+import { defineTool, fitList, pagingArguments, pagingOutput, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { lookupFile } from '../core/fileLookup.js';
 import { readProjectFile } from '../core/fileTokens.js';
@@ -59,7 +52,7 @@ export const symbolsTool = defineTool({
     const key = pageKey(project.graph.stamp, args);
     const { answer } = await fitList(symbols, {
       budget: ctx.answer,
-      offset: decodeCursor(args.cursor, key),
+      cursor: args.cursor,
       cursorKey: key,
       frame: (run, paging) => ({ state: opened.state, file, language, symbols: run, ...paging }),
     });

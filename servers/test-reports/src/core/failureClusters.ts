@@ -37,6 +37,8 @@ const MAX_MESSAGE_CHARS = 240;
 /** The failures of `failing` grouped by signature, the largest cluster first (then in reading order). */
 export function clusterFailures(failing: readonly FoldedTest[]): FailureCluster[] {
   const byKey = new Map<string, FailureCluster>();
+  // A cluster's suites as a set too: one cause across 2,000 suites made searching the list most of the time.
+  const suitesOf = new Map<FailureCluster, Set<string>>();
   for (const test of failing) {
     const signature = signatureOf(test);
     const key = `${signature.type}\u0000${signature.message}\u0000${signature.frame}`;
@@ -44,11 +46,15 @@ export function clusterFailures(failing: readonly FoldedTest[]): FailureCluster[
     if (cluster === undefined) {
       cluster = { id: clusterId(key), signature, count: 0, representative: test, members: [], suites: [] };
       byKey.set(key, cluster);
+      suitesOf.set(cluster, new Set());
     }
     cluster.count += 1;
     cluster.members.push(test);
-    if (cluster.suites[cluster.suites.length - 1] !== test.suite && !cluster.suites.includes(test.suite))
+    const suites = suitesOf.get(cluster) as Set<string>;
+    if (!suites.has(test.suite)) {
+      suites.add(test.suite);
       cluster.suites.push(test.suite);
+    }
   }
   // A stable sort keeps reading order among clusters of one size.
   return [...byKey.values()].sort((a, b) => b.count - a.count);

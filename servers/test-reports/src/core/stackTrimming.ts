@@ -3,8 +3,8 @@
 //
 // Trimming reads every line of every failure (30,000 failures of 80 frames in a large run). JVM frames,
 // most of what there is, are told apart in place by their package prefix, without a regex or a string
-// per line (the three patterns that did it backtracked over every frame's class name, and were with the
-// line strings half of list_failures' time); the other runtimes' patterns see only the other lines.
+// per line (the three patterns that did it backtracked over every frame's class name: with the line
+// strings, over a third of list_failures' time); the other runtimes' patterns see only the other lines.
 
 /**
  * JVM packages whose frames are noise. A frame is `at `, then optionally a class loader or module

@@ -1,6 +1,5 @@
 import {
   cursorKey,
-  decodeCursor,
   defineTool,
   fitList,
   optionalBoundedInt,
@@ -12,7 +11,13 @@ import {
 import { z } from 'zod';
 import { type ComparedTest, compareRuns, type RunComparison } from '../core/runComparison.js';
 import { head as headOf } from '../core/testResult.js';
-import { describeReports, readReportsAt, reportsOutput, reportsTotalOutput } from './reportReading.js';
+import {
+  describeReports,
+  readReportsAt,
+  readsReports,
+  reportsOutput,
+  reportsTotalOutput,
+} from './reportReading.js';
 
 const comparedTest = z.object({
   id: z.string(),
@@ -66,9 +71,7 @@ export const compareRunsTool = defineTool({
       head_reports: reportsOutput,
       head_reports_total: reportsTotalOutput,
     }),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    // May run long on a big input: a client that supports tasks may run it as one.
-    taskSupport: 'optional',
+    ...readsReports,
   },
   async apply(args, ctx) {
     const base = (await readReportsAt(args.base, ctx, { details: false })).run;
@@ -89,11 +92,10 @@ export const compareRunsTool = defineTool({
       head_reports: headReports.reports,
       ...(headReports.reports_total === undefined ? {} : { head_reports_total: headReports.reports_total }),
     };
-    const key = cursorKey({ tool: 'compare_runs', base: args.base, head: args.head, total: items.length });
     const { answer } = await fitList(items, {
       budget: ctx.answer,
-      offset: decodeCursor(args.cursor, key),
-      cursorKey: key,
+      cursor: args.cursor,
+      cursorKey: cursorKey({ tool: 'compare_runs', base: args.base, head: args.head, total: items.length }),
       maxItems: args.limit,
       frame: (page, paging) => {
         const categories = Object.fromEntries(

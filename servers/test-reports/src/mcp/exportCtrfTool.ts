@@ -1,16 +1,7 @@
-import {
-  cursorKey,
-  decodeCursor,
-  defineTool,
-  fitList,
-  pagingArguments,
-  pagingOutput,
-  pathArg,
-  ToolResult,
-} from '@groundwork/mcp-common';
+import { cursorKey, defineTool, fitList, pagingArguments, pathArg, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { ctrfDocument, ctrfTests } from '../core/formats/ctrf/ctrfWriter.js';
-import { describeReports, readReportsAt, reportsOutput, reportsTotalOutput } from './reportReading.js';
+import { describeReports, pagedRunOutput, readReportsAt, readsReports } from './reportReading.js';
 
 export const exportCtrfTool = defineTool({
   definition: {
@@ -24,23 +15,19 @@ export const exportCtrfTool = defineTool({
     }),
     output: z.object({
       ctrf: z.record(z.string(), z.unknown()).describe('The CTRF document (reportFormat "CTRF").'),
-      ...pagingOutput,
-      reports: reportsOutput,
-      reports_total: reportsTotalOutput,
+      ...pagedRunOutput,
     }),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    taskSupport: 'optional',
+    ...readsReports,
   },
   async apply(args, ctx) {
     const { run } = await readReportsAt(args.path, ctx, { details: true });
     const tests = ctrfTests(run);
-    const key = cursorKey({ tool: 'export_ctrf', path: args.path, tests: tests.length });
     const now = new Date();
     const reports = describeReports(run, ctx);
     const { answer } = await fitList(tests, {
       budget: ctx.answer,
-      offset: decodeCursor(args.cursor, key),
-      cursorKey: key,
+      cursor: args.cursor,
+      cursorKey: cursorKey({ tool: 'export_ctrf', path: args.path, tests: tests.length }),
       frame: (page, paging) => ({
         ctrf: ctrfDocument(run, page, { generatedBy: 'groundwork-test-reports', now }) as unknown as Record<
           string,

@@ -1,22 +1,13 @@
-import {
-  cursorKey,
-  decodeCursor,
-  defineTool,
-  fitList,
-  pagingArguments,
-  pagingOutput,
-  pathArg,
-  ToolResult,
-} from '@groundwork/mcp-common';
+import { cursorKey, defineTool, fitList, pagingArguments, pathArg, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { clusterFailures, type FailureCluster, memberIds, memberVariants } from '../core/failureClusters.js';
 import { head } from '../core/testResult.js';
 import { isFailing, shownFile, testId } from '../core/testRun.js';
 import {
   describeReports,
+  pagedRunOutput,
   readReportsAt,
-  reportsOutput,
-  reportsTotalOutput,
+  readsReports,
   verdictOf,
   verdictOutput,
 } from './reportReading.js';
@@ -100,24 +91,20 @@ export const failureClustersTool = defineTool({
       verdict: verdictOutput,
       failures: z.number().int().describe('Failed and errored tests in the run.'),
       clusters: z.array(clusterOutput),
-      ...pagingOutput,
-      reports: reportsOutput,
-      reports_total: reportsTotalOutput,
+      ...pagedRunOutput,
     }),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    taskSupport: 'optional',
+    ...readsReports,
   },
   async apply(args, ctx) {
     const { run } = await readReportsAt(args.path, ctx, { details: true });
     const failing = run.tests.values().filter(isFailing);
     const clusters = clusterFailures(failing);
-    const key = cursorKey({ tool: 'failure_clusters', path: args.path, clusters: clusters.length });
     const reports = describeReports(run, ctx);
     const verdict = verdictOf(run);
     const { answer } = await fitList(clusters.map(describeCluster), {
       budget: ctx.answer,
-      offset: decodeCursor(args.cursor, key),
-      cursorKey: key,
+      cursor: args.cursor,
+      cursorKey: cursorKey({ tool: 'failure_clusters', path: args.path, clusters: clusters.length }),
       frame: (page, paging) => ({ verdict, failures: failing.length, clusters: page, ...paging, ...reports }),
     });
     return ToolResult.success(answer);

@@ -1,18 +1,16 @@
 import {
   cursorKey,
-  decodeCursor,
   defineTool,
   fitList,
   optionalBoolean,
   optionalBoundedInt,
   pagingArguments,
-  pagingOutput,
   stringList,
   ToolResult,
 } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { findFlakyTests, MIN_RUNS, VERDICT_METHOD } from '../core/flakyTests.js';
-import { describeReports, readReportsAt, reportsOutput, reportsTotalOutput } from './reportReading.js';
+import { describeReports, pagedRunOutput, readReportsAt, readsReports } from './reportReading.js';
 
 export const flakyTestsTool = defineTool({
   definition: {
@@ -54,29 +52,24 @@ export const flakyTestsTool = defineTool({
         }),
       ),
       runs_read: z.number().int(),
-      ...pagingOutput,
-      reports: reportsOutput,
-      reports_total: reportsTotalOutput,
+      ...pagedRunOutput,
     }),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    // May run long on a big input: a client that supports tasks may run it as one.
-    taskSupport: 'optional',
+    ...readsReports,
   },
   async apply(args, ctx) {
     const runs = [];
     for (const given of args.paths) runs.push((await readReportsAt(given, ctx, { details: false })).run);
     const flaky = findFlakyTests(runs, { sameCode: args.same_code });
     const reports = describeReports(runs, ctx);
-    const key = cursorKey({
-      tool: 'flaky_tests',
-      paths: args.paths,
-      same_code: args.same_code,
-      total: flaky.length,
-    });
     const { answer } = await fitList(flaky, {
       budget: ctx.answer,
-      offset: decodeCursor(args.cursor, key),
-      cursorKey: key,
+      cursor: args.cursor,
+      cursorKey: cursorKey({
+        tool: 'flaky_tests',
+        paths: args.paths,
+        same_code: args.same_code,
+        total: flaky.length,
+      }),
       maxItems: args.limit,
       frame: (page, paging) => ({
         method: VERDICT_METHOD,

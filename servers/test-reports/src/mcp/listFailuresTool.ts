@@ -1,12 +1,10 @@
 import {
   cursorKey,
-  decodeCursor,
   defineTool,
   fitList,
   optionalBoolean,
   optionalBoundedInt,
   pagingArguments,
-  pagingOutput,
   pathArg,
   ToolResult,
 } from '@groundwork/mcp-common';
@@ -15,9 +13,9 @@ import { clusterFailures } from '../core/failureClusters.js';
 import { type FoldedTest, isFailing, shownFile, testId } from '../core/testRun.js';
 import {
   describeReports,
+  pagedRunOutput,
   readReportsAt,
-  reportsOutput,
-  reportsTotalOutput,
+  readsReports,
   verdictOf,
   verdictOutput,
   verdictSentence,
@@ -78,13 +76,9 @@ export const listFailuresTool = defineTool({
         .optional()
         .describe('With group: the first 20 clusters, largest first; cluster_count says how many there are.'),
       cluster_count: z.number().int().optional(),
-      ...pagingOutput,
-      reports: reportsOutput,
-      reports_total: reportsTotalOutput,
+      ...pagedRunOutput,
     }),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    // May run long on a big input: a client that supports tasks may run it as one.
-    taskSupport: 'optional',
+    ...readsReports,
   },
   async apply(args, ctx) {
     const { run } = await readReportsAt(args.path, ctx, { details: true });
@@ -109,17 +103,16 @@ export const listFailuresTool = defineTool({
     const verdict = verdictOf(run);
     const summary = verdictSentence(run);
     const reports = describeReports(run, ctx);
-    const key = cursorKey({
-      tool: 'list_failures',
-      path: args.path,
-      group: args.group,
-      total: failing.length,
-    });
     // A page holds at most `limit` failures, fewer when their stacks and output would outgrow the budget.
     const { answer } = await fitList(failing, {
       budget: ctx.answer,
-      offset: decodeCursor(args.cursor, key),
-      cursorKey: key,
+      cursor: args.cursor,
+      cursorKey: cursorKey({
+        tool: 'list_failures',
+        path: args.path,
+        group: args.group,
+        total: failing.length,
+      }),
       maxItems: args.limit,
       frame: (page, paging) => ({
         verdict,

@@ -1,6 +1,6 @@
 // The one path from a tool's `path` argument to a folded run: confinement, discovery, parsing with
 // progress and cancellation.
-import type { ToolContext } from '@groundwork/mcp-common';
+import { pagingOutput, type ToolContext } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { discoverReports } from '../core/reportDiscovery.js';
 import { type ExpectationReport, executedTests } from '../core/runExpectations.js';
@@ -57,6 +57,18 @@ export const reportsTotalOutput = z
   .describe(
     'Present when `reports` was cut to fit the answer: how many reports were read (those that could not be parsed are listed first).',
   );
+
+/** The output fields of a paged answer about one run: the paging fields, and the reports it read. */
+export const pagedRunOutput = { ...pagingOutput, reports: reportsOutput, reports_total: reportsTotalOutput };
+
+/**
+ * How a tool that reads reports is listed: read-only, and run as a task by a client that supports tasks (a
+ * big input takes long).
+ */
+export const readsReports = {
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  taskSupport: 'optional',
+} as const;
 
 /** The share of an answer's characters its list of reports may take; the rest is for the answer proper. */
 const REPORTS_SHARE = 0.2;

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import {
   cursorKey,
-  decodeCursor,
   defineTool,
   fitList,
   InvalidArgumentError,
@@ -23,7 +22,7 @@ import { findSuspects } from '../core/suspects/suspectCommits.js';
 import { resolveRange } from '../core/suspects/suspectRange.js';
 import { testKey } from '../core/testResult.js';
 import { type FoldedTest, isFailing, type TestRun, testId } from '../core/testRun.js';
-import { readReportsAt } from './reportReading.js';
+import { readReportsAt, readsReports } from './reportReading.js';
 
 const MAX_HISTORY = 20;
 const MAX_EVIDENCE_SHOWN = 20;
@@ -120,9 +119,8 @@ export const suspectCommitsTool = defineTool({
       ...pagingOutput,
       note: z.string().optional(),
     }),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    // Reads the reports and walks git history: a client that supports tasks may run it as one.
-    taskSupport: 'optional',
+    // Reads the reports and walks git history.
+    ...readsReports,
   },
   async apply(args, ctx) {
     if ((args.cluster === undefined) === (args.id === undefined)) {
@@ -152,14 +150,6 @@ export const suspectCommitsTool = defineTool({
     });
     const found = await findSuspects(repo, evidence, range, ctx.signal);
     const uncommitted = await uncommittedOf(repo, [...new Set(evidence.lines.map((line) => line.file))], ctx);
-    const key = cursorKey({
-      tool: 'suspect_commits',
-      path: args.path,
-      cluster: args.cluster,
-      id: args.id,
-      root: args.root,
-      range,
-    });
     const note =
       evidence.lines.length === 0 && found.subjects.length === 0
         ? 'No frame of these failures names a file of this repository, so no commit can be tied to them: pass root if the stack paths refer to another checkout.'
@@ -188,8 +178,15 @@ export const suspectCommitsTool = defineTool({
     };
     const { answer } = await fitList(found.suspects, {
       budget: ctx.answer,
-      offset: decodeCursor(args.cursor, key),
-      cursorKey: key,
+      cursor: args.cursor,
+      cursorKey: cursorKey({
+        tool: 'suspect_commits',
+        path: args.path,
+        cluster: args.cluster,
+        id: args.id,
+        root: args.root,
+        range,
+      }),
       frame: (page, paging) => ({
         ...frame,
         suspects: page,

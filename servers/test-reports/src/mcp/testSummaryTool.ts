@@ -1,6 +1,5 @@
 import {
   cursorKey,
-  decodeCursor,
   defineTool,
   fitList,
   optionalBoolean,
@@ -19,6 +18,7 @@ import { head } from '../core/testResult.js';
 import {
   describeReports,
   readReportsAt,
+  readsReports,
   reportsOutput,
   reportsTotalOutput,
   verdictOf,
@@ -118,9 +118,7 @@ export const testSummaryTool = defineTool({
         })
         .optional(),
     }),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    // May run long on a big input: a client that supports tasks may run it as one.
-    taskSupport: 'optional',
+    ...readsReports,
   },
   async apply(args, ctx) {
     const { run } = await readReportsAt(args.path, ctx, { details: false });
@@ -165,12 +163,11 @@ export const testSummaryTool = defineTool({
             },
           }),
     };
-    const key = cursorKey({ tool: 'test_summary', path: args.path, suites: summary.suite_count });
     // The suites are the one list that grows with the run: paged, failing suites first.
     const { answer } = await fitList(summary.suites, {
       budget: ctx.answer,
-      offset: decodeCursor(args.cursor, key),
-      cursorKey: key,
+      cursor: args.cursor,
+      cursorKey: cursorKey({ tool: 'test_summary', path: args.path, suites: summary.suite_count }),
       maxItems: MAX_SUITES,
       frame: (suites, paging) => ({
         ...fixed,

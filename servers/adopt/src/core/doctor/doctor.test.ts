@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import Ajv from 'ajv';
+import ajvFormats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
 import { conventionalRepo } from '../../testing/conventionalRepo.js';
 import { type FixtureFiles, removeFixtureRepo, writeFixtureRepo } from '../../testing/fixtureRepo.js';
@@ -283,7 +285,69 @@ describe('covers', () => {
   });
 });
 
+describe('doctor on the precision corpus', () => {
+  it('reports exactly the findings of its own rules judged in FINDINGS.md, all true', async () => {
+    const corpus = new URL('../../../test/fixtures/real/', import.meta.url).pathname;
+    const table = readFileSync(`${corpus}FINDINGS.md`, 'utf8').split('## doctor on the corpus')[1] ?? '';
+    const judged = [...table.matchAll(/^\| (error|warning|note) \| (doctor\/\S+) \| (\S+) \| (TP|FP) \|/gm)];
+    expect(judged.map((row) => row[4])).not.toContain('FP');
+    const actual: string[] = [];
+    for (const repository of readdirSync(corpus)
+      .filter((name) => name.includes('__'))
+      .sort()) {
+      const report = await doctor(`${corpus}${repository}`, repository, { env: ENV });
+      for (const finding of report.findings.filter((entry) => entry.rule.startsWith('doctor/')))
+        actual.push(`${finding.severity} ${finding.rule} ${repository}/${finding.file}:${finding.line}`);
+    }
+    expect(actual).toEqual(judged.map((row) => `${row[1]} ${row[2]} ${row[3]}`));
+  }, 60_000);
+});
+
 describe('the vendored settings schema', () => {
+  it('accepts the effective settings, rebuilt from their keys, of two files it accepts (checked by Ajv)', async () => {
+    const ajv = new Ajv.default({ strict: false, allErrors: true });
+    ajvFormats.default(ajv);
+    const validate = ajv.compile(
+      JSON.parse(
+        readFileSync(new URL('../verify/schemas/claude-code-settings.json', import.meta.url), 'utf8'),
+      ),
+    );
+    const shared = {
+      model: 'sonnet',
+      env: { A: '1' },
+      permissions: { allow: ['Read', 'Bash(npm test)'], deny: ['Bash(rm *)'], defaultMode: 'acceptEdits' },
+      hooks: { PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'true' }] }] },
+    };
+    const personal = {
+      model: 'opus',
+      env: { B: '2' },
+      permissions: { allow: ['Grep'] },
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] },
+    };
+    expect(validate(shared) && validate(personal), JSON.stringify(validate.errors)).toBe(true);
+    const report = await doctorWith({ ...settings(shared), ...local(personal) });
+    const rebuilt: Record<string, unknown> = {};
+    for (const { key, value } of report.settings) {
+      const parts = key.split('.');
+      let node = rebuilt;
+      for (const part of parts.slice(0, -1)) {
+        node[part] ??= {};
+        node = node[part] as Record<string, unknown>;
+      }
+      node[parts.at(-1) as string] = value;
+    }
+    expect(validate(rebuilt), JSON.stringify(validate.errors)).toBe(true);
+    expect(rebuilt).toMatchObject({
+      model: 'opus',
+      env: { A: '1', B: '2' },
+      permissions: {
+        allow: ['Grep', 'Read', 'Bash(npm test)'],
+        deny: ['Bash(rm *)'],
+        defaultMode: 'acceptEdits',
+      },
+    });
+  });
+
   it('knows every top-level key the doctor reports as effective for the real corpus repositories', async () => {
     const schema = JSON.parse(
       readFileSync(new URL('../verify/schemas/claude-code-settings.json', import.meta.url), 'utf8'),
