@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -82,6 +82,12 @@ const medianTiming = (values: Timing[]): Timing => ({
   cpu: median(values.map((value) => value.cpu)),
 });
 const ms = (value: number) => `${value < 100 ? value.toFixed(1) : value.toFixed(0)} ms`;
+
+/** This process's nice value (field 19 of /proc/self/stat): the bench runs at raised priority, the tools with it. */
+function niceness(): string {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16] ?? '?';
+}
 
 /** CPU milliseconds from /proc/<pid>/stat: the process's own (utime + stime) or its waited-for children's. */
 function cpuMs(pid: number | 'self', which: 'own' | 'children'): number {
@@ -222,6 +228,12 @@ async function ours(scratch: string, build: string): Promise<Ours> {
 }
 
 const scratch = await mkdtemp(path.join(tmpdir(), 'build-bench-'));
+/** The machine's load average (1, 5, 15 minutes), printed with the figures: a loaded machine slows both sides. */
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
+const loadAtStart = load();
 try {
   for (const suffix of ['', ...Array.from({ length: COPIES }, (_, copy) => `-${copy + 1}`)]) {
     await gradleBuild(path.join(scratch, `gradle${suffix}`));
@@ -254,6 +266,7 @@ try {
   const gradle = await ours(scratch, 'gradle');
   const maven = await ours(scratch, 'maven');
   const out = (line: string) => process.stdout.write(`${line}\n`);
+  out(`load average ${loadAtStart} at the start, ${load()} at the end; priority (nice) ${niceness()}`);
   const timing = (value: Timing) => `${ms(value.wall)} (CPU ${ms(value.cpu)})`;
   for (const [label, result] of [
     [`Gradle, ${GRADLE_MODULES} modules`, gradle],

@@ -9,7 +9,7 @@ import {
 import { z } from 'zod';
 import type { TaskExplanation } from '../core/cache/cacheExplain.js';
 import { explainGradleCache } from '../core/cache/explainRun.js';
-import { executionPolicy, runLogs, withBuildRoot } from './buildExecution.js';
+import { executionPolicy, runControls, withBuildRoot } from './buildExecution.js';
 import { pathArgument } from './buildRoot.js';
 import { outcomeSchema, runSchema, timeoutArgument } from './runSchemas.js';
 
@@ -114,19 +114,14 @@ export const buildCacheExplainTool = defineTool({
   async apply(args, ctx) {
     const policy = executionPolicy(ctx, 'build_cache_explain');
     return withBuildRoot(args.path, 'gradle', ctx, async (root) => {
+      const controls = runControls(ctx, policy, args, args.timeout_seconds * 1000);
       const { run, explanations, compared_with } = await explainGradleCache({
         root,
         tasks: args.tasks,
         properties: args.properties ?? {},
         buildCache: args.build_cache,
         ...(args.since_run === undefined ? {} : { sinceRun: args.since_run }),
-        network: args.network,
-        useWrapper: args.use_wrapper,
-        policy,
-        logs: runLogs,
-        timeoutMs: args.timeout_seconds * 1000,
-        signal: ctx.signal,
-        progress: (done, total, message) => ctx.progress(done, total, message),
+        ...controls,
         tailLines: args.tail_lines,
       });
       const listed = explanations

@@ -35,7 +35,7 @@ export const completeDependency = fromWorkspace((workspace) =>
   workspace.systems.flatMap((system) => system.dependencies.map((dependency) => dependency.coordinates)),
 );
 
-/** Tasks this server saw run in the build (its build_cache_explain runs), then those every build has. */
+/** Tasks this server saw run in the build (its build_run and build_cache_explain runs), then those every build has. */
 export const completeTask: Completer = completeFrom(async (request, ctx) => {
   const given = request.arguments.path;
   if (given === undefined || given === '') return [];
@@ -49,10 +49,8 @@ export const completeTask: Completer = completeFrom(async (request, ctx) => {
       const roots = new Set(workspace.systems.map((system) => path.join(base, system.root)));
       const seen = runLogs
         .summaries()
-        .flatMap(({ summary }) =>
-          summary.cache !== undefined && roots.has(summary.cache.root)
-            ? summary.tasks.map((task) => task.task)
-            : [],
+        .flatMap(({ summary, root }) =>
+          root !== undefined && roots.has(root) ? summary.tasks.map((task) => task.task) : [],
         );
       return knownTasks(workspace.systems, seen);
     });

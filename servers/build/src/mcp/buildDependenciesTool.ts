@@ -11,7 +11,14 @@ import { z } from 'zod';
 import { declaredDependencies } from '../core/dependencies/declaredDependencies.js';
 import { pageOf, pathArgument, withWorkspace } from './buildRoot.js';
 import { resolveArguments, resolvedRows, resolveFor } from './resolvedDependencies.js';
-import { dependencyOf, dependencySchema, problemSchema, problemsOf, systemSchema } from './schemas.js';
+import {
+  dependencyOf,
+  dependencySchema,
+  problemSchema,
+  problemsOf,
+  resolvedSchema,
+  systemSchema,
+} from './schemas.js';
 
 export const buildDependenciesTool = defineTool({
   definition: {
@@ -41,12 +48,7 @@ export const buildDependenciesTool = defineTool({
       dependencies: z.array(dependencySchema),
       resolved: z
         .array(
-          z.object({
-            module: z.string(),
-            configuration: z.string(),
-            coordinates: z.string(),
-            requested: z.array(z.string()).describe('Every version asked for in the graph.'),
-            selected: z.string().optional(),
+          resolvedSchema.extend({
             reason: z.string().describe("The tool's rule: conflict resolution, nearest wins, requested, …"),
             conflict: z.boolean(),
             direct: z.boolean().describe('Declared by the module itself.'),

@@ -5,7 +5,7 @@ import type { ServerSwitch, ToolContext } from '@groundwork/mcp-common';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { BuildError } from '../core/buildError.js';
 import type { BuildPolicy, RunnableSystem } from '../core/run/buildCommand.js';
-import type { BuildRun } from '../core/run/runBuild.js';
+import type { BuildRun, RunControls } from '../core/run/runBuild.js';
 import { BuildExecutionNotAllowedError } from '../core/run/runErrors.js';
 import { RunLogs } from '../core/run/runLogs.js';
 import type { BuildSystemKind } from '../core/workspace/model.js';
@@ -34,6 +34,32 @@ export const runLogs = new RunLogs<BuildRun>();
 export function executionPolicy(ctx: Pick<ToolContext, 'switches'>, tool: string): BuildPolicy {
   if (ctx.switches?.has(ALLOW_BUILD_EXECUTION) !== true) throw new BuildExecutionNotAllowedError(tool);
   return { allowWrapper: ctx.switches.has(ALLOW_BUILD_WRAPPER) };
+}
+
+/**
+ * A call's run controls: its network, wrapper and keep-going arguments, the policy (executionPolicy, asked before
+ * anything is opened), the run's deadline, and the call's cancellation and progress, read when the run starts.
+ */
+export function runControls(
+  ctx: Pick<ToolContext, 'signal' | 'progress'>,
+  policy: BuildPolicy,
+  args: {
+    network?: boolean | undefined;
+    use_wrapper?: boolean | undefined;
+    keep_going?: boolean | undefined;
+  },
+  timeoutMs: number,
+): RunControls {
+  return {
+    policy,
+    network: args.network === true,
+    useWrapper: args.use_wrapper === true,
+    ...(args.keep_going === undefined ? {} : { keepGoing: args.keep_going }),
+    logs: runLogs,
+    timeoutMs,
+    signal: ctx.signal,
+    progress: (done, total, message) => ctx.progress(done, total, message),
+  };
 }
 
 const RUNNABLE: Record<BuildSystemKind, RunnableSystem> = {

@@ -1,7 +1,7 @@
 import { defineTool, optionalBoolean, optionalBoundedInt, ToolResult } from '@groundwork/mcp-common';
 import { z } from 'zod';
-import { runBuild } from '../core/run/runBuild.js';
-import { executionPolicy, runLogs, withBuildRoot } from './buildExecution.js';
+import { controlledRun, runBuild } from '../core/run/runBuild.js';
+import { executionPolicy, runControls, withBuildRoot } from './buildExecution.js';
 import { pathArgument } from './buildRoot.js';
 import { outcomeSchema, runSchema, taskSchema, timeoutArgument } from './runSchemas.js';
 import { systemSchema } from './schemas.js';
@@ -76,22 +76,10 @@ export const buildRunTool = defineTool({
   async apply(args, ctx) {
     const policy = executionPolicy(ctx, 'build_run');
     return withBuildRoot(args.path, args.system, ctx, async (root, system) => {
-      const run = await runBuild({
-        root,
-        request: {
-          system,
-          tasks: args.tasks,
-          network: args.network,
-          useWrapper: args.use_wrapper,
-          keepGoing: args.keep_going,
-        },
-        policy,
-        logs: runLogs,
-        timeoutMs: args.timeout_seconds * 1000,
-        signal: ctx.signal,
-        progress: (done, total, message) => ctx.progress(done, total, message),
-        tailLines: args.tail_lines,
-      });
+      const controls = runControls(ctx, policy, args, args.timeout_seconds * 1000);
+      const run = await runBuild(
+        controlledRun(controls, system, args.tasks, { root, tailLines: args.tail_lines }),
+      );
       const listed =
         args.outcomes === undefined
           ? run.tasks

@@ -12,7 +12,7 @@ import { dependencyPaths } from '../core/dependencies/dependencyPaths.js';
 import { resolvedWhy } from '../core/resolve/resolvedWhy.js';
 import { pageOf, pathArgument, withWorkspace } from './buildRoot.js';
 import { resolveArguments, resolveFor } from './resolvedDependencies.js';
-import { dependencyOf, dependencySchema, locationSchema, systemSchema } from './schemas.js';
+import { dependencyOf, dependencySchema, locationSchema, resolvedSchema, systemSchema } from './schemas.js';
 
 /** Paths the search collects at most (a diamond-shaped build has exponentially many). */
 const MAX_PATHS = 2_000;
@@ -54,12 +54,7 @@ export const buildWhyTool = defineTool({
       ),
       resolved: z
         .array(
-          z.object({
-            module: z.string(),
-            configuration: z.string(),
-            coordinates: z.string(),
-            selected: z.string().optional(),
-            requested: z.array(z.string()).describe('Every version asked for in the graph.'),
+          resolvedSchema.extend({
             reason: z.string().describe("The build tool's own words."),
             rule: z
               .enum([

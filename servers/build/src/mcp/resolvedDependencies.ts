@@ -4,7 +4,7 @@ import { optionalBoolean, type ToolContext } from '@groundwork/mcp-common';
 import { pathsTo, resolvedDependencies } from '../core/resolve/resolvedGraph.js';
 import { type Resolution, resolveWithBuildTool } from '../core/resolve/resolveWithBuildTool.js';
 import type { BuildSystemKind } from '../core/workspace/model.js';
-import { executionPolicy, runLogs, withBuildRoot } from './buildExecution.js';
+import { executionPolicy, runControls, withBuildRoot } from './buildExecution.js';
 
 /** Resolving runs the build's configuration code, so it has a deadline like a build run. */
 const RESOLVE_TIMEOUT_MS = 15 * 60_000;
@@ -56,13 +56,7 @@ export async function resolveFor(
       root,
       system,
       ...(args.configuration === undefined ? {} : { configurations: [args.configuration] }),
-      network: args.network === true,
-      useWrapper: args.use_wrapper === true,
-      policy,
-      logs: runLogs,
-      timeoutMs: RESOLVE_TIMEOUT_MS,
-      signal: ctx.signal,
-      progress: (done, total, message) => ctx.progress(done, total, message),
+      ...runControls(ctx, policy, args, RESOLVE_TIMEOUT_MS),
     }),
   );
 }

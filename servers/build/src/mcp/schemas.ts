@@ -80,3 +80,12 @@ export function dependencyOf(dependency: DeclaredDependency) {
     at: dependency.at,
   };
 }
+
+/** A dependency as the build tool resolved it for one module and configuration (resolve: true). */
+export const resolvedSchema = z.object({
+  module: z.string(),
+  configuration: z.string(),
+  coordinates: z.string(),
+  selected: z.string().optional(),
+  requested: z.array(z.string()).describe('Every version asked for in the graph.'),
+});

@@ -143,4 +143,34 @@ describe.skipIf(!present)('build_run on Gradle 4.4.1, against its profile report
     ]);
     expect(run.log_tail.join('\n')).toContain('BUILD FAILED');
   });
+
+  it("reports a build script that fails to evaluate at the file and line of Gradle's `* Where:`", {
+    timeout: 300_000,
+  }, async () => {
+    const script = path.join(root, 'app/build.gradle');
+    const before = await readFile(script, 'utf8');
+    await writeFile(script, `${before}\nthrow new GradleException('groundwork: broken on purpose')\n`);
+    try {
+      const { run } = await gradle([':app:compileJava'], []);
+      const log = (await logs.page(run.run_id, 0, 1 << 24)).text.split('\n');
+      // Gradle's own report: `Build file '<root>/app/build.gradle' line: N` under `* Where:`.
+      const where = log[log.indexOf('* Where:') + 1] ?? '';
+      const line = Number(/ line: (\d+)$/.exec(where)?.[1]);
+      expect(where).toContain(`${path.join(root, 'app/build.gradle')}'`);
+      expect(line).toBe(before.split('\n').length + 1);
+      expect(run.status).toBe('failed');
+      expect(run.problems).toEqual([
+        {
+          kind: 'build',
+          file: 'app/build.gradle',
+          line,
+          message: expect.stringMatching(
+            /^A problem occurred evaluating project ':app'\. > groundwork: broken on purpose$/,
+          ),
+        },
+      ]);
+    } finally {
+      await writeFile(script, before);
+    }
+  });
 });

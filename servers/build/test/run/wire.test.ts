@@ -1,5 +1,6 @@
 // The running tools over the wire (the built bin on stdio, the official SDK client): refused without
-// --allow-build-execution, and with it a real Maven build run, its log paged by run id, and the resolved graph.
+// --allow-build-execution, and with it a real Maven build run (its tasks then completed as task names), its log
+// paged by run id, and the resolved graph.
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { connectOverStdio, type StdioSession, type ToolOutcome } from '@groundwork/mcp-testkit';
@@ -73,6 +74,9 @@ describe('the running tools', () => {
       expect(answer.tasks).toContainEqual(
         expect.objectContaining({ task: 'core:compiler:compile', outcome: 'executed' }),
       );
+      // The tasks it ran are offered as task-name completions for this build from now on.
+      const completed = await running.complete('explain-cache-miss', 'task', 'core:comp', { path: root });
+      expect(completed.values).toContain('core:compiler:compile');
       const log = await call(running, 'build_log', { run_id: answer.run_id, max_bytes: 1_000 });
       expect((log.structuredContent as { text: string; next_offset?: number }).next_offset).toBeGreaterThan(
         0,

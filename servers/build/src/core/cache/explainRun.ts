@@ -3,13 +3,11 @@
 
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { BuildError } from '../buildError.js';
-import type { BuildPolicy } from '../run/buildCommand.js';
-import { type BuildRun, runBuild } from '../run/runBuild.js';
-import type { RunLogs } from '../run/runLogs.js';
+import { type BuildRun, controlledRun, type RunControls, runBuild } from '../run/runBuild.js';
 import { type EarlierRun, explainCache, type TaskExplanation } from './cacheExplain.js';
 import { GradleCacheLog } from './gradleCacheLog.js';
 
-export interface CacheExplainOptions {
+export interface CacheExplainOptions extends RunControls {
   root: ConfinedDirectory;
   tasks: readonly string[];
   /** Gradle project properties (`-Pname=value`): what a task input read from the command line. */
@@ -18,13 +16,6 @@ export interface CacheExplainOptions {
   buildCache: boolean;
   /** Compare with this run only (else each task with the newest earlier run of this build that had it). */
   sinceRun?: string;
-  network: boolean;
-  useWrapper: boolean;
-  policy: BuildPolicy;
-  logs: RunLogs<BuildRun>;
-  timeoutMs: number;
-  signal: AbortSignal;
-  progress?: (done: number, total: number | undefined, message: string) => void;
   tailLines: number;
 }
 
@@ -55,23 +46,14 @@ export async function explainGradleCache(options: CacheExplainOptions): Promise<
     return `-P${name}=${value}`;
   });
   const log = new GradleCacheLog();
-  const run = await runBuild({
-    root: options.root,
-    request: {
-      system: 'gradle',
-      tasks: options.tasks,
-      network: options.network,
-      useWrapper: options.useWrapper,
-    },
-    policy: options.policy,
-    logs: options.logs,
-    timeoutMs: options.timeoutMs,
-    signal: options.signal,
-    tailLines: options.tailLines,
-    toolArgs: [...CACHE_DEBUG_ARGS, ...(options.buildCache ? ['--build-cache'] : []), ...propertyArgs],
-    onLine: (line) => log.feed(line),
-    ...(options.progress === undefined ? {} : { progress: options.progress }),
-  });
+  const run = await runBuild(
+    controlledRun(options, 'gradle', options.tasks, {
+      root: options.root,
+      tailLines: options.tailLines,
+      toolArgs: [...CACHE_DEBUG_ARGS, ...(options.buildCache ? ['--build-cache'] : []), ...propertyArgs],
+      onLine: (line) => log.feed(line),
+    }),
+  );
   const record = { root: options.root.realPath, tasks: log.result() };
   options.logs.record(run.run_id, { ...run, cache: record });
   const explanations = explainCache(run.tasks, record, earlier);

@@ -7,10 +7,9 @@ import path from 'node:path';
 import { ChildMissingError, runChild } from '@groundwork/mcp-common/childProcess';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { BuildError } from '../buildError.js';
-import { BUILD_ENV_NAMES, type BuildPolicy, type RunnableSystem } from '../run/buildCommand.js';
-import { type BuildRun, runBuild } from '../run/runBuild.js';
+import { BUILD_ENV_NAMES, type RunnableSystem } from '../run/buildCommand.js';
+import { type BuildRun, controlledRun, type RunControls, runBuild } from '../run/runBuild.js';
 import { BuildToolMissingError } from '../run/runErrors.js';
-import type { RunLogs } from '../run/runLogs.js';
 import { readCargoMetadata } from './cargoMetadata.js';
 import { readGoModGraph } from './goModGraph.js';
 import { readGradleResolution } from './gradleResolution.js';
@@ -19,18 +18,11 @@ import { readMavenTrees } from './mavenTree.js';
 import { readNpmTree } from './npmTree.js';
 import type { ResolvedGraph } from './resolvedGraph.js';
 
-export interface ResolveOptions {
+export interface ResolveOptions extends RunControls {
   root: ConfinedDirectory;
   system: RunnableSystem;
   /** Gradle configurations (default DEFAULT_CONFIGURATIONS, those that exist). */
   configurations?: readonly string[];
-  network: boolean;
-  useWrapper: boolean;
-  policy: BuildPolicy;
-  logs: RunLogs<BuildRun>;
-  timeoutMs: number;
-  signal: AbortSignal;
-  progress?: (done: number, total: number | undefined, message: string) => void;
 }
 
 export interface Resolution {
@@ -74,58 +66,40 @@ export async function resolveWithBuildTool(options: ResolveOptions): Promise<Res
 
 async function resolveGradle(options: ResolveOptions): Promise<Resolution> {
   let output = '';
-  const run = await runBuild({
-    root: options.root,
-    request: {
-      system: 'gradle',
-      tasks: [RESOLVE_TASK],
-      network: options.network,
-      useWrapper: options.useWrapper,
-    },
-    policy: options.policy,
-    logs: options.logs,
-    timeoutMs: options.timeoutMs,
-    signal: options.signal,
-    tailLines: 30,
-    ...(options.progress === undefined ? {} : { progress: options.progress }),
-    prepare: async (scratch) => {
-      output = path.join(scratch, 'resolved.jsonl');
-      const script = path.join(scratch, 'resolve.gradle');
-      await writeFile(
-        script,
-        resolutionInitScript(output, options.configurations ?? DEFAULT_CONFIGURATIONS),
-        {
-          mode: 0o600,
-        },
-      );
-      return { initScripts: [script] };
-    },
-  });
+  const run = await runBuild(
+    controlledRun(options, 'gradle', [RESOLVE_TASK], {
+      root: options.root,
+      tailLines: 30,
+      prepare: async (scratch) => {
+        output = path.join(scratch, 'resolved.jsonl');
+        const script = path.join(scratch, 'resolve.gradle');
+        await writeFile(
+          script,
+          resolutionInitScript(output, options.configurations ?? DEFAULT_CONFIGURATIONS),
+          {
+            mode: 0o600,
+          },
+        );
+        return { initScripts: [script] };
+      },
+    }),
+  );
   const resolution = readGradleResolution(await readFile(output, 'utf8').catch(() => ''));
   return { ...resolution, run };
 }
 
 async function resolveMaven(options: ResolveOptions): Promise<Resolution> {
   let output = '';
-  const run = await runBuild({
-    root: options.root,
-    request: {
-      system: 'maven',
-      tasks: ['dependency:tree'],
-      network: options.network,
-      useWrapper: options.useWrapper,
-    },
-    policy: options.policy,
-    logs: options.logs,
-    timeoutMs: options.timeoutMs,
-    signal: options.signal,
-    tailLines: 30,
-    ...(options.progress === undefined ? {} : { progress: options.progress }),
-    prepare: async (scratch) => {
-      output = path.join(scratch, 'tree.txt');
-      return { toolArgs: ['-Dverbose', `-DoutputFile=${output}`, '-DappendOutput=true'] };
-    },
-  });
+  const run = await runBuild(
+    controlledRun(options, 'maven', ['dependency:tree'], {
+      root: options.root,
+      tailLines: 30,
+      prepare: async (scratch) => {
+        output = path.join(scratch, 'tree.txt');
+        return { toolArgs: ['-Dverbose', `-DoutputFile=${output}`, '-DappendOutput=true'] };
+      },
+    }),
+  );
   const graphs = readMavenTrees(await readFile(output, 'utf8').catch(() => ''));
   return { graphs, run, failures: [] };
 }

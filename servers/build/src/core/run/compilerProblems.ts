@@ -135,10 +135,14 @@ export class CompilerProblems {
     else this.dropped += 1;
   }
 
-  /** Relative to the root when inside it; never an absolute path outside it. */
   private shown(file: string): string {
-    const absolute = path.resolve(this.root, file);
-    const relative = path.relative(this.root, absolute);
-    return relative.startsWith('..') || path.isAbsolute(relative) ? path.basename(file) : relative;
+    return shownPath(this.root, file);
   }
+}
+
+/** A file a build printed, relative to the root when inside it; never an absolute path outside it. */
+export function shownPath(root: string, file: string): string {
+  const absolute = path.resolve(root, file);
+  const relative = path.relative(root, absolute);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? path.basename(file) : relative;
 }

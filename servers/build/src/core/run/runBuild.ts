@@ -18,7 +18,8 @@ import {
   type PlannedStep,
   planBuild,
 } from './buildCommand.js';
-import { CompilerProblems } from './compilerProblems.js';
+import { CompilerProblems, shownPath } from './compilerProblems.js';
+import { GradleConsole } from './gradle/gradleConsole.js';
 import { readTaskEvents } from './gradle/taskEvents.js';
 import { taskEventsInitScript } from './gradle/taskEventsScript.js';
 import { MavenOutput, type ReactorModule } from './maven/mavenOutput.js';
@@ -49,6 +50,38 @@ export interface BuildRunOptions {
   onLine?: (line: string) => void;
   /** Lines of the log's end kept in the answer. */
   tailLines: number;
+}
+
+/** What a tool that runs a build passes through from its own call: the network, the wrapper and the run's limits. */
+export interface RunControls
+  extends Pick<BuildRunOptions, 'policy' | 'logs' | 'timeoutMs' | 'signal' | 'progress'> {
+  network: boolean;
+  useWrapper: boolean;
+  keepGoing?: boolean;
+}
+
+/** runBuild's options for running `tasks` of `system` under `controls`, with the rest of them given. */
+export function controlledRun(
+  controls: RunControls,
+  system: BuildRequest['system'],
+  tasks: readonly string[],
+  rest: Omit<BuildRunOptions, 'request' | 'policy' | 'logs' | 'timeoutMs' | 'signal' | 'progress'>,
+): BuildRunOptions {
+  return {
+    ...rest,
+    request: {
+      system,
+      tasks,
+      network: controls.network,
+      useWrapper: controls.useWrapper,
+      ...(controls.keepGoing === undefined ? {} : { keepGoing: controls.keepGoing }),
+    },
+    policy: controls.policy,
+    logs: controls.logs,
+    timeoutMs: controls.timeoutMs,
+    signal: controls.signal,
+    ...(controls.progress === undefined ? {} : { progress: controls.progress }),
+  };
 }
 
 export type RunStatus = 'succeeded' | 'failed' | 'timed_out';
@@ -83,14 +116,11 @@ export interface BuildRun {
   cache?: CacheRecord;
 }
 
-const GRADLE_TASK_LINE =
-  /^(?:> Task )?(:[\w.:-]*[\w-])(?: (UP-TO-DATE|NO-SOURCE|FROM-CACHE|SKIPPED|FAILED))?$/;
-const GRADLE_ACTIONABLE = /^\d+ actionable tasks?: .*$/;
 const MAVEN_BUILDING = /^(?:\d\d:\d\d:\d\d\.\d{3} )?\[INFO\] Building (.+?)\s+\[(\d+)\/(\d+)\]$/;
 
 export async function runBuild(options: BuildRunOptions): Promise<BuildRun> {
   const { root, request } = options;
-  const { id, file, scratch } = options.logs.start();
+  const { id, file, scratch } = options.logs.start(root.realPath);
   await mkdir(scratch, { recursive: true, mode: 0o700 });
   const eventsFile = path.join(scratch, 'task-events.jsonl');
   const prepared = (await options.prepare?.(scratch)) ?? {};
@@ -108,8 +138,7 @@ export async function runBuild(options: BuildRunOptions): Promise<BuildRun> {
   const tail = new OutputTail(Math.max(options.tailLines, 1));
   const problems = new CompilerProblems(root.realPath);
   const maven = new MavenOutput();
-  let gradleTask: string | undefined;
-  let gradleSummary: string | undefined;
+  const gradle = new GradleConsole();
   let network: string | undefined;
   let tasksDone = 0;
   const stepTasks: TaskResult[] = [];
@@ -125,15 +154,13 @@ export async function runBuild(options: BuildRunOptions): Promise<BuildRun> {
       options.onLine?.(line);
       network ??= offlineMiss(line);
       if (request.system === 'gradle') {
-        const header = GRADLE_TASK_LINE.exec(line);
-        if (header !== null) {
-          gradleTask = header[1];
+        const header = gradle.feed(line);
+        if (header !== undefined) {
           tasksDone += 1;
-          options.progress?.(tasksDone, undefined, header[1] as string);
+          options.progress?.(tasksDone, undefined, header);
           return;
         }
-        if (GRADLE_ACTIONABLE.test(line)) gradleSummary = line;
-        problems.feed(line, gradleTask);
+        problems.feed(line, gradle.current);
       } else if (request.system === 'maven') {
         maven.feed(line);
         const building = MAVEN_BUILDING.exec(line);
@@ -184,7 +211,7 @@ export async function runBuild(options: BuildRunOptions): Promise<BuildRun> {
       from_cache: actionable.filter((task) => task.outcome === 'FROM-CACHE').length,
       up_to_date: actionable.filter((task) => task.outcome === 'UP-TO-DATE').length,
     };
-    if (gradleSummary !== undefined) run.gradle_summary = gradleSummary;
+    if (gradle.summary !== undefined) run.gradle_summary = gradle.summary.line;
   } else if (request.system === 'maven') {
     tasks = maven.tasks();
     if (maven.reactor.length > 0) run.reactor = maven.reactor;
@@ -207,7 +234,11 @@ export async function runBuild(options: BuildRunOptions): Promise<BuildRun> {
     tasks,
     counts: countOutcomes(tasks),
     ...run,
-    problems: [...problems.problems(), ...reports.failures],
+    problems: [
+      ...problems.problems(),
+      ...gradle.problems((file) => shownPath(root.realPath, file)),
+      ...reports.failures,
+    ],
     problems_dropped: problems.dropped,
     ...(network === undefined || status === 'succeeded'
       ? {}

@@ -33,6 +33,8 @@ export interface LogPage {
 
 interface KeptRun<Summary> {
   file: string;
+  /** The real path of the build the run ran in (server-side: never answered). */
+  root?: string | undefined;
   summary?: Summary;
 }
 
@@ -43,13 +45,16 @@ export class RunLogs<Summary = unknown> {
 
   constructor(readonly limits: RunLogLimits = DEFAULT_RUN_LOG_LIMITS) {}
 
-  /** A new run id and the file its log is spooled to (mode 0600, in a 0700 folder of this server). */
-  start(): { id: string; file: string; scratch: string } {
+  /**
+   * A new run id and the file its log is spooled to (mode 0600, in a 0700 folder of this server); `root` is the
+   * real path of the build it runs in, for completing later calls' task names from it.
+   */
+  start(root?: string): { id: string; file: string; scratch: string } {
     const dir = this.folder();
     while (this.runs.size >= this.limits.maxRuns) this.drop(this.runs.keys().next().value as string);
     const id = `run-${randomBytes(6).toString('hex')}`;
     const file = path.join(dir, `${id}.log`);
-    this.runs.set(id, { file });
+    this.runs.set(id, { file, root });
     return { id, file, scratch: path.join(dir, id) };
   }
 
@@ -60,9 +65,11 @@ export class RunLogs<Summary = unknown> {
   }
 
   /** What the kept runs answered, newest first (runs still going, or that failed to start, are left out). */
-  summaries(): Array<{ id: string; summary: Summary }> {
+  summaries(): Array<{ id: string; summary: Summary; root?: string | undefined }> {
     return [...this.runs]
-      .flatMap(([id, run]) => (run.summary === undefined ? [] : [{ id, summary: run.summary }]))
+      .flatMap(([id, run]) =>
+        run.summary === undefined ? [] : [{ id, summary: run.summary, root: run.root }],
+      )
       .reverse();
   }
 

@@ -2,7 +2,7 @@
 // where they are, for test-reports to read, with their counts and each failing test at its source line.
 import path from 'node:path';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
-import { SaxesParser } from 'saxes';
+import type { SaxesParser } from 'saxes';
 import type { BuildProblem } from './runResult.js';
 
 export interface TestReportDir {
@@ -107,7 +107,9 @@ async function readReportDir(
   for (const name of fresh) {
     await using file = await dir.openFile(name);
     const xml = await file.readText({ maxBytes: MAX_REPORT_BYTES });
-    for (const failure of readJUnit(xml, counts)) {
+    // saxes loads when a report is read, not at every start of the server.
+    const { SaxesParser } = await import('saxes');
+    for (const failure of readJUnit(new SaxesParser(), xml, counts)) {
       if (found.failures.length >= MAX_FAILURES) break;
       found.failures.push(await located(root, moduleDir, failure));
     }
@@ -124,9 +126,8 @@ interface FailedTest {
 }
 
 /** Adds the report's <testsuite> counts to `counts`; returns its failing test cases. */
-function readJUnit(xml: string, counts: TestReportDir): FailedTest[] {
+function readJUnit(parser: SaxesParser, xml: string, counts: TestReportDir): FailedTest[] {
   const failed: FailedTest[] = [];
-  const parser = new SaxesParser();
   let testcase: { classname: string; name: string } | undefined;
   let failure: FailedTest | undefined;
   parser.on('opentag', (tag) => {

@@ -20,8 +20,28 @@ export class ReadContext {
     }
   }
 
+  /**
+   * Every file of the tree named `name` (in any folder), in path order, with its text; one that cannot be read
+   * is left out (its problem recorded).
+   */
+  async *textsNamed(name: string): AsyncGenerator<{ file: string; text: string }> {
+    for (const file of [...this.tree.files.keys()].sort()) {
+      if (!(file === name || file.endsWith(`/${name}`))) continue;
+      const text = await this.text(file);
+      if (text !== undefined) yield { file, text };
+    }
+  }
+
   problem(file: string, line: number | undefined, code: string, message: string): void {
     this.problems.push({ file, line, code, message });
+  }
+
+  /** A parser's refusal of `file`, at the line the parser gives (smol-toml's and ours carry `line`). */
+  syntaxError(file: string, error: unknown, what = ''): void {
+    const line = (error as { line?: number }).line;
+    const reason = (error as Error).message.split('\n')[0];
+    const where = `${file}${line === undefined ? '' : `:${line}`}`;
+    this.problem(file, line, 'SYNTAX_ERROR', `${where}: ${what === '' ? reason : `${what} (${reason}).`}`);
   }
 }
 

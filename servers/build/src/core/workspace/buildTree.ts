@@ -65,6 +65,9 @@ export const DEFAULT_TREE_LIMITS: TreeLimits = {
 
 const MAX_FOLDER_ENTRIES = 100_000;
 
+/** Sibling folders opened at once (descriptors held beyond those of folders with build files). */
+const OPEN_AHEAD = 16;
+
 export interface TreeFile {
   /** Relative to the root, `/`-separated. */
   path: string;
@@ -148,11 +151,25 @@ export class BuildTree implements AsyncDisposable {
       if (regular.length > 0 || links > 0 || relative === '.') handles.set(relative, folder);
       try {
         if (depth >= limits.maxDepth) return;
-        for (const name of subfolders.sort()) {
-          const child = relative === '.' ? name : `${relative}/${name}`;
-          const opened = await folder.openDirectory(name, { signal }).catch(() => undefined);
-          if (opened === undefined) continue;
-          await visit(opened, child, depth + 1);
+        const names = subfolders.sort();
+        for (let start = 0; start < names.length; start += OPEN_AHEAD) {
+          // Each open is a few trips through the threadpool: a batch of siblings opened at once waits for them
+          // together, then each is walked in order (so the answer does not depend on which open finished first).
+          const batch = names.slice(start, start + OPEN_AHEAD);
+          const opened = await Promise.all(
+            batch.map((name) => folder.openDirectory(name, { signal }).catch(() => undefined)),
+          );
+          for (const [index, name] of batch.entries()) {
+            const handle = opened[index];
+            if (handle === undefined) continue;
+            try {
+              await visit(handle, relative === '.' ? name : `${relative}/${name}`, depth + 1);
+            } catch (error) {
+              // The batch's later folders were opened but will not be walked.
+              await Promise.all(opened.slice(index + 1).map((later) => later?.close()));
+              throw error;
+            }
+          }
         }
       } finally {
         if (!handles.has(relative)) await folder.close();

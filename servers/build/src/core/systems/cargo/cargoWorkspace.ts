@@ -1,8 +1,6 @@
 // Cargo workspaces read statically: the root Cargo.toml's [workspace] members (globs) and exclude, each
 // member's [package], its dependency tables (target-specific ones included), path dependencies as edges,
 // `workspace = true` versions from [workspace.dependencies], and rust-version / rust-toolchain pins.
-import picomatch from 'picomatch';
-import { parse as parseToml } from 'smol-toml';
 import { LineIndex } from '../../text/lineIndex.js';
 import type { BuildSystemModel, DeclaredVersion } from '../../workspace/model.js';
 import { emptySystem, fileIn, folderOf, joinPath, type ReadContext } from '../readContext.js';
@@ -24,10 +22,9 @@ function table(value: unknown): Table | undefined {
 
 export async function readCargoWorkspaces(context: ReadContext): Promise<BuildSystemModel[]> {
   const manifests = new Map<string, Manifest>();
-  for (const file of [...context.tree.files.keys()].sort()) {
-    if (!(file === 'Cargo.toml' || file.endsWith('/Cargo.toml'))) continue;
-    const text = await context.text(file);
-    if (text === undefined) continue;
+  for await (const { file, text } of context.textsNamed('Cargo.toml')) {
+    // The parsing libraries load when a file they read is met, not at every start (all of them cost ~80 ms).
+    const { parse: parseToml } = await import('smol-toml');
     try {
       manifests.set(folderOf(file), {
         dir: folderOf(file),
@@ -36,13 +33,7 @@ export async function readCargoWorkspaces(context: ReadContext): Promise<BuildSy
         lines: new LineIndex(text),
       });
     } catch (error) {
-      const line = (error as { line?: number }).line;
-      context.problem(
-        file,
-        line,
-        'SYNTAX_ERROR',
-        `${file}${line === undefined ? '' : `:${line}`}: ${(error as Error).message.split('\n')[0]}`,
-      );
+      context.syntaxError(file, error);
     }
   }
   const systems: BuildSystemModel[] = [];
@@ -51,7 +42,7 @@ export async function readCargoWorkspaces(context: ReadContext): Promise<BuildSy
     const workspace = table(root.toml.workspace);
     if (workspace === undefined) continue;
     const system = emptySystem('cargo', root.dir);
-    const members = membersOf(root, workspace, manifests);
+    const members = await membersOf(root, workspace, manifests);
     for (const member of members) claimed.add(member.dir);
     readPackages(system, members, root);
     await readToolchain(context, system, root.dir);
@@ -67,7 +58,12 @@ export async function readCargoWorkspaces(context: ReadContext): Promise<BuildSy
   return systems;
 }
 
-function membersOf(root: Manifest, workspace: Table, manifests: Map<string, Manifest>): Manifest[] {
+async function membersOf(
+  root: Manifest,
+  workspace: Table,
+  manifests: Map<string, Manifest>,
+): Promise<Manifest[]> {
+  const { default: picomatch } = await import('picomatch');
   const strings = (value: unknown) =>
     Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
   const include = strings(workspace.members).map((glob) =>
@@ -239,6 +235,7 @@ async function readToolchain(context: ReadContext, system: BuildSystemModel, dir
     if (text === undefined) return;
     system.files.push(file);
     let channel: string | undefined;
+    const { parse: parseToml } = await import('smol-toml');
     try {
       channel = table(parseToml(text).toolchain)?.channel as string | undefined;
     } catch {

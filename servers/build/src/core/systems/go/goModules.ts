@@ -74,10 +74,7 @@ interface GoMod {
 
 export async function readGoModules(context: ReadContext): Promise<BuildSystemModel[]> {
   const mods = new Map<string, GoMod>();
-  for (const file of [...context.tree.files.keys()].sort()) {
-    if (!(file === 'go.mod' || file.endsWith('/go.mod'))) continue;
-    const text = await context.text(file);
-    if (text === undefined) continue;
+  for await (const { file, text } of context.textsNamed('go.mod')) {
     const directives = parseGoDirectives(text);
     const module = directives.find((directive) => directive.verb === 'module');
     if (module?.args[0] === undefined) {
@@ -88,10 +85,7 @@ export async function readGoModules(context: ReadContext): Promise<BuildSystemMo
   }
   const systems: BuildSystemModel[] = [];
   const used = new Set<string>();
-  for (const file of [...context.tree.files.keys()].sort()) {
-    if (!(file === 'go.work' || file.endsWith('/go.work'))) continue;
-    const text = await context.text(file);
-    if (text === undefined) continue;
+  for await (const { file, text } of context.textsNamed('go.work')) {
     const root = folderOf(file);
     const system = emptySystem('go', root);
     system.files.push(file);

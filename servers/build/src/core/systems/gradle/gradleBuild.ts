@@ -305,17 +305,11 @@ async function readCatalogs(
     if (text === undefined) continue;
     if (!system.files.includes(file)) system.files.push(file);
     try {
-      const catalog = readCatalog(name, file, text);
+      const catalog = await readCatalog(name, file, text);
       catalogs.set(name, catalog);
       system.catalogs.push(catalog.summary);
     } catch (error) {
-      const line = (error as { line?: number }).line;
-      context.problem(
-        file,
-        line,
-        'SYNTAX_ERROR',
-        `${file}${line === undefined ? '' : `:${line}`}: ${(error as Error).message.split('\n')[0]}`,
-      );
+      context.syntaxError(file, error);
     }
   }
   return catalogs;
@@ -439,6 +433,18 @@ function readNotation(
       at,
     });
   };
+  /** A dependency on another project of the build: also an edge between the two modules. */
+  const pushProject = (target: string) => {
+    push(target, 'project', { source: 'none' });
+    system.edges.push({
+      system: 'gradle',
+      from: module.id,
+      to: target,
+      kind: 'dependency',
+      configuration,
+      at,
+    });
+  };
   if (argument.kind === 'string') {
     const parts = argument.value.split('@')[0]?.split(':') ?? [];
     if (parts.length < 2) return;
@@ -467,16 +473,7 @@ function readNotation(
     if (inner.name === 'project') {
       const path = stringsOf(inner.args)[0] ?? namedString(inner.args, 'path');
       if (path === undefined) return;
-      const target = path.startsWith(':') ? path : `:${path}`;
-      push(target, 'project', { source: 'none' });
-      system.edges.push({
-        system: 'gradle',
-        from: module.id,
-        to: target,
-        kind: 'dependency',
-        configuration,
-        at,
-      });
+      pushProject(path.startsWith(':') ? path : `:${path}`);
       return;
     }
     if (inner.name === 'platform' || inner.name === 'enforcedPlatform') {
@@ -525,15 +522,7 @@ function readNotation(
   if (argument.kind === 'reference' && argument.path.startsWith('projects.')) {
     const target = scope.accessors.get(argument.path.slice('projects.'.length));
     if (target !== undefined) {
-      push(target, 'project', { source: 'none' });
-      system.edges.push({
-        system: 'gradle',
-        from: module.id,
-        to: target,
-        kind: 'dependency',
-        configuration,
-        at,
-      });
+      pushProject(target);
       return;
     }
   }

@@ -1,6 +1,5 @@
 // A Gradle version catalog (gradle/libs.versions.toml): its versions, libraries, bundles and plugins, each
 // with its line, and the accessor (`libs.foo.bar`) every alias is reached by.
-import { parse as parseToml } from 'smol-toml';
 import { LineIndex } from '../../text/lineIndex.js';
 import type { SourceLocation, VersionCatalog } from '../../workspace/model.js';
 
@@ -28,8 +27,10 @@ export function accessorOf(alias: string): string {
   return alias.replace(/[-_.]/g, '.');
 }
 
-export function readCatalog(name: string, file: string, text: string): Catalog {
+export async function readCatalog(name: string, file: string, text: string): Promise<Catalog> {
   const lines = new LineIndex(text);
+  // Loaded when a catalog is met, not at every start.
+  const { parse: parseToml } = await import('smol-toml');
   const document = parseToml(text) as Record<string, unknown>;
   const table = (key: string): Record<string, unknown> => {
     const value = document[key];

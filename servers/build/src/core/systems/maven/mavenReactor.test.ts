@@ -4,8 +4,8 @@ import { parsePom } from './mavenReactor.js';
 const REFERENCE = '$' + '{x.version}';
 
 describe('parsePom', () => {
-  it('keeps every value as text, with the line of each element', () => {
-    const pom = parsePom(
+  it('keeps every value as text, with the line of each element', async () => {
+    const pom = await parsePom(
       'pom.xml',
       '<project>\n  <groupId>g</groupId>\n  <artifactId>a</artifactId>\n  <version>1.10</version>\n  <properties>\n    <x.version>2.0</x.version>\n  </properties>\n  <dependencies>\n    <dependency>\n      <groupId>d</groupId>\n      <artifactId>e</artifactId>\n      <version>' +
         REFERENCE +

@@ -1,7 +1,7 @@
 // Maven reactors read statically: every pom.xml (text kept as text: `1.10` stays `1.10`), the reactor each
 // aggregator's <modules> builds, <parent> links, properties, <dependencyManagement> (with `import` BOMs),
 // dependencies with where their versions come from, build plugins and their versions, and the wrapper.
-import { XMLParser } from 'fast-xml-parser';
+import type { XMLParser } from 'fast-xml-parser';
 import { getProperties } from 'properties-file';
 import { LineIndex } from '../../text/lineIndex.js';
 import type { BuildSystemModel, DeclaredVersion, SourceLocation } from '../../workspace/model.js';
@@ -9,18 +9,26 @@ import { emptySystem, fileIn, folderOf, joinPath, type ReadContext } from '../re
 
 type Element = Record<string | symbol, unknown>;
 
-const parser = new XMLParser({
-  ignoreAttributes: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  alwaysCreateTextNode: true,
-  captureMetaData: true,
-  processEntities: true,
-  htmlEntities: false,
-  isArray: (name) => ['module', 'dependency', 'plugin', 'profile', 'exclusion'].includes(name),
-});
-const META = XMLParser.getMetaDataSymbol() as unknown as symbol;
+let pomParser: Promise<{ parser: XMLParser; meta: symbol }> | undefined;
+
+/** The POM parser, loaded when the first pom.xml is met rather than at every start (a Gradle build needs none). */
+function pomParserOnce(): Promise<{ parser: XMLParser; meta: symbol }> {
+  pomParser ??= import('fast-xml-parser').then(({ XMLParser }) => ({
+    parser: new XMLParser({
+      ignoreAttributes: true,
+      parseTagValue: false,
+      parseAttributeValue: false,
+      trimValues: true,
+      alwaysCreateTextNode: true,
+      captureMetaData: true,
+      processEntities: true,
+      htmlEntities: false,
+      isArray: (name) => ['module', 'dependency', 'plugin', 'profile', 'exclusion'].includes(name),
+    }),
+    meta: XMLParser.getMetaDataSymbol() as unknown as symbol,
+  }));
+  return pomParser;
+}
 
 export interface Pom {
   dir: string;
@@ -74,8 +82,9 @@ function text(element: unknown, name: string): string | undefined {
   return typeof value === 'string' ? value : value === undefined ? undefined : String(value);
 }
 
-export function parsePom(file: string, source: string): Pom {
+export async function parsePom(file: string, source: string): Promise<Pom> {
   const lines = new LineIndex(source);
+  const { parser, meta: META } = await pomParserOnce();
   const locate = (element: unknown): SourceLocation => {
     const meta = (element as Element | undefined)?.[META] as { startIndex?: number } | undefined;
     return { file, line: meta?.startIndex === undefined ? 1 : lines.lineAt(meta.startIndex) };
@@ -150,20 +159,11 @@ const idOf = (pom: Pom) => `${pom.groupId ?? '?'}:${pom.artifactId}`;
 
 export async function readMavenReactors(context: ReadContext): Promise<BuildSystemModel[]> {
   const poms = new Map<string, Pom>();
-  for (const file of [...context.tree.files.keys()].sort()) {
-    if (!(file === 'pom.xml' || file.endsWith('/pom.xml'))) continue;
-    const source = await context.text(file);
-    if (source === undefined) continue;
+  for await (const { file, text: source } of context.textsNamed('pom.xml')) {
     try {
-      poms.set(folderOf(file), parsePom(file, source));
+      poms.set(folderOf(file), await parsePom(file, source));
     } catch (error) {
-      const line = (error as { line?: number }).line;
-      context.problem(
-        file,
-        line,
-        'SYNTAX_ERROR',
-        `${file}${line === undefined ? '' : `:${line}`}: the POM does not parse (${(error as Error).message.split('\n')[0]}).`,
-      );
+      context.syntaxError(file, error, 'the POM does not parse');
     }
   }
   // A reactor root: a POM no other POM lists in <modules>.

@@ -1,8 +1,6 @@
 // npm, pnpm and yarn workspaces read statically: the root package.json's `workspaces` (or
 // pnpm-workspace.yaml's `packages`), the member packages they match, the edges between members (a member
 // depending on another by name), the pinned package manager and every declared dependency.
-import picomatch from 'picomatch';
-import { parse as parseYaml } from 'yaml';
 import { LineIndex } from '../../text/lineIndex.js';
 import type { BuildSystemKind, BuildSystemModel, DeclaredVersion } from '../../workspace/model.js';
 import { emptySystem, fileIn, type ReadContext } from '../readContext.js';
@@ -32,10 +30,7 @@ interface Member {
 /** Every workspace root (a package.json with workspaces, or a pnpm-workspace.yaml), as one system each. */
 export async function readNodeWorkspaces(context: ReadContext): Promise<BuildSystemModel[]> {
   const manifests = new Map<string, Member>();
-  for (const file of [...context.tree.files.keys()].sort()) {
-    if (!(file === 'package.json' || file.endsWith('/package.json'))) continue;
-    const text = await context.text(file);
-    if (text === undefined) continue;
+  for await (const { file, text } of context.textsNamed('package.json')) {
     const dir = file === 'package.json' ? '.' : file.slice(0, -'/package.json'.length);
     try {
       const manifest = JSON.parse(text) as PackageJson;
@@ -59,7 +54,7 @@ export async function readNodeWorkspaces(context: ReadContext): Promise<BuildSys
     const system = emptySystem(kind, root.dir);
     system.files.push(root.file);
     if (patterns.file !== root.file) system.files.push(patterns.file);
-    const members = [root, ...matchMembers(root.dir, patterns.globs, manifests)];
+    const members = [root, ...(await matchMembers(root.dir, patterns.globs, manifests))];
     for (const member of members) claimed.add(member.dir);
     readMembers(system, members);
     const pin =
@@ -96,7 +91,9 @@ async function workspacePatterns(
     const text = await context.text(pnpmFile);
     if (text !== undefined) {
       try {
-        const document = parseYaml(text) as { packages?: unknown } | null;
+        // Loaded when a pnpm workspace is met, not at every start (yaml's load is ~40 ms of a cold start).
+        const { parse } = await import('yaml');
+        const document = parse(text) as { packages?: unknown } | null;
         const packages = Array.isArray(document?.packages)
           ? document.packages.filter((p): p is string => typeof p === 'string')
           : [];
@@ -138,7 +135,12 @@ function managerOf(context: ReadContext, root: Member): BuildSystemKind {
 }
 
 /** The package folders below `root` that the workspace globs match (`!` globs exclude). */
-function matchMembers(root: string, globs: readonly string[], manifests: Map<string, Member>): Member[] {
+async function matchMembers(
+  root: string,
+  globs: readonly string[],
+  manifests: Map<string, Member>,
+): Promise<Member[]> {
+  const { default: picomatch } = await import('picomatch');
   const include = globs.filter((glob) => !glob.startsWith('!')).map((glob) => picomatch(normalizeGlob(glob)));
   const exclude = globs
     .filter((glob) => glob.startsWith('!'))
