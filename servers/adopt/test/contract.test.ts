@@ -40,11 +40,12 @@ describeTransportContract({
     name: 'adopt_repo',
     arguments: { repository_url: 'http://127.0.0.1:9/demo.git', dry_run: true, retries: 5 },
   },
-  // verify_repo is fast and never a task; adopt_repo is. Without retries the refused clone ends at once, and
-  // its result (a report of the failed clone) must be the same whether it ran as a task or not.
+  // verify_repo is fast and never a task; adopt_repo is. Without retries the clone of a remote that does not
+  // exist ends at once, and its result (a report of the failed clone) must be the same whether it ran as a
+  // task or not; a refused connection would not do, since git's message says how many ms connecting took.
   taskCall: {
     name: 'adopt_repo',
-    arguments: { repository_url: 'http://127.0.0.1:9/demo.git', dry_run: true, retries: 0 },
+    arguments: { repository_url: `${remote.url}-missing`, dry_run: true, retries: 0 },
   },
   promptArguments: {
     'make-repo-agent-ready': { path: 'conventional-repo', assets: 'true' },

@@ -1,19 +1,7 @@
 // The one tokenizer answers are measured with: o200k_base (gpt-tokenizer's), counted on the text the client
 // hands the model. The count runs on the vocabulary table (vocabulary.ts), read on the first answer that
-// could exceed a budget, never at start-up; gpt-tokenizer itself loads only for a text that table cannot
-// count exactly (a piece over 512 bytes, a byte-order mark, a lone surrogate) and that could exceed the limit.
+// could exceed a budget, never at start-up.
 import { countWith, vocabulary } from './vocabulary.js';
-
-type Encoding = typeof import('gpt-tokenizer/encoding/o200k_base');
-
-let encoding: Promise<Encoding> | undefined;
-// A literal "<|endoftext|>" in an answer is ordinary characters, not a special token.
-const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
-
-function gptTokenizer(): Promise<Encoding> {
-  encoding ??= import('gpt-tokenizer/encoding/o200k_base');
-  return encoding;
-}
 
 /**
  * The last text found within a limit, and that limit: the tool registry measures the answer a tool has just
@@ -23,8 +11,7 @@ let lastWithin: { text: string; maxTokens: number } | undefined;
 
 /** The tokens of `text`. */
 export async function countTokens(text: string): Promise<number> {
-  const counted = countWith(await vocabulary(), text);
-  return counted.exact ? counted.tokens : (await gptTokenizer()).countTokens(text, AS_PLAIN_TEXT);
+  return countWith(await vocabulary(), text);
 }
 
 /**
@@ -34,10 +21,7 @@ export async function countTokens(text: string): Promise<number> {
 export async function withinTokens(text: string, maxTokens: number): Promise<boolean> {
   if (Buffer.byteLength(text, 'utf8') <= maxTokens) return true;
   if (lastWithin !== undefined && lastWithin.maxTokens <= maxTokens && lastWithin.text === text) return true;
-  const counted = countWith(await vocabulary(), text, maxTokens);
-  const within =
-    counted.tokens <= maxTokens ||
-    (!counted.exact && (await gptTokenizer()).isWithinTokenLimit(text, maxTokens, AS_PLAIN_TEXT) !== false);
+  const within = countWith(await vocabulary(), text, maxTokens) <= maxTokens;
   if (within) lastWithin = { text, maxTokens };
   return within;
 }

@@ -7,20 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
-/** What a count found: `tokens` is exact when `exact`, else an upper bound. */
-interface Counted {
-  tokens: number;
-  exact: boolean;
-}
-
-/**
- * Longer pieces (a run of letters or digits with no break) count as their bytes, an upper bound (a token
- * is at least one byte), and make the count inexact: merging costs the square of a piece's length.
- */
-const MAX_PIECE_BYTES = 512;
 const NOT_FOUND = -1;
 /** Distinct pieces remembered with their count: repeated keys and punctuation are merged once. */
 const MAX_REMEMBERED = 20_000;
+/** Longer pieces are not remembered, so the memory held stays small (they rarely repeat). */
+const MAX_REMEMBERED_LENGTH = 256;
 
 interface Table {
   bytes: Uint8Array;
@@ -28,6 +19,8 @@ interface Table {
   starts: Uint32Array;
   /** Rank of a hash slot, NOT_FOUND when empty. */
   slots: Int32Array;
+  /** The bytes of the longest token: a longer key is looked up no further. */
+  longest: number;
   split: RegExp;
 }
 
@@ -45,6 +38,7 @@ function hash(bytes: Uint8Array, from: number, to: number): number {
 /** The rank of the token `piece[from, to)`, or NOT_FOUND. */
 function rankOf(vocabulary: Table, piece: Uint8Array, from: number, to: number): number {
   const { bytes, starts, slots } = vocabulary;
+  if (to - from > vocabulary.longest) return NOT_FOUND;
   const mask = slots.length - 1;
   for (let slot = hash(piece, from, to) & mask; ; slot = (slot + 1) & mask) {
     const rank = slots[slot] as number;
@@ -104,10 +98,15 @@ function parse(file: Buffer, split: RegExp): Table {
     bytes: bytes.slice(0, written),
     starts: starts.subarray(0, rank + 1),
     slots,
+    longest: 0,
     split,
   };
   const mask = slots.length - 1;
   for (let token = 0; token < rank; token++) {
+    vocabulary.longest = Math.max(
+      vocabulary.longest,
+      (starts[token + 1] as number) - (starts[token] as number),
+    );
     let slot = hash(bytes, starts[token] as number, starts[token + 1] as number) & mask;
     while (slots[slot] !== NOT_FOUND) slot = (slot + 1) & mask;
     slots[slot] = token;
@@ -128,69 +127,114 @@ export function vocabulary(): Promise<Table> {
   return table;
 }
 
-/** The tokens byte-pair merging makes of `piece[0, length)`: the adjacent pair of lowest rank merges first. */
+/** Whether `piece[from, from + 3)` is a byte-order mark (U+FEFF in UTF-8). */
+function markAt(piece: Uint8Array, from: number): boolean {
+  return piece[from] === 0xef && piece[from + 1] === 0xbb && piece[from + 2] === 0xbf;
+}
+
+/**
+ * The rank gpt-tokenizer finds for `piece[from, to)` while merging. It decodes a key that is whole UTF-8 to a
+ * string first, and its decoder drops a leading byte-order mark: such a key has the rank of the rest, if that
+ * does not begin with a mark too (tokens that begin with one it keeps only as bytes, never found so).
+ */
+function mergeRankOf(vocabulary: Table, piece: Uint8Array, length: number, from: number, to: number): number {
+  // The piece is whole UTF-8, so a key that begins with a mark is whole unless it ends inside a character.
+  if (!markAt(piece, from) || (to < length && ((piece[to] as number) & 0xc0) === 0x80))
+    return rankOf(vocabulary, piece, from, to);
+  return to - from > 3 && !markAt(piece, from + 3) ? rankOf(vocabulary, piece, from + 3, to) : NOT_FOUND;
+}
+
+/**
+ * The tokens byte-pair merging makes of `piece[0, length)`: the adjacent pair of lowest rank merges first, the
+ * leftmost of equal ranks. The pairs wait in a heap (rank, then position), so a long piece costs n log n, not
+ * the n² of scanning for the lowest pair after each merge (1 MB of one letter would take minutes).
+ */
 function merged(vocabulary: Table, piece: Uint8Array, length: number): number {
-  // starts[i]: where part i starts; ranks[i]: the rank of parts i and i + 1 together (Infinity: not a token).
-  const starts: number[] = [];
-  const ranks: number[] = [];
-  const rankAt = (index: number): number => {
-    const end = starts[index + 2];
-    if (end === undefined) return Number.POSITIVE_INFINITY;
-    const rank = rankOf(vocabulary, piece, starts[index] as number, end);
-    return rank === NOT_FOUND ? Number.POSITIVE_INFINITY : rank;
-  };
-  for (let index = 0; index <= length; index++) starts.push(index);
-  for (let index = 0; index < length; index++) ranks.push(rankAt(index));
-  while (starts.length > 2) {
-    let lowest = Number.POSITIVE_INFINITY;
-    let at = -1;
-    for (let index = 0; index < ranks.length - 1; index++) {
-      if ((ranks[index] as number) < lowest) {
-        lowest = ranks[index] as number;
-        at = index;
-      }
+  // Parts are a linked list of their start positions; rank[i] is that of part i with the next one.
+  const next = new Int32Array(length + 1);
+  const previous = new Int32Array(length + 1);
+  const rank = new Float64Array(length + 1).fill(Number.POSITIVE_INFINITY);
+  // Each part pushes a pair when it starts and after each merge that changes it: at most 2 · length keys.
+  const heap = new Float64Array(2 * length + 2);
+  let size = 0;
+  // Keys are rank · 2³² + position: below 2⁵³, so exact, and ordered as the merge order wants.
+  const push = (key: number): void => {
+    let at = size++;
+    while (at > 0 && (heap[(at - 1) >> 1] as number) > key) {
+      heap[at] = heap[(at - 1) >> 1] as number;
+      at = (at - 1) >> 1;
     }
-    if (at === -1) break;
-    starts.splice(at + 1, 1);
-    ranks.splice(at, 1);
-    ranks[at] = rankAt(at);
-    if (at > 0) ranks[at - 1] = rankAt(at - 1);
+    heap[at] = key;
+  };
+  const pop = (): number => {
+    const top = heap[0] as number;
+    const last = heap[--size] as number;
+    let at = 0;
+    for (;;) {
+      let child = 2 * at + 1;
+      if (child >= size) break;
+      if (child + 1 < size && (heap[child + 1] as number) < (heap[child] as number)) child++;
+      if ((heap[child] as number) >= last) break;
+      heap[at] = heap[child] as number;
+      at = child;
+    }
+    heap[at] = last;
+    return top;
+  };
+  const pair = (part: number): void => {
+    const second = next[part] as number;
+    const found =
+      second >= length ? NOT_FOUND : mergeRankOf(vocabulary, piece, length, part, next[second] as number);
+    rank[part] = found === NOT_FOUND ? Number.POSITIVE_INFINITY : found;
+    if (found !== NOT_FOUND) push(found * 2 ** 32 + part);
+  };
+  for (let part = 0; part <= length; part++) {
+    next[part] = part + 1;
+    previous[part] = part - 1;
   }
-  return starts.length - 1;
+  for (let part = 0; part < length; part++) pair(part);
+  let parts = length;
+  while (size > 0) {
+    const key = pop();
+    const part = key % 2 ** 32;
+    // A key left from before a neighbour merged: the part is gone, or its pair is another now.
+    if (rank[part] !== (key - part) / 2 ** 32) continue;
+    const gone = next[part] as number;
+    next[part] = next[gone] as number;
+    previous[next[gone] as number] = part;
+    rank[gone] = Number.POSITIVE_INFINITY;
+    parts--;
+    pair(part);
+    if (part > 0) pair(previous[part] as number);
+  }
+  return parts;
 }
 
 const encoder = new TextEncoder();
-const scratch = new Uint8Array(MAX_PIECE_BYTES + 4);
+let scratch = new Uint8Array(1024);
 const remembered = new Map<string, number>();
-// gpt-tokenizer looks a whole piece up as a string, and keeps a token that begins with a byte-order mark only
-// as bytes (a decoder drops the mark), so merging near one differs from the plain rule: such texts go to it.
-const UNLIKE_GPT_TOKENIZER = /\uFEFF|\p{Surrogate}/u;
+// gpt-tokenizer looks a whole piece up as a string: a piece with a lone surrogate (which UTF-8 writes as
+// U+FFFD) or a leading byte-order mark (tokens that begin with one it keeps only as bytes) is never found
+// whole, so it is merged even when its bytes are a token.
+const NEVER_WHOLE = /^\uFEFF|\p{Surrogate}/u;
 
-/**
- * The o200k_base tokens of `text` (special tokens as plain text), or, once the count passes `stopAbove`, a
- * count above it. Inexact (an upper bound) when a piece is too long to merge or the text has a byte-order
- * mark or a lone surrogate.
- */
-export function countWith(vocabulary: Table, text: string, stopAbove = Number.POSITIVE_INFINITY): Counted {
-  if (UNLIKE_GPT_TOKENIZER.test(text)) return { tokens: Buffer.byteLength(text, 'utf8'), exact: false };
+/** The o200k_base tokens of `text` (special tokens as plain text), or, once past `stopAbove`, a count above it. */
+export function countWith(vocabulary: Table, text: string, stopAbove = Number.POSITIVE_INFINITY): number {
   let tokens = 0;
-  let exact = true;
   for (const [piece] of text.matchAll(vocabulary.split)) {
-    const known = remembered.get(piece);
-    if (known !== undefined) {
-      tokens += known;
-    } else if (piece.length * 3 > MAX_PIECE_BYTES && Buffer.byteLength(piece, 'utf8') > MAX_PIECE_BYTES) {
-      tokens += Buffer.byteLength(piece, 'utf8');
-      exact = false;
-    } else {
+    let count = remembered.get(piece);
+    if (count === undefined) {
+      if (scratch.length < piece.length * 3) scratch = new Uint8Array(piece.length * 3);
       const { written } = encoder.encodeInto(piece, scratch);
-      const count =
-        rankOf(vocabulary, scratch, 0, written) === NOT_FOUND ? merged(vocabulary, scratch, written) : 1;
+      count =
+        NEVER_WHOLE.test(piece) || rankOf(vocabulary, scratch, 0, written) === NOT_FOUND
+          ? merged(vocabulary, scratch, written)
+          : 1;
       if (remembered.size >= MAX_REMEMBERED) remembered.clear();
-      remembered.set(piece, count);
-      tokens += count;
+      if (piece.length <= MAX_REMEMBERED_LENGTH) remembered.set(piece, count);
     }
-    if (exact && tokens > stopAbove) break;
+    tokens += count;
+    if (tokens > stopAbove) break;
   }
-  return { tokens, exact };
+  return tokens;
 }

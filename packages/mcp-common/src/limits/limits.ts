@@ -112,7 +112,17 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
   spec('maxConnections', 'max-connections', 1024, 1, 100_000, 'count', 'open HTTP connections'),
   spec('headersTimeoutMs', 'headers-timeout-seconds', 10, 1, 600, 'seconds', 'time to send request headers'),
   spec('requestTimeoutMs', 'request-timeout-seconds', 30, 1, 3600, 'seconds', 'time to send a whole request'),
-  spec('keepAliveTimeoutMs', 'keep-alive-seconds', 5, 1, 600, 'seconds', 'idle keep-alive connections close'),
+  // Longer than Node's 5 s: a client reuses an idle connection until about a second before the server's
+  // advertised timeout, so a busy client's next request could meet the server closing it ("other side closed").
+  spec(
+    'keepAliveTimeoutMs',
+    'keep-alive-seconds',
+    30,
+    1,
+    600,
+    'seconds',
+    'idle keep-alive connections close',
+  ),
   // Tasks (the io.modelcontextprotocol/tasks extension): see tasks/taskStore.ts.
   spec('maxTasks', 'max-tasks', 256, 1, 1_000_000, 'count', 'tasks kept in the server'),
   spec(

@@ -13,6 +13,9 @@ export interface SymbolEntry {
   /** 1-based. */
   line: number;
   exported: boolean;
+  /** TS/JS: the names `export { local as name }` exports it under, its own among them when it is exported as
+   * itself too; absent when it is exported (if at all) by its own name alone. */
+  exportedAs?: string[];
   /** The declaration up to its body (a multi-line signature whole, whitespace collapsed), or its first line. */
   signature: string;
 }
@@ -125,13 +128,21 @@ function tsSymbols(
     body: EsNode[];
   };
   const symbols: SymbolEntry[] = [];
-  const exportedLater = new Set<string>();
+  // `export { local as name }`: local → the names it is exported as.
+  const exportedLater = new Map<string, string[]>();
   for (const statement of program.body) {
     if (statement.type === 'ExportNamedDeclaration') {
       const declaration = statement.declaration as EsNode | null;
       if (declaration) addTsDeclaration(declaration, statement.start, true, lines, symbols);
-      for (const specifier of (statement.specifiers as Array<{ local: { name?: string } }>) ?? []) {
-        if (statement.source == null && specifier.local.name) exportedLater.add(specifier.local.name);
+      const specifiers = (statement.specifiers ?? []) as Array<{
+        local: { name?: string };
+        exported: { name?: string; value?: string };
+      }>;
+      for (const specifier of specifiers) {
+        const local = specifier.local.name;
+        const name = specifier.exported.name ?? specifier.exported.value;
+        if (statement.source != null || local === undefined || name === undefined) continue;
+        exportedLater.set(local, [...(exportedLater.get(local) ?? []), name]);
       }
     } else if (statement.type === 'ExportDefaultDeclaration') {
       const declaration = statement.declaration as EsNode;
@@ -142,7 +153,13 @@ function tsSymbols(
       addTsDeclaration(statement, statement.start, false, lines, symbols);
     }
   }
-  for (const entry of symbols) if (exportedLater.has(entry.name)) entry.exported = true;
+  for (const entry of symbols) {
+    const names = exportedLater.get(entry.name);
+    if (names === undefined) continue;
+    const all = [...new Set(entry.exported ? [entry.name, ...names] : names)];
+    if (all.length !== 1 || all[0] !== entry.name) entry.exportedAs = all;
+    entry.exported = true;
+  }
   return symbols;
 }
 

@@ -26,6 +26,10 @@ export const symbolsTool = defineTool({
           name: z.string(),
           line: z.number().int(),
           exported: z.boolean(),
+          exported_as: z
+            .array(z.string())
+            .optional()
+            .describe('The names `export { local as name }` exports it under, when not (only) its own.'),
           signature: z.string(),
         }),
       ),
@@ -40,7 +44,11 @@ export const symbolsTool = defineTool({
     const language = project.graph.files.get(file)?.language;
     if (language === undefined)
       return ToolResult.success({ state: opened.state, file, symbols: [], truncated: false, total: 0 });
-    const symbols = await outlineSymbols(language, file, await readProjectFile(project, file, ctx.signal));
+    const symbols = (
+      await outlineSymbols(language, file, await readProjectFile(project, file, ctx.signal))
+    ).map(({ exportedAs, ...symbol }) =>
+      exportedAs === undefined ? symbol : { ...symbol, exported_as: exportedAs },
+    );
     const key = pageKey(project.graph.stamp, args);
     const { answer } = await fitList(symbols, {
       budget: ctx.answer,

@@ -249,10 +249,44 @@ describe('doctor', () => {
 
   it('never shows a value an expansion took from the environment', async () => {
     const report = await doctorWith(
-      mcp({ s: { command: 'node', args: [`\${SECRET_ARG}`], env: { TOKEN: `\${SECRET_ARG}` } } }),
-      { env: { ...ENV, SECRET_ARG: 'hunter2-value' } },
+      mcp({
+        s: { command: 'node', args: [`\${SECRET_ARG}`], env: { TOKEN: `\${SECRET_ARG}` } },
+        // Each message quotes what is wrong: as written, never as expanded.
+        onPath: { command: `\${SECRET_ARG}` },
+        inRepository: { command: `./\${SECRET_ARG}` },
+        script: { command: 'node', args: [`./x/\${SECRET_ARG}.mjs`] },
+        url: { type: 'http', url: `\${SECRET_URL}/mcp` },
+      }),
+      { env: { ...ENV, SECRET_ARG: 'hunter2-value', SECRET_URL: 'hunter3:value' } },
     );
-    expect(JSON.stringify(report)).not.toContain('hunter2-value');
+    expect(JSON.stringify(report)).not.toMatch(/hunter/);
+    expect(report.findings.map((finding) => finding.message)).toEqual(
+      expect.arrayContaining([
+        `Server 'onPath': command '\${SECRET_ARG}' is not on PATH.`,
+        `Server 'inRepository': command './\${SECRET_ARG}' is not in the repository.`,
+        `Server 'script': the script './x/\${SECRET_ARG}.mjs' that node runs is not in the repository.`,
+        expect.stringMatching(/^Server 'url': `url` uses a scheme \(after expansion\), which/),
+      ]),
+    );
+  });
+
+  it('quotes at most 200 characters of a matcher, once, however long the repository wrote it', async () => {
+    const report = await doctorWith(hooks('PreToolUse', `Bash(${'x'.repeat(100_000)}`));
+    const finding = report.findings.find((entry) => entry.rule === 'doctor/hook-matcher-never');
+    expect(finding?.message).toMatch(
+      /^The PreToolUse matcher 'Bash\(x+…' is not a valid regular expression \(Unterminated group\)/,
+    );
+    expect(finding?.message.length).toBeLessThan(400);
+  });
+
+  it('survives configuration nested thousands deep (the YAML parser that locates lines would abort node)', async () => {
+    const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const report = await doctorWith({
+      '.mcp.json': `{"mcpServers":{"x":${deep(5_000)}}}`,
+      '.claude/settings.json': `{"permissions":{"allow":${deep(5_000)}}}`,
+      '.claude/settings.local.json': `{"env":${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}}`,
+    });
+    expect(report.sources.map((source) => source.status)).toEqual(['skipped', 'skipped']);
   });
 });
 

@@ -3,7 +3,7 @@
 // is a JavaScript regular expression. Some events take no matcher at all and fire on every occurrence (a matcher
 // there is ignored). Unknown event names and missing hook scripts are settings/hook-event and
 // settings/hook-script, reported with the rest of the file's checks.
-import { didYouMean, type FindingSink } from '../verify/finding.js';
+import { didYouMean, type FindingSink, shown } from '../verify/finding.js';
 import { isObject, jsonLines } from '../verify/jsonLocator.js';
 import { KNOWN_TOOLS } from '../verify/settingsRules.js';
 
@@ -41,12 +41,13 @@ export function checkHookMatchers(
       if (!isObject(group) || typeof group.matcher !== 'string') return;
       const matcher = group.matcher;
       if (matcher === '' || matcher === '*') return;
+      const quoted = shown(matcher);
       const line = lineOf(['hooks', event, index, 'matcher']);
       if (NO_MATCHER_EVENTS.has(event)) {
         sink.report(
           'doctor/hook-matcher-ignored',
           file,
-          `${event} takes no matcher: '${matcher}' is ignored and the hook runs on every ${event}.`,
+          `${event} takes no matcher: '${quoted}' is ignored and the hook runs on every ${event}.`,
           { line, fix: `Remove the matcher, or filter inside the hook command.` },
         );
         return;
@@ -61,19 +62,22 @@ export function checkHookMatchers(
           sink.report(
             'doctor/hook-matcher-never',
             file,
-            `The ${event} matcher '${matcher}' names '${name}', which is no tool${suggestion}; matchers are case-sensitive and exact.`,
+            `The ${event} matcher '${quoted}' names '${shown(name)}', which is no tool${suggestion}; matchers are case-sensitive and exact.`,
             { line, fix: 'Use the tool names exactly as Claude Code spells them, e.g. `Edit|Write`.' },
           );
         }
         return;
       }
+      // Compiled to learn whether it is valid, never run on anything (so its backtracking costs nothing).
       try {
         new RegExp(matcher);
       } catch (error) {
+        // V8's message repeats the whole source before the reason: `Invalid regular expression: /…/: reason`.
+        const { message } = error as Error;
         sink.report(
           'doctor/hook-matcher-never',
           file,
-          `The ${event} matcher '${matcher}' is not a valid regular expression (${(error as Error).message}); it matches nothing.`,
+          `The ${event} matcher '${quoted}' is not a valid regular expression (${message.slice(message.lastIndexOf(': ') + 2)}); it matches nothing.`,
           { line, fix: 'Fix the regular expression, e.g. `Edit|Write` or `mcp__github__.*`.' },
         );
       }

@@ -3,7 +3,7 @@
 // refuses the file for), a stdio command looked up on PATH (looked up, never run), a script the command runs
 // from the repository, an http/sse/ws URL. The shape of each entry is mcp-json/*'s finding (verify's checks).
 import { findExecutable, scrubbedEnv } from '@groundwork/mcp-common/childProcess';
-import type { FindingSink } from '../verify/finding.js';
+import { type FindingSink, shown } from '../verify/finding.js';
 import { isObject, jsonLines } from '../verify/jsonLocator.js';
 import type { RepoFiles } from '../verify/repoFiles.js';
 import { INTERPRETERS } from '../verify/settingsRules.js';
@@ -126,7 +126,8 @@ async function checkServer(
       `Set ${variable} in the environment Claude Code starts in, or write \`\${${variable}:-default}\`.`,
     );
   }
-  if (launch !== undefined && unset.size === 0) await checkCommand(launch, context, report);
+  if (launch !== undefined && unset.size === 0)
+    await checkCommand(launch, { command: server.command ?? '', args: server.args ?? [] }, context, report);
   if (url !== undefined && unset.size === 0 && server.transport !== 'unknown') {
     const schemes = REMOTE_SCHEMES[entry.type as string] ?? [];
     let protocol: string | undefined;
@@ -140,7 +141,7 @@ async function checkServer(
         'doctor/mcp-url',
         protocol === undefined
           ? `\`url\` ${JSON.stringify(shown(server.url ?? ''))} is not an absolute URL.`
-          : `\`url\` uses ${protocol}, which a ${String(entry.type)} server does not speak (${schemes.join(' or ')}).`,
+          : `\`url\` uses ${(server.url ?? '').toLowerCase().startsWith(protocol) ? protocol : 'a scheme (after expansion)'}, which a ${String(entry.type)} server does not speak (${schemes.join(' or ')}).`,
         `Give the server's full endpoint, e.g. "${schemes[0] === 'ws:' ? 'wss' : 'https'}://example.com/mcp".`,
       );
     }
@@ -154,26 +155,32 @@ type Report = (
   fix: string,
 ) => void;
 
+/**
+ * Checks the expanded `launch`; messages quote `written` (the entry as written) wherever an expansion changed a
+ * value, since an expansion may carry a secret of the environment.
+ */
 async function checkCommand(
   launch: { command: string; args: string[] },
+  written: { command: string; args: string[] },
   context: ServerCheckContext,
   report: Report,
 ): Promise<void> {
   const { command, args } = launch;
   const inRepository = repositoryPath(command);
   if (inRepository !== undefined) {
+    const named = command === written.command ? inRepository : shown(written.command);
     const found = await context.files.script(inRepository);
     if (found === undefined) {
       report(
         'doctor/mcp-script-missing',
-        `command '${inRepository}' is not in the repository.`,
+        `command '${named}' is not in the repository.`,
         'Commit it, or fix `command`.',
       );
     } else if (!found.executable) {
       report(
         'doctor/mcp-script-missing',
-        `command '${inRepository}' is not executable.`,
-        `Run \`chmod +x ${inRepository}\` and commit the mode.`,
+        `command '${named}' is not executable.`,
+        `Run \`chmod +x ${named}\` and commit the mode.`,
       );
     }
     return;
@@ -184,16 +191,17 @@ async function checkCommand(
     if (found === undefined) {
       report(
         'doctor/mcp-command-not-found',
-        `command '${shown(command)}' is not on PATH.`,
-        `Install ${shown(command)}, or use a command every contributor has (e.g. npx).`,
+        `command '${shown(written.command)}' is not on PATH.`,
+        `Install ${shown(written.command)}, or use a command every contributor has (e.g. npx).`,
       );
       return;
     }
   }
   const base = command.split('/').pop() ?? command;
-  const scriptArg = INTERPRETERS.has(base)
-    ? args.find((arg) => !arg.startsWith('-') && arg !== 'run')
-    : args.find((arg) => arg.startsWith('./') && SCRIPT.test(arg));
+  const at = INTERPRETERS.has(base)
+    ? args.findIndex((arg) => !arg.startsWith('-') && arg !== 'run')
+    : args.findIndex((arg) => arg.startsWith('./') && SCRIPT.test(arg));
+  const scriptArg = args[at];
   if (scriptArg === undefined) return;
   const script =
     repositoryPath(scriptArg) ??
@@ -204,7 +212,7 @@ async function checkCommand(
   if ((await context.files.kind(script)) !== 'file') {
     report(
       'doctor/mcp-script-missing',
-      `the script '${script}' that ${base} runs is not in the repository.`,
+      `the script '${scriptArg === written.args[at] ? script : shown(written.args[at] ?? '')}' that ${command === written.command ? base : shown(written.command)} runs is not in the repository.`,
       'Commit the script, or fix `args` (relative paths resolve against the project root).',
     );
   }
@@ -253,9 +261,4 @@ function normal(value: string): string | undefined {
     } else parts.push(part);
   }
   return parts.length === 0 ? undefined : parts.join('/');
-}
-
-/** At most 200 characters of something from the repository, for a message. */
-function shown(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }

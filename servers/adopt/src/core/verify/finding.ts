@@ -110,3 +110,8 @@ export function didYouMean(word: string, candidates: Iterable<string>): string {
   const suggestion = closest(word, candidates);
   return suggestion === undefined || suggestion === word ? '' : ` (did you mean '${suggestion}'?)`;
 }
+
+/** At most 200 characters of something from the repository, for a message. */
+export function shown(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}

@@ -6,6 +6,7 @@
 import { Buffer } from 'node:buffer';
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import { withoutBom } from './finding.js';
+import { MAX_NESTING, nestsTooDeep } from './nesting.js';
 
 export interface FrontMatterKey {
   key: string;
@@ -36,6 +37,8 @@ export function parseFrontMatter(rawText: string): FrontMatter {
   const yamlText = rest.slice(0, closing.index);
   const bytes = Buffer.byteLength(yamlText);
   if (bytes > FRONT_MATTER_LIMIT_BYTES) return { kind: 'too-large', limitBytes: FRONT_MATTER_LIMIT_BYTES };
+  if (nestsTooDeep(yamlText))
+    return { kind: 'invalid', message: `Front matter nests deeper than ${MAX_NESTING} levels`, line: 2 };
   const known = parsed.get(yamlText);
   if (known !== undefined) return known;
   const result = parseYaml(yamlText);

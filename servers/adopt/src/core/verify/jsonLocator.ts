@@ -2,6 +2,7 @@
 // so the YAML parser (already used for front matter) gives every node its source range.
 import { LineCounter, parseDocument } from 'yaml';
 import { withoutBom } from './finding.js';
+import { nestsTooDeep } from './nesting.js';
 
 export type JsonPath = ReadonlyArray<string | number>;
 
@@ -23,6 +24,8 @@ export function jsonLines(text: string): (path: JsonPath) => number {
 }
 
 function locator(text: string): (path: JsonPath) => number {
+  // Too deep for the parser to survive (see nesting.ts): every finding points at the first line.
+  if (nestsTooDeep(text)) return () => 1;
   const lineCounter = new LineCounter();
   const document = parseDocument(withoutBom(text), { lineCounter, uniqueKeys: false, strict: false });
   return (path) => {

@@ -472,6 +472,22 @@ describe('verify_repo', () => {
     ]);
   });
 
+  // Within 64 KiB, two thousand nested `[` made the YAML parser abort node itself (not an exception).
+  it('reports front matter nested too deep to parse, and still answers', async () => {
+    const report = await verifyWith({
+      '.claude/agents/deep.md': `---\nname: deep\ntools: ${'['.repeat(2_000)}${']'.repeat(2_000)}\n---\n`,
+      '.claude/skills/deep/SKILL.md': `---\nname: deep\ndescription: ${'{a: '.repeat(2_000)}1${'}'.repeat(2_000)}\n---\n`,
+    });
+    expect(
+      report.findings
+        .filter((finding) => finding.message.includes('nests deeper than 100 levels'))
+        .map((finding) => [finding.rule, finding.file]),
+    ).toEqual([
+      ['agent/front-matter', '.claude/agents/deep.md'],
+      ['skill/front-matter', '.claude/skills/deep/SKILL.md'],
+    ]);
+  });
+
   it('reports a hook script that is not executable; a shell script needs no shebang', async () => {
     const report = await verifyWith({
       '.claude/hooks/session-start.sh': { content: 'echo ready\n', mode: 0o644 },

@@ -47,32 +47,33 @@ export async function changedDeclarations(
   const outline = async (text: string | undefined) =>
     text === undefined ? [] : await outlineSymbols(language, file, text).catch(() => [] as SymbolEntry[]);
   const [old, now] = await Promise.all([outline(before), outline(after)]);
-  const oldExported = byName(old.filter((symbol) => symbol.exported));
+  const oldExported = byName(old.flatMap(asExported));
   const changed: ChangedDeclaration[] = [];
   const touched = diff === undefined ? undefined : changedLines(diff);
   const sorted = [...now].sort((a, b) => a.line - b.line);
-  sorted.forEach((symbol, index) => {
-    if (!symbol.exported) return;
-    const entry = {
-      file,
-      name: symbol.name,
-      kind: symbol.kind,
-      signature: symbol.signature,
-      line: symbol.line,
-    };
-    const previous = oldExported.get(symbol.name);
-    if (previous === undefined) {
-      changed.push({ ...entry, change: 'added' });
-      return;
-    }
+  sorted.forEach((declared, index) => {
     const end = (sorted[index + 1]?.line ?? Number.POSITIVE_INFINITY) - 1;
-    const signatureMoved = previous.some((old) => old.signature === symbol.signature) === false;
     // Without a diff (a file named in `files`), a declaration in both versions is compared by signature.
     const bodyTouched =
-      touched !== undefined && [...touched].some((line) => line >= symbol.line && line <= end);
-    if (signatureMoved || bodyTouched) changed.push({ ...entry, change: 'modified' });
+      touched !== undefined && [...touched].some((line) => line >= declared.line && line <= end);
+    for (const symbol of asExported(declared)) {
+      const entry = {
+        file,
+        name: symbol.name,
+        kind: symbol.kind,
+        signature: symbol.signature,
+        line: symbol.line,
+      };
+      const previous = oldExported.get(symbol.name);
+      if (previous === undefined) {
+        changed.push({ ...entry, change: 'added' });
+        continue;
+      }
+      const signatureMoved = previous.some((old) => old.signature === symbol.signature) === false;
+      if (signatureMoved || bodyTouched) changed.push({ ...entry, change: 'modified' });
+    }
   });
-  const nowNames = new Set(now.filter((symbol) => symbol.exported).map((symbol) => symbol.name));
+  const nowNames = new Set(now.flatMap(asExported).map((symbol) => symbol.name));
   for (const [name, symbols] of oldExported) {
     if (nowNames.has(name)) continue;
     const symbol = symbols[0]!;
@@ -93,6 +94,12 @@ export async function changedDeclarations(
     seen.add(key);
     return true;
   });
+}
+
+/** An exported declaration once per name others import it by (`export { local as name }`: as `name`). */
+function asExported(symbol: SymbolEntry): SymbolEntry[] {
+  if (!symbol.exported) return [];
+  return (symbol.exportedAs ?? [symbol.name]).map((name) => ({ ...symbol, name }));
 }
 
 function byName(symbols: readonly SymbolEntry[]): Map<string, SymbolEntry[]> {
