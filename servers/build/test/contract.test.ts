@@ -22,6 +22,15 @@ await writeTree(path.join(allowedDir, 'gradle-groovy'), {
 }
 `,
 });
+// A script that runs until its process group is killed: the contract's cancellation checks need a call that
+// only ends when cancelled, and npm is on every machine that runs these tests.
+await writeTree(path.join(allowedDir, 'npm-forever'), {
+  'package.json': JSON.stringify({
+    name: 'npm-forever',
+    private: true,
+    scripts: { forever: 'node -e "setInterval(() => {}, 1 << 30)"' },
+  }),
+});
 afterAll(async () => {
   await rm(allowedDir, { recursive: true, force: true });
 });
@@ -34,6 +43,7 @@ describeTransportContract({
   env: { GROUNDWORK_ALLOW_BUILD_EXECUTION: '1' },
   sampleCall: { name: 'build_workspace', arguments: { path: 'gradle-kotlin' } },
   taskCall: { name: 'build_dependencies', arguments: { path: 'gradle-kotlin', module: ':app' } },
+  slowCall: { name: 'build_run', arguments: { path: 'npm-forever', system: 'npm', tasks: ['forever'] } },
   // Without Gradle (outside CI) the running tools cannot answer; under CI toolPresent is always true.
   ...(toolPresent('gradle')
     ? {

@@ -95,8 +95,10 @@ export async function withBuildRoot<T>(
         `No ${system ?? ''} build under '${path}'; the build systems there are: ${workspace.systems.map((s) => `${s.kind} (${s.root})`).join(', ') || 'none'}.`,
       );
     }
-    if (chosen.root === '.') return use(boundary, RUNNABLE[chosen.kind]);
+    // `return await`: the handles close when this block ends, so the run must have settled by then (a bare
+    // `return` closed them under a running build and left its rejection unhandled while they closed).
+    if (chosen.root === '.') return await use(boundary, RUNNABLE[chosen.kind]);
     await using root = await boundary.openDirectory(chosen.root, { signal: ctx.signal });
-    return use(root, RUNNABLE[chosen.kind]);
+    return await use(root, RUNNABLE[chosen.kind]);
   }
 }
