@@ -12,11 +12,11 @@ import {
   pathArg,
   ToolResult,
 } from '@groundwork/mcp-common';
-import { type ConfinedDirectory, WrongFileKindError } from '@groundwork/mcp-common/files';
 import { z } from 'zod';
 import type { DoctorReport, ServerReport } from '../core/doctor/doctor.js';
 import type { EffectiveSetting } from '../core/doctor/effectiveSettings.js';
 import { byRuleSchema, bySeverity, countByRule, findingSchema } from './findings.js';
+import { openRepository } from './repositoryRoot.js';
 
 /** A value is shown as JSON, cut here (a hooks array may be long; the file has it whole). */
 const MAX_VALUE_CHARS = 1_000;
@@ -125,14 +125,7 @@ export const doctorTool = defineTool({
   },
   async apply(args, ctx) {
     const { doctor, OUTSIDE_SOURCES } = await import('../core/doctor/doctor.js');
-    const { NotARepositoryError } = await import('../core/verify/verifyRepo.js');
-    let root: ConfinedDirectory;
-    try {
-      root = await ctx.allowedPaths.openDirectory(args.path, { signal: ctx.signal });
-    } catch (error) {
-      if (error instanceof WrongFileKindError) throw new NotARepositoryError(args.path, 'path');
-      throw error;
-    }
+    const root = await openRepository(args.path, ctx);
     let report: DoctorReport;
     try {
       report = await doctor(root, args.path, {

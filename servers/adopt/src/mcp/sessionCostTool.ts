@@ -9,11 +9,11 @@ import {
   pathArg,
   ToolResult,
 } from '@groundwork/mcp-common';
-import { type ConfinedDirectory, WrongFileKindError } from '@groundwork/mcp-common/files';
 import { z } from 'zod';
 import { AGENT_NAMES } from '../core/adopt/agentPointers.js';
 import { agentsArgument, parseAgents } from './agentArgument.js';
 import { bySeverity, findingSchema } from './findings.js';
+import { openRepository } from './repositoryRoot.js';
 
 const agent = z.enum(AGENT_NAMES);
 
@@ -78,17 +78,8 @@ export const sessionCostTool = defineTool({
   },
   async apply(args, ctx) {
     const agents = parseAgents(args.agents) ?? [...AGENT_NAMES];
-    const [{ sessionCost }, { NotARepositoryError }] = await Promise.all([
-      import('../core/cost/sessionCost.js'),
-      import('../core/verify/verifyRepo.js'),
-    ]);
-    let root: ConfinedDirectory;
-    try {
-      root = await ctx.allowedPaths.openDirectory(args.path, { signal: ctx.signal });
-    } catch (error) {
-      if (error instanceof WrongFileKindError) throw new NotARepositoryError(args.path, 'path');
-      throw error;
-    }
+    const { sessionCost } = await import('../core/cost/sessionCost.js');
+    const root = await openRepository(args.path, ctx);
     try {
       const report = await sessionCost(root, agents, args.path);
       // A cursor pages the same breakdown: it is refused once the files or their costs changed.

@@ -9,9 +9,9 @@ import {
   pathArg,
   ToolResult,
 } from '@groundwork/mcp-common';
-import { type ConfinedDirectory, WrongFileKindError } from '@groundwork/mcp-common/files';
 import { z } from 'zod';
 import { byRuleSchema, bySeverity, countByRule, findingSchema } from './findings.js';
+import { openRepository } from './repositoryRoot.js';
 
 const verifyReportSchema = z.object({
   passed: z.boolean(),
@@ -47,15 +47,8 @@ export const verifyRepoTool = defineTool({
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async apply(args, ctx) {
-    const { NotARepositoryError, verifyRepo } = await import('../core/verify/verifyRepo.js');
-    // Opened once, as a handle, through the allowed directories; verify reads below it through that handle.
-    let root: ConfinedDirectory;
-    try {
-      root = await ctx.allowedPaths.openDirectory(args.path, { signal: ctx.signal });
-    } catch (error) {
-      if (error instanceof WrongFileKindError) throw new NotARepositoryError(args.path, 'path');
-      throw error;
-    }
+    const { verifyRepo } = await import('../core/verify/verifyRepo.js');
+    const root = await openRepository(args.path, ctx);
     try {
       const report = await verifyRepo(root, args.path);
       const findings = bySeverity(report.findings);
