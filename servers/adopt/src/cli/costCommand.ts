@@ -2,7 +2,7 @@
 import { type ReportCommand, runReportCommand } from '@groundwork/mcp-common/cli';
 import { AGENT_NAMES } from '../core/adopt/agentPointers.js';
 import { type SessionCostReport, sessionCost } from '../core/cost/sessionCost.js';
-import type { VerifyReport } from '../core/verify/finding.js';
+import { reportOf, type VerifyReport } from '../core/verify/finding.js';
 import { toSarif } from './sarifReport.js';
 import { toText } from './textReport.js';
 
@@ -33,18 +33,7 @@ export function runCostCommand(argv: readonly string[], version: string): Promis
 }
 
 function asVerifyReport(report: SessionCostReport): VerifyReport {
-  const count = (severity: string) =>
-    report.findings.filter((finding) => finding.severity === severity).length;
-  return {
-    passed: count('error') === 0,
-    totals: {
-      errors: count('error'),
-      warnings: count('warning'),
-      notes: count('note'),
-      files_checked: new Set(report.entries.map((entry) => entry.file)).size,
-    },
-    findings: report.findings,
-  };
+  return reportOf(report.findings, new Set(report.entries.map((entry) => entry.file)).size);
 }
 
 function costText(report: SessionCostReport, findings: VerifyReport): string {

@@ -4,7 +4,7 @@
 // allows running repository code: then each stdio server is started and asked for its tools.
 import path from 'node:path';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
-import { type Finding, FindingSink } from '../verify/finding.js';
+import { type Finding, FindingSink, reportOf } from '../verify/finding.js';
 import { isObject } from '../verify/jsonLocator.js';
 import { checkMcpJson } from '../verify/mcpJsonRules.js';
 import { RepoFiles } from '../verify/repoFiles.js';
@@ -175,23 +175,10 @@ async function examine(files: RepoFiles, options: DoctorOptions): Promise<Doctor
   const findings = applyRuleSettings([...configResult.findings, ...sink.findings], configResult.config).sort(
     byLocation,
   );
-  const count = (severity: Finding['severity']) =>
-    findings.filter((finding) => finding.severity === severity).length;
-  return {
-    passed: count('error') === 0,
-    totals: {
-      errors: count('error'),
-      warnings: count('warning'),
-      notes: count('note'),
-      files_checked:
-        sources.filter((source) => source.status === 'applied' || source.status === 'skipped').length +
-        (mcpText === undefined ? 0 : 1),
-    },
-    sources,
-    settings,
-    servers,
-    findings,
-  };
+  const filesChecked =
+    sources.filter((source) => source.status === 'applied' || source.status === 'skipped').length +
+    (mcpText === undefined ? 0 : 1);
+  return { ...reportOf(findings, filesChecked), sources, settings, servers };
 }
 
 /** What a plugin's settings.json may set (the plugins reference: "only the agent key is supported"). */

@@ -23,6 +23,22 @@ export interface VerifyReport {
   findings: Finding[];
 }
 
+/** The verdict and counts of a report over `findings`: it passes when none is an error. */
+export function reportOf(findings: Finding[], filesChecked: number): VerifyReport {
+  const count = (severity: Finding['severity']) =>
+    findings.filter((finding) => finding.severity === severity).length;
+  return {
+    passed: count('error') === 0,
+    totals: {
+      errors: count('error'),
+      warnings: count('warning'),
+      notes: count('note'),
+      files_checked: filesChecked,
+    },
+    findings,
+  };
+}
+
 /** Longer messages are cut (a message may quote what the file says, and a file may say a megabyte). */
 const MAX_MESSAGE_CHARS = 1_000;
 

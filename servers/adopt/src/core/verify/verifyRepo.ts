@@ -12,7 +12,7 @@ import { checkAgentFiles } from './agents/agentFileRules.js';
 import { checkAgentsMd } from './agentsMdRules.js';
 import { checkInstructionFiles } from './claudeMdRules.js';
 import { checkDefinitions, type Definition, reportEmptySkillFolders } from './definitionRules.js';
-import { type Finding, FindingSink, type VerifyReport } from './finding.js';
+import { type Finding, FindingSink, reportOf, type VerifyReport } from './finding.js';
 import { checkLocalLinks } from './linkRules.js';
 import { parseMarkdown } from './markdownDocument.js';
 import { checkMcpJson } from './mcpJsonRules.js';
@@ -126,19 +126,7 @@ async function checkRepository(files: RepoFiles): Promise<VerifyReport> {
   for (const { file, text } of scanned) checkSecrets(file, text, sink);
   reportRefusedFiles(files, sink);
   const findings = applyRuleSettings([...configResult.findings, ...sink.findings], config).sort(byLocation);
-  const count = (severity: Finding['severity']) =>
-    findings.filter((finding) => finding.severity === severity).length;
-  const errors = count('error');
-  return {
-    passed: errors === 0,
-    totals: {
-      errors,
-      warnings: count('warning'),
-      notes: count('note'),
-      files_checked: new Set(scanned.map((entry) => entry.file)).size,
-    },
-    findings,
-  };
+  return reportOf(findings, new Set(scanned.map((entry) => entry.file)).size);
 }
 
 const REFUSAL_FIX: Record<RefusedFile['reason'], string> = {
