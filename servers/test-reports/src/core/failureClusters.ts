@@ -14,7 +14,7 @@
 //   same line (parameterised tests), not because their assertions read alike.
 import { createHash } from 'node:crypto';
 import { eachFrame, isTestPath, type SourceFrame } from './stackFrames.js';
-import { type FoldedTest, testId } from './testRun.js';
+import { type FoldedTest, testId, trimmedLinesOf } from './testRun.js';
 
 export interface FailureSignature {
   type: string;
@@ -110,20 +110,20 @@ export function maskVarying(text: string): string {
 
 /** The frame part of the signature (see the module comment). */
 function signatureFrame(test: FoldedTest): string {
-  const stack = test.trimmedStack ?? test.failures[0]?.stack ?? '';
   const chosen: Pick<SourceFrame, 'path' | 'line'> | undefined =
-    (stack === '' ? undefined : firstCodeFrame(stack)) ??
+    firstCodeFrame(trimmedLinesOf(test)) ??
     (shownPath(test) === undefined ? undefined : { path: shownPath(test) as string, line: test.line ?? 0 });
   if (chosen === undefined) return '';
   return `${baseName(chosen.path)}:${chosen.line}`;
 }
 
 /**
- * The innermost frame outside the tests, else the innermost frame. Python prints the innermost frame last (a
+ * The innermost frame outside the tests, else the innermost frame, of the trimmed stack's lines (read no
+ * further than needed). Python prints the innermost frame last (a
  * stack of .py frames only is read to its end); every other runtime first, so the search stops at the first
  * frame outside the tests.
  */
-function firstCodeFrame(stack: string): SourceFrame | undefined {
+function firstCodeFrame(stack: Iterable<string>): SourceFrame | undefined {
   const frames = eachFrame(stack);
   const first = frames.next();
   if (first.done === true) return undefined;

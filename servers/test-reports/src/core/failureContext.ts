@@ -4,7 +4,8 @@ import { splitExpectedActual } from './expectedActual.js';
 import type { FileAccess } from './fileAccess.js';
 import { locateSources, type SourceLocation } from './sourceContext.js';
 import { framesIn, type SourceFrame } from './stackFrames.js';
-import { type FoldedTest, shownFile, testId } from './testRun.js';
+import { stackOf } from './testResult.js';
+import { type FoldedTest, shownFile, testId, trimmedStackOf } from './testRun.js';
 
 export interface FailureContext {
   id: string;
@@ -45,12 +46,13 @@ export async function buildFailureContext(
   options: ContextOptions,
 ): Promise<FailureContext> {
   const first = test.failures[0];
+  const trimmed = trimmedStackOf(test);
   const message = first?.message ?? '';
-  const rawText = [...test.failures.map((failure) => failure.stack ?? ''), test.output ?? ''].join('\n');
+  const rawText = [...test.failures.map((failure) => stackOf(failure) ?? ''), test.output ?? ''].join('\n');
   const stated =
     first?.expected !== undefined && first.actual !== undefined
       ? { expected: first.expected, actual: first.actual }
-      : splitExpectedActual(`${message}\n${first?.stack ?? ''}`);
+      : splitExpectedActual(`${message}\n${(first === undefined ? undefined : stackOf(first)) ?? ''}`);
   const sources = await locateSources(withReportedLocation(framesIn(rawText), test), {
     root: options.root,
     access: options.access,
@@ -70,8 +72,8 @@ export async function buildFailureContext(
     message,
     ...(first?.type === undefined ? {} : { type: first.type }),
     ...(stated === undefined ? {} : stated),
-    stack: test.trimmedStack ?? '',
-    folded_frames: test.foldedFrames ?? 0,
+    stack: trimmed?.stack ?? '',
+    folded_frames: trimmed?.folded ?? 0,
     ...(test.output === undefined ? {} : { output: test.output }),
     sources,
     attempts: test.attempts,

@@ -1,5 +1,6 @@
 // Pulls source locations out of failure text in the forms each ecosystem prints them.
 import { isNoiseFrame } from './stackTrimming.js';
+import { linesOf } from './testResult.js';
 
 export interface SourceFrame {
   /** The path as printed (absolute CI path, relative path, or a Java `package/File.java` guess). */
@@ -26,16 +27,12 @@ export function framesIn(text: string): SourceFrame[] {
 }
 
 /**
- * framesIn one at a time, read as they are asked for: a caller that needs only the first few (a cluster
+ * framesIn one at a time (of a text or of its lines), read as they are asked for: a caller that needs only the first few (a cluster
  * signature) stops reading there, which is most of the time of clustering 30,000 long stacks.
  */
-export function* eachFrame(text: string): Generator<SourceFrame> {
+export function* eachFrame(text: string | Iterable<string>): Generator<SourceFrame> {
   let lastGoFunction: string | undefined;
-  for (let start = 0; start <= text.length; ) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const line = text.slice(start, end);
-    start = end + 1;
+  for (const line of typeof text === 'string' ? linesOf(text) : text) {
     const goFunction = /^[\w./*()-]+\(.*\)$/.test(line.trim()) ? line.trim().replace(/\(.*$/, '') : undefined;
     // Every frame form names a line (`:12`, `line 12`); a line that names none (a message, a folded count)
     // is no frame, and the noise patterns matter for it only as a Go function line before its frame.

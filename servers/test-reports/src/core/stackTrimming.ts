@@ -1,10 +1,12 @@
 // Stacks are mostly frames of test frameworks, runtimes and reflection. Folding those leaves the frames
 // of the project (test and code under test), which is what an agent has to read.
 //
-// Trimming reads every line of every failure (30,000 failures of 80 frames in a large run). JVM frames,
-// most of what there is, are told apart in place by their package prefix, without a regex or a string
-// per line (the three patterns that did it backtracked over every frame's class name: with the line
-// strings, over a third of list_failures' time); the other runtimes' patterns see only the other lines.
+// A stack is trimmed when it is shown (a page of failures), and a cluster signature reads only the first
+// kept lines. JVM frames, most of what there is, are told apart by their package prefix, without a regex
+// (the three patterns that did it backtracked over every frame's class name); the other runtimes'
+// patterns see only the other lines.
+
+import { linesOf } from './testResult.js';
 
 /**
  * JVM packages whose frames are noise. A frame is `at `, then optionally a class loader or module
@@ -66,54 +68,63 @@ export interface TrimmedStack {
 }
 
 export function trimStack(stack: string): TrimmedStack {
-  const kept: string[] = [];
-  let folded = 0;
+  const counted = { folded: 0 };
+  const kept = [...trimmedLines(linesOf(stack), counted)];
+  while (kept.length > 0 && kept[kept.length - 1]?.trim() === '') kept.pop();
+  return { stack: kept.join('\n'), folded: counted.folded };
+}
+
+/**
+ * The lines trimStack keeps of a stack's `lines`, one at a time (trailing blank lines included), counting
+ * what it folds into `counted`: a caller that needs only the first frames (a cluster signature) stops there.
+ */
+export function* trimmedLines(lines: Iterable<string>, counted = { folded: 0 }): Generator<string> {
   let run = 0;
   let keptFrames = 0;
+  let keptLines = 0;
   let skipPythonSource = false;
-  const closeRun = () => {
-    if (run > 0) kept.push(`    … ${run} framework frame${run === 1 ? '' : 's'} folded`);
-    run = 0;
-  };
-  // Lines are read in place: a JVM noise frame is told apart and counted without a string of its own.
-  for (let from = 0; from <= stack.length; ) {
-    let to = stack.indexOf('\n', from);
-    if (to < 0) to = stack.length;
-    const lineStart = from;
-    from = to + 1;
-    const start = indentEnd(stack, lineStart, to);
-    if (!skipPythonSource && isJvmNoise(stack, start)) {
-      folded += 1;
+  for (const line of lines) {
+    // A JVM noise frame, most of what there is, is told apart and counted without a regex.
+    const start = indentEnd(line, 0, line.length);
+    if (!skipPythonSource && isJvmNoise(line, start)) {
+      counted.folded += 1;
       run += 1;
       continue;
     }
-    const line = stack.slice(lineStart, to);
     if (skipPythonSource) {
       skipPythonSource = false;
       if (/^\s{4,}\S/.test(line) && !isFrame(line)) continue;
     }
     // Only a line whose text starts with `.` can be a runner's "... 42 more".
-    const elided = stack.charCodeAt(start) === 0x2e ? ELIDED.exec(line) : null;
+    const elided = line.charCodeAt(start) === 0x2e ? ELIDED.exec(line) : null;
     if (elided !== null) {
-      folded += Number(elided[1]);
+      counted.folded += Number(elided[1]);
       continue;
     }
-    const isNoise = isNoiseAt(line, start - lineStart);
+    const isNoise = isNoiseAt(line, start);
     const isAFrame = isNoise || isFrame(line);
     if (isNoise || (isAFrame && keptFrames >= MAX_KEPT_FRAMES)) {
-      folded += 1;
+      counted.folded += 1;
       run += 1;
-      skipPythonSource = stack.startsWith('File "', start);
+      skipPythonSource = line.startsWith('File "', start);
       continue;
     }
-    closeRun();
+    if (run > 0) {
+      keptLines += 1;
+      yield foldedRun(run);
+    }
+    run = 0;
     if (isAFrame) keptFrames += 1;
-    if (kept.length < MAX_LINES) kept.push(line.trimEnd());
-    else folded += isAFrame ? 1 : 0;
+    if (keptLines < MAX_LINES) {
+      keptLines += 1;
+      yield line.trimEnd();
+    } else counted.folded += isAFrame ? 1 : 0;
   }
-  closeRun();
-  while (kept.length > 0 && kept[kept.length - 1]?.trim() === '') kept.pop();
-  return { stack: kept.join('\n'), folded };
+  if (run > 0) yield foldedRun(run);
+}
+
+function foldedRun(run: number): string {
+  return `    … ${run} framework frame${run === 1 ? '' : 's'} folded`;
 }
 
 /** Whether a frame line is a framework or runtime frame (not the project's code). */

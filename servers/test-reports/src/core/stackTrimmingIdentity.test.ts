@@ -9,7 +9,8 @@ import { seededRandom } from '@groundwork/mcp-testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accessUnder, readAt } from '../testing/fixtureRun.js';
 import { isNoiseFrame, trimStack } from './stackTrimming.js';
-import { isFailing } from './testRun.js';
+import { stackOf } from './testResult.js';
+import { isFailing, trimmedStackOf } from './testRun.js';
 
 const PATTERNS: readonly RegExp[] = [
   /^\s*at (?:[\w.@-]+\/\/?)?(java\.|javax\.|jdk\.|sun\.|com\.sun\.)/,
@@ -246,9 +247,9 @@ describe('trimming by package prefix', () => {
       const failing = [...run.tests.values()].filter(isFailing);
       expect(failing.length).toBeGreaterThan(1_300);
       for (const test of failing) {
-        const raw = test.failures[0]?.stack ?? '';
+        const raw = (test.failures[0] === undefined ? undefined : stackOf(test.failures[0])) ?? '';
         const before = trimByPatterns(raw);
-        expect({ stack: test.trimmedStack ?? '', folded: test.foldedFrames ?? 0 }, raw).toEqual(before);
+        expect(trimmedStackOf(test) ?? { stack: '', folded: 0 }, raw).toEqual(before);
       }
     });
   });

@@ -10,12 +10,16 @@ import { parseJUnitFile } from './formats/junit/junitParser.js';
 import { parseTapFile } from './formats/tap/tapParser.js';
 import type { FoundReport } from './reportDiscovery.js';
 import { ReportParseError } from './reportErrors.js';
-import { trimStack } from './stackTrimming.js';
+import { type TrimmedStack, trimmedLines, trimStack } from './stackTrimming.js';
 import {
   type CaseSink,
+  type FailureDetail,
+  linesOf,
   MAX_OUTPUT_CHARS,
   type ParseOptions,
   type ReportFormat,
+  stackLines,
+  stackOf,
   type TestCaseResult,
   tail,
   testKey,
@@ -31,9 +35,49 @@ export interface ReportRead {
 }
 
 export interface FoldedTest extends TestCaseResult {
-  /** The trimmed stack of the last failure, and how many frames trimming folded away. */
+  /**
+   * The trimmed stack of the last failure, and how many frames trimming folded away: read them with
+   * trimmedStackOf, which trims on first use (most failures of a large run are never shown).
+   */
   trimmedStack?: string;
   foldedFrames?: number;
+}
+
+/** The shown failure's stack trimmed (see stackTrimming), trimmed now if it was not yet; none without a stack. */
+export function trimmedStackOf(test: FoldedTest): TrimmedStack | undefined {
+  if (test.trimmedStack === undefined) {
+    const shown = test.failures.find((failure) => stackOf(failure) !== undefined);
+    if (shown === undefined) return undefined;
+    const trimmed = trimStack(stackOf(shown) as string);
+    test.trimmedStack = trimmed.stack;
+    test.foldedFrames = trimmed.folded;
+  }
+  return { stack: test.trimmedStack, folded: test.foldedFrames ?? 0 };
+}
+
+/**
+ * The lines of trimmedStackOf's stack, trimming (and finishing the raw stack) no further than they are
+ * read: a cluster signature needs the first project frame, mostly the first line or two.
+ */
+export function trimmedLinesOf(test: FoldedTest): Iterable<string> {
+  if (test.trimmedStack !== undefined) return linesOf(test.trimmedStack);
+  return shownLines(test.failures);
+}
+
+function* shownLines(failures: readonly FailureDetail[]): Generator<string> {
+  // The shown failure is the first with a stack: the first whose stack has a line.
+  for (const failure of failures) {
+    const lines = stackLines(failure)[Symbol.iterator]();
+    const first = lines.next();
+    if (first.done === true) continue;
+    yield* trimmedLines(withFirst(first.value, lines));
+    return;
+  }
+}
+
+function* withFirst(first: string, rest: Iterator<string>): Generator<string> {
+  yield first;
+  for (let next = rest.next(); next.done !== true; next = rest.next()) yield next.value;
 }
 
 export interface TestRun {
@@ -270,7 +314,7 @@ function fold(tests: TestTable, attempt: TestCaseResult, options: ReadRunOptions
   // Only failures carry details, so only they need an id to decide whether to keep them.
   const keep =
     options.details && attempt.failures.length > 0 && (options.keepDetails?.(testId(attempt)) ?? true);
-  const incoming = compact(attempt, keep, keep && options.keepDetails !== undefined);
+  const incoming = compact(attempt, keep);
   if (known === undefined) {
     tests.add(incoming);
     return;
@@ -289,18 +333,21 @@ function fold(tests: TestTable, attempt: TestCaseResult, options: ReadRunOptions
     }
     return;
   }
-  // A failure: the latest one is the one to show.
+  // A failure: the latest one is the one to show (its stack trimmed when it is read).
   known.status = incoming.status;
   known.failures = incoming.failures;
-  if (incoming.trimmedStack !== undefined) known.trimmedStack = incoming.trimmedStack;
-  if (incoming.foldedFrames !== undefined) known.foldedFrames = incoming.foldedFrames;
+  delete known.trimmedStack;
+  delete known.foldedFrames;
   if (incoming.output !== undefined) known.output = incoming.output;
   if (incoming.line !== undefined) known.line = incoming.line;
   if (incoming.sourceFile !== undefined) known.sourceFile = incoming.sourceFile;
 }
 
-/** Keeps only what the answer needs, so a huge run with many failures stays small in memory. */
-function compact(testCase: TestCaseResult, keepDetails: boolean, keepRawStacks: boolean): FoldedTest {
+/**
+ * Keeps only what the answer needs, so a huge run with many failures stays small in memory. Stacks are
+ * kept as read and trimmed when shown (trimmedStackOf).
+ */
+function compact(testCase: TestCaseResult, keepDetails: boolean): FoldedTest {
   // The parsers hand over fresh objects, so they are trimmed in place rather than copied.
   const folded: FoldedTest = testCase;
   if (!keepDetails) {
@@ -310,14 +357,6 @@ function compact(testCase: TestCaseResult, keepDetails: boolean, keepRawStacks: 
     return folded;
   }
   if (folded.output !== undefined) folded.output = tail(folded.output, MAX_OUTPUT_CHARS);
-  const shown = testCase.failures.find((failure) => failure.stack !== undefined);
-  if (shown?.stack !== undefined) {
-    const trimmed = trimStack(shown.stack);
-    folded.trimmedStack = trimmed.stack;
-    folded.foldedFrames = trimmed.folded;
-  }
-  // Raw stacks are dropped once trimmed unless one test was asked for (failure_context reads its frames).
-  if (!keepRawStacks) folded.failures = testCase.failures.map(({ stack: _stack, ...rest }) => rest);
   return folded;
 }
 

@@ -2,7 +2,7 @@ import { cursorKey, defineTool, fitList, pagingArguments, pathArg, ToolResult } 
 import { z } from 'zod';
 import { clusterFailures, type FailureCluster, memberIds, memberVariants } from '../core/failureClusters.js';
 import { head } from '../core/testResult.js';
-import { isFailing, shownFile, testId } from '../core/testRun.js';
+import { isFailing, shownFile, testId, trimmedStackOf } from '../core/testRun.js';
 import {
   describeReports,
   pagedRunOutput,
@@ -62,7 +62,7 @@ export function describeCluster(cluster: FailureCluster): ClusterOutput {
       ...(file === undefined ? {} : { file }),
       ...(test.line === undefined ? {} : { line: test.line }),
       message: head(test.failures[0]?.message ?? '', 1_000),
-      stack: head(test.trimmedStack ?? '', 2_000),
+      stack: head(trimmedStackOf(test)?.stack ?? '', 2_000),
     },
     member_ids: memberIds(cluster, MAX_MEMBER_IDS),
     suites: cluster.suites.slice(0, MAX_SUITES),

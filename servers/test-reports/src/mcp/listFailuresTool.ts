@@ -10,7 +10,7 @@ import {
 } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { clusterFailures } from '../core/failureClusters.js';
-import { type FoldedTest, isFailing, shownFile, testId } from '../core/testRun.js';
+import { type FoldedTest, isFailing, shownFile, testId, trimmedStackOf } from '../core/testRun.js';
 import {
   describeReports,
   pagedRunOutput,
@@ -132,6 +132,7 @@ export const listFailuresTool = defineTool({
 
 function failureOut(test: FoldedTest) {
   const first = test.failures[0];
+  const trimmed = trimmedStackOf(test);
   return {
     id: testId(test),
     suite: test.suite,
@@ -142,8 +143,8 @@ function failureOut(test: FoldedTest) {
     status: test.status as 'failed' | 'errored',
     message: first?.message ?? '',
     ...(first?.type === undefined ? {} : { type: first.type }),
-    stack: test.trimmedStack ?? '',
-    folded_frames: test.foldedFrames ?? 0,
+    stack: trimmed?.stack ?? '',
+    folded_frames: trimmed?.folded ?? 0,
     ...(test.output === undefined ? {} : { output: test.output }),
     attempts: test.attempts,
     failure_count: test.failures.length,

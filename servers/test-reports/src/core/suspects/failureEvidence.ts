@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { FileAccess } from '../fileAccess.js';
 import { FrameResolver } from '../sourceContext.js';
 import { framesIn, isTestPath, type SourceFrame } from '../stackFrames.js';
-import { type FoldedTest, shownFile } from '../testRun.js';
+import { type FoldedTest, shownFile, trimmedStackOf } from '../testRun.js';
 
 export type EvidenceRole = 'code_under_test' | 'test';
 
@@ -88,7 +88,7 @@ export async function gatherEvidence(
 
 /** A failure's frames, innermost first, then where its report says it failed. */
 function failureFrames(test: FoldedTest): SourceFrame[] {
-  const stack = test.trimmedStack ?? test.failures[0]?.stack ?? '';
+  const stack = trimmedStackOf(test)?.stack ?? '';
   let frames = stack === '' ? [] : framesIn(stack);
   // Python prints the innermost frame last; every other runtime first.
   if (frames.length > 0 && frames.every((frame) => frame.path.endsWith('.py'))) frames = frames.reverse();

@@ -1,6 +1,6 @@
 // Writes any run, read from any format, as a CTRF document (ctrf.io, spec 0.0): the format the reporters of
 // Jest, Vitest, Playwright, Mocha and others converge on, so a run read here can be handed to CTRF tooling.
-import { type FoldedTest, isFailing, type TestRun, testId } from '../../testRun.js';
+import { type FoldedTest, isFailing, type TestRun, testId, trimmedStackOf } from '../../testRun.js';
 
 export const CTRF_SPEC_VERSION = '0.0.0';
 
@@ -92,6 +92,7 @@ export function ctrfDocument(
 
 function ctrfTest(test: FoldedTest): CtrfTestOut {
   const first = test.failures[0];
+  const trace = isFailing(test) ? trimmedStackOf(test)?.stack : undefined;
   const suite = [
     test.suite,
     ...(test.classname === '' || test.classname === test.suite ? [] : [test.classname]),
@@ -107,9 +108,7 @@ function ctrfTest(test: FoldedTest): CtrfTestOut {
     ...(test.file === undefined ? {} : { filePath: test.file }),
     ...(test.line === undefined ? {} : { line: test.line }),
     ...(first?.message === undefined || !isFailing(test) ? {} : { message: first.message }),
-    ...(test.trimmedStack === undefined || test.trimmedStack === '' || !isFailing(test)
-      ? {}
-      : { trace: test.trimmedStack }),
+    ...(trace === undefined || trace === '' || !isFailing(test) ? {} : { trace }),
     rawStatus: test.status,
     ...(retries > 0 ? { retries } : {}),
     ...(test.status === 'passed' && test.failedAttempts > 0 ? { flaky: true } : {}),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { byName, readFixture, statuses } from '../../../testing/fixtureRun.js';
 import { summarizeRun } from '../../runSummary.js';
+import { type FoldedTest, trimmedStackOf } from '../../testRun.js';
 
 describe('JUnit XML', () => {
   it('counts cases in suites nested at any depth once each', async () => {
@@ -64,7 +65,9 @@ describe('JUnit XML', () => {
     const tests = byName(await readFixture('junit-variants/output.xml'));
     const colored = tests.get('colored failure');
     expect(colored?.failures[0]?.message).toBe('expected red');
-    expect(colored?.trimmedStack).toBe('AssertionError: boom\n    at check (src/out.js:3:9)');
+    expect(trimmedStackOf(colored as FoldedTest)?.stack).toBe(
+      'AssertionError: boom\n    at check (src/out.js:3:9)',
+    );
     expect(colored?.output).toBe('case stdout line 1\ncase stdout bold line 2');
     expect(tests.get('suite output only')?.output).toBe('suite level log warn\nsuite level err');
     expect(tests.get('no time at all')?.durationMs).toBeUndefined();
@@ -74,7 +77,7 @@ describe('JUnit XML', () => {
     const test = byName(await readFixture('junit-variants/failure-output.xml')).get('output inside failure');
     expect(test).toMatchObject({ file: 'src/inner.py', line: 7, output: 'printed inside the failure' });
     expect(test?.failures[0]?.message).toBe('bad value');
-    expect(test?.trimmedStack).toBe('Traceback');
+    expect(trimmedStackOf(test as FoldedTest)?.stack).toBe('Traceback');
   });
 
   it('reads an empty <testsuites/> as a report without tests, and a zero-byte file as one the runner never wrote', async () => {
@@ -101,7 +104,7 @@ describe('JUnit XML', () => {
     expect(tests.get('refusesNegativePrices')).toMatchObject({ attempts: 2, output: 'adding price -1' });
     expect(tests.get('talksToThePriceService')).toMatchObject({ attempts: 2, failedAttempts: 1 });
     expect(summarizeRun(run)).toMatchObject({ total: 4, passed: 2, failed: 1, errored: 1, flaky: 1 });
-    expect(tests.get('totalsThePrices')?.trimmedStack).toBe(
+    expect(trimmedStackOf(tests.get('totalsThePrices') as FoldedTest)?.stack).toBe(
       [
         'org.opentest4j.AssertionFailedError: expected: <5> but was: <6>',
         '    … 6 framework frames folded',

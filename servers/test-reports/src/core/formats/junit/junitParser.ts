@@ -9,6 +9,7 @@ import {
   type CaseSink,
   type FailureDetail,
   head,
+  linesOf,
   MAX_MESSAGE_CHARS,
   MAX_OUTPUT_CHARS,
   MAX_STACK_CHARS,
@@ -16,6 +17,7 @@ import {
   type TestCaseResult,
   type TestStatus,
   tail,
+  type UnfinishedStack,
 } from '../../testResult.js';
 import { stripAnsi } from '../ansiText.js';
 import { reportedLines } from '../go/goTestOutput.js';
@@ -348,7 +350,14 @@ async function saxesReader() {
 }
 
 function finishFailure(detail: FailureDetail, body: string): void {
-  const text = stripAnsi(cleanXmlText(body)).trim();
+  const generic = detail.message === undefined || GENERIC_MESSAGES.has(detail.message);
+  // Most bodies are never shown: cleaned when first read. One that may be a Go panic (`goroutine N [`
+  // follows the panic line) or must give the message is finished now.
+  if (!generic && !body.includes('goroutine')) {
+    if (body !== '') detail.unfinished = new UnfinishedBody(body);
+    return;
+  }
+  const text = finishedBody(body);
   if (text !== '') detail.stack = head(text, MAX_STACK_CHARS);
   // A Go panic (gotestsum writes it as a <failure>) is an error, as in go test -json.
   if (/^panic: /m.test(text) && /^goroutine \d+ \[/m.test(text)) {
@@ -361,6 +370,65 @@ function finishFailure(detail: FailureDetail, body: string): void {
     // Some writers leave the message out (or write gotestsum's "Failed") and put it all in the text.
     detail.message = head(messageFromBody(text), MAX_MESSAGE_CHARS);
   }
+}
+
+/** A failure body as the report holds it (references resolved), cleaned of colour and control characters. */
+function finishedBody(body: string): string {
+  return stripAnsi(cleanXmlText(body)).trim();
+}
+
+/** Of a body, at most this much is cleaned to find its first lines (a cluster signature's frame). */
+const PREFIX_CHARS = 1_024;
+
+/**
+ * A failure body kept as read, finished (cleaned, trimmed, bounded) when first read. Its first lines
+ * are had by cleaning only the body's beginning: cleaning is line by line except for an OSC escape
+ * (which may span lines: a beginning with an escape is not used), and the trimming at the ends can only
+ * change the first line's indentation (trimmed here too) and the last lines (those with nothing but
+ * whitespace after them in the beginning are not used).
+ */
+class UnfinishedBody implements UnfinishedStack {
+  private finished: string | undefined;
+
+  constructor(private readonly body: string) {}
+
+  finish(): string {
+    this.finished ??= head(finishedBody(this.body), MAX_STACK_CHARS);
+    return this.finished;
+  }
+
+  *lines(): Generator<string> {
+    let given = 0;
+    if (this.finished === undefined) {
+      const cut = this.body.length > PREFIX_CHARS ? this.body.lastIndexOf('\n', PREFIX_CHARS) : -1;
+      const start = cut < 0 ? '' : this.body.slice(0, cut + 1);
+      if (start !== '' && !start.includes('\x1B')) {
+        const cleaned = stripAnsi(cleanXmlText(start)).trimStart();
+        // The lines before the last line with text (its own end may be trimmed in the whole body).
+        let end = cleaned.length - 1;
+        while (end >= 0 && isWhitespace(cleaned.charCodeAt(end))) end -= 1;
+        const lastText = cleaned.lastIndexOf('\n', end);
+        if (lastText > 0) {
+          for (const line of linesOf(cleaned.slice(0, lastText))) {
+            given += 1;
+            yield line;
+          }
+        }
+      }
+    }
+    const stack = this.finish();
+    if (stack === '') return;
+    let skipped = 0;
+    for (const line of linesOf(stack)) {
+      skipped += 1;
+      if (skipped > given) yield line;
+    }
+  }
+}
+
+/** What String#trim removes. */
+function isWhitespace(code: number): boolean {
+  return String.fromCharCode(code).trim() === '';
 }
 
 const GENERIC_MESSAGES = new Set(['Failed', 'failed', '']);
