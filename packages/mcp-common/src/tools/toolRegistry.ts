@@ -11,7 +11,7 @@ import {
   type TextBlock,
 } from '../answers/answerBudget.js';
 import { answerFits } from '../answers/fitList.js';
-import { countTokens } from '../answers/tokenCount.js';
+import { countTokens, vocabularyProblem } from '../answers/tokenCount.js';
 import { DomainError } from '../domainError.js';
 import type { Logger } from '../logger.js';
 import { maskForClient, maskSecrets, maskValue } from '../masking/masking.js';
@@ -59,6 +59,7 @@ const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 export class ToolRegistry {
   private readonly tools: ReadonlyMap<string, McpTool>;
   private built: readonly ToolListing[] | undefined;
+  private vocabularyLogged = false;
 
   constructor(
     tools: readonly McpTool[],
@@ -113,22 +114,35 @@ export class ToolRegistry {
     const { input, budgetArgument } = tool.definition;
     const answer = budgetOfArguments(parsed.value, budgetArgumentOf(input, budgetArgument));
     const ctx: ToolContext = { ...callContext, answer };
-    let outcome: CallOutcome;
+    // Measuring the answer is inside too: whatever fails, the client gets the one error answer, never a raw error.
     try {
       const result = await tool.apply(parsed.value, ctx);
       if (result.kind === 'error') return errorOutcome(maskForClient(result.message, rawArguments));
-      outcome = this.successOutcome(tool, result.value, options);
+      const outcome = this.successOutcome(tool, result.value, options);
+      // Measured on the whole answer, as a client that reads only `content` gets it (in summary mode too).
+      const text =
+        outcome.structuredContent === undefined
+          ? (outcome.content[0]?.text ?? '')
+          : JSON.stringify(outcome.structuredContent);
+      const fits = await answerFits(text, answer);
+      this.logVocabularyProblem();
+      if (!fits) return await overBudgetOutcome(tool, text, answer);
+      const bytes = Buffer.byteLength(JSON.stringify(outcome));
+      return bytes <= ctx.maxResultBytes ? outcome : tooLargeOutcome(tool, bytes, ctx.maxResultBytes);
     } catch (error) {
       return this.failureOutcome(tool, rawArguments, error);
     }
-    // Measured on the whole answer, as a client that reads only `content` gets it (in summary mode too).
-    const text =
-      outcome.structuredContent === undefined
-        ? (outcome.content[0]?.text ?? '')
-        : JSON.stringify(outcome.structuredContent);
-    if (!(await answerFits(text, answer))) return overBudgetOutcome(tool, text, answer);
-    const bytes = Buffer.byteLength(JSON.stringify(outcome));
-    return bytes <= ctx.maxResultBytes ? outcome : tooLargeOutcome(tool, bytes, ctx.maxResultBytes);
+  }
+
+  /** Says once that answers are measured in bytes because the token vocabulary could not be read. */
+  private logVocabularyProblem(): void {
+    const problem = vocabularyProblem();
+    if (problem === undefined || this.vocabularyLogged) return;
+    this.vocabularyLogged = true;
+    this.logger.warn(
+      { error: maskSecrets(problem) },
+      "token vocabulary unreadable (gpt-tokenizer's data/o200k_base.tiktoken): answers are measured as UTF-8 bytes, an upper bound, so lists come in smaller pages",
+    );
   }
 
   private successOutcome(tool: McpTool, value: unknown, options: CallOptions): CallOutcome {
