@@ -419,22 +419,27 @@ function describeSessions(
     it(
       'releases sessions after open/delete churn',
       async () => {
-        const sessionsNow = async () =>
-          (
-            JSON.parse((await rawRequest(server().url.replace(/\/mcp$/, '/healthz'))).body) as {
-              sessions?: number;
-            }
-          ).sessions;
-        const baseline = await sessionsNow();
-        expect(baseline, '/healthz reports the open-session count').toBeTypeOf('number');
-        for (let round = 0; round < 10; round++) {
-          const ids = await Promise.all(
-            Array.from({ length: 20 }, () => openSession(server().url, spec.clientName)),
-          );
-          expect(await sessionsNow()).toBe((baseline ?? 0) + 20);
-          await Promise.all(ids.map((id) => deleteSession(server().url, id)));
+        // A server of its own: the shared one's other sessions (earlier tests') may close at any moment.
+        const churned = await start([]);
+        try {
+          const sessionsNow = async () =>
+            (
+              JSON.parse((await rawRequest(churned.url.replace(/\/mcp$/, '/healthz'))).body) as {
+                sessions?: number;
+              }
+            ).sessions;
+          expect(await sessionsNow(), '/healthz reports the open-session count').toBe(0);
+          for (let round = 0; round < 10; round++) {
+            const ids = await Promise.all(
+              Array.from({ length: 20 }, () => openSession(churned.url, spec.clientName)),
+            );
+            expect(await sessionsNow()).toBe(20);
+            await Promise.all(ids.map((id) => deleteSession(churned.url, id)));
+          }
+          expect(await sessionsNow()).toBe(0);
+        } finally {
+          await churned.stop();
         }
-        expect(await sessionsNow()).toBe(baseline);
       },
       TEST_HANG_GUARD_MS,
     );
