@@ -109,6 +109,7 @@ export const projectTreeTool = defineTool({
       file_count: tree.paths.length,
       edge_count: tree.edge_count,
     };
+    const { state, ...rest } = head;
     const tail = {
       unresolved,
       excluded: {
@@ -126,7 +127,6 @@ export const projectTreeTool = defineTool({
           ? { folders: page.folders, files: page.files }
           : { rendered: renderTree(page, args.format) };
       const cursor = paging.next_cursor === undefined ? {} : { next_cursor: paging.next_cursor };
-      const { state, ...rest } = head;
       return { state, mode: 'files' as const, ...rest, ...body, ...tail, ...cursor, truncated: page.truncated };
     };
     const files = await fitList(tree.paths, {
@@ -144,9 +144,9 @@ export const projectTreeTool = defineTool({
     const { answer } = await fitList(summary.folders, {
       budget: ctx.answer,
       frame: (folders, paging) => ({
-        state: head.state,
+        state,
         mode: 'summary' as const,
-        ...head,
+        ...rest,
         summary: {
           languages: summary.languages,
           folders,
