@@ -244,7 +244,9 @@ function withoutNullFields(value: unknown): unknown {
     for (let index = 0; index < value.length; index++) {
       const item: unknown = value[index];
       const kept = withoutNullFields(item);
-      if (kept !== item) (copy ??= value.slice())[index] = kept;
+      if (kept === item) continue;
+      copy ??= value.slice();
+      copy[index] = kept;
     }
     return copy ?? value;
   }
@@ -259,7 +261,13 @@ function withoutNullFields(value: unknown): unknown {
     for (let before = 0; before < keys.length; before++) {
       const key = keys[before] as string;
       const item = before < at ? record[key] : before === at ? kept : withoutNullFields(record[key]);
-      if (item !== null) Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+      if (item !== null)
+        Object.defineProperty(copy, key, {
+          value: item,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
     }
     return copy;
   }
