@@ -127,7 +127,15 @@ export const projectTreeTool = defineTool({
           ? { folders: page.folders, files: page.files }
           : { rendered: renderTree(page, args.format) };
       const cursor = paging.next_cursor === undefined ? {} : { next_cursor: paging.next_cursor };
-      return { state, mode: 'files' as const, ...rest, ...body, ...tail, ...cursor, truncated: page.truncated };
+      return {
+        state,
+        mode: 'files' as const,
+        ...rest,
+        ...body,
+        ...tail,
+        ...cursor,
+        truncated: page.truncated,
+      };
     };
     const files = await fitList(tree.paths, {
       budget: ctx.answer,
