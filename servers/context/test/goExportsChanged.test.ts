@@ -119,7 +119,7 @@ describe.skipIf(!haveGoCorpus)('Go: changed exports equal go/ast’s', () => {
     expect(disagreements(parsed, backward, (file) => oracleChanges(after[file]!, before[file]!))).toEqual([]);
     const counts = kinds(forward);
     expect(counts.added).toBeGreaterThan(30);
-    expect(counts.modified).toBeGreaterThan(15);
+    expect(counts.modified).toBeGreaterThan(30);
     expect(counts.removed).toBeGreaterThan(10);
     expect(
       parsed.filter((file) => oracleChanges(before[file]!, after[file]!).length === 0).length,
