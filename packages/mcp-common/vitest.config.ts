@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  // Wire tests wait for events, never for time; the timeout only bounds a server that wedges (the failure).
-  test: { globalSetup: ['test/globalSetup.ts'], testTimeout: 60_000 },
+  // Tests wait for events, never for time; the timeout only bounds a test that wedges (the failure): past the
+  // 120 s hang guard of each wait in it (childProcess.test.ts, the testkit's HANG_GUARD_MS), so theirs report.
+  test: { globalSetup: ['test/globalSetup.ts'], testTimeout: 360_000, hookTimeout: 360_000 },
 });

@@ -16,6 +16,12 @@ import {
   scrubbedEnv,
 } from './childProcess.js';
 
+/**
+ * The deadline of a command that is expected to finish, and the bound of every wait here: only a guard against a
+ * hang (no test is about speed; they pass with every core busy). vitest's testTimeout is past it.
+ */
+const HANG_GUARD_MS = 120_000;
+
 /** Running, not gone or a zombie (a killed orphan may wait for a container's init to reap it). */
 function isRunning(pid: number): boolean {
   try {
@@ -25,8 +31,8 @@ function isRunning(pid: number): boolean {
   }
 }
 
-/** Waits for `pid` to stop running; fails after `ms` (a generous bound, not a timing assumption). */
-async function waitUntilGone(pid: number, ms = 20_000): Promise<boolean> {
+/** Waits for `pid` to stop running; false at the hang guard. */
+async function waitUntilGone(pid: number, ms = HANG_GUARD_MS): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (!isRunning(pid)) return true;
@@ -35,8 +41,8 @@ async function waitUntilGone(pid: number, ms = 20_000): Promise<boolean> {
   return false;
 }
 
-/** Waits for `dir` to disappear; false after `ms` (a generous bound, not a timing assumption). */
-async function waitUntilRemoved(dir: string, ms = 20_000): Promise<boolean> {
+/** Waits for `dir` to disappear; false at the hang guard. */
+async function waitUntilRemoved(dir: string, ms = HANG_GUARD_MS): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (!existsSync(dir)) return true;
@@ -46,7 +52,7 @@ async function waitUntilRemoved(dir: string, ms = 20_000): Promise<boolean> {
 }
 
 /** Resolves with the file's content once it exists and is not empty. */
-async function waitForFile(file: string, ms = 20_000): Promise<string> {
+async function waitForFile(file: string, ms = HANG_GUARD_MS): Promise<string> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     const text = await readFile(file, 'utf8').catch(() => '');
@@ -56,11 +62,26 @@ async function waitForFile(file: string, ms = 20_000): Promise<string> {
   throw new Error(`${file} never appeared`);
 }
 
+/**
+ * Runs `script` (which starts a grandchild and writes its pid to `pidFile`) under a short deadline, expecting
+ * ChildTimeoutError; when the deadline came before the shell had started the grandchild (a loaded machine), again
+ * with twice the deadline. Resolves with the grandchild's pid.
+ */
+async function timedOutGrandchild(script: string, dir: string, pidFile: string): Promise<number> {
+  for (let timeoutMs = 400; ; timeoutMs *= 2) {
+    await expect(runChild('sh', ['-c', script], { cwd: dir, timeoutMs })).rejects.toBeInstanceOf(
+      ChildTimeoutError,
+    );
+    const pid = Number(await readFile(pidFile, 'utf8').catch(() => '0'));
+    if (pid > 1) return pid;
+  }
+}
+
 describe('runChild', () => {
   it('returns the exit code and output of a finished command', async () => {
     const result = await runChild('sh', ['-c', 'echo out; echo err >&2; exit 3'], {
       cwd: tmpdir(),
-      timeoutMs: 5_000,
+      timeoutMs: HANG_GUARD_MS,
     });
     expect(result).toEqual({ code: 3, stdout: 'out\n', stderr: 'err\n' });
   });
@@ -68,7 +89,7 @@ describe('runChild', () => {
   it('passes only allowlisted variables, never the server secrets', async () => {
     const result = await runChild('sh', ['-c', 'env'], {
       cwd: tmpdir(),
-      timeoutMs: 5_000,
+      timeoutMs: HANG_GUARD_MS,
       inheritFrom: {
         PATH: process.env.PATH,
         GROUNDWORK_AUTH_TOKEN: 'server-secret-1',
@@ -95,12 +116,8 @@ describe('runChild', () => {
   it('kills a hanging command with its whole process tree when the deadline passes', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'child-hang-'));
     const pidFile = path.join(dir, 'grandchild.pid');
-    const hanging = runChild('sh', ['-c', `sleep 60 & echo $! > ${pidFile}; wait`], {
-      cwd: dir,
-      timeoutMs: 400,
-    });
-    await expect(hanging).rejects.toBeInstanceOf(ChildTimeoutError);
-    expect(await waitUntilGone(Number(await readFile(pidFile, 'utf8')))).toBe(true);
+    const grandchild = await timedOutGrandchild(`sleep 60 & echo $! > ${pidFile}; wait`, dir, pidFile);
+    expect(await waitUntilGone(grandchild)).toBe(true);
   });
 
   it('kills what a finished command left running in the background', async () => {
@@ -109,27 +126,18 @@ describe('runChild', () => {
     // The daemon closes its copy of the pipes, so the child's 'close' does not wait for it.
     await runChild('sh', ['-c', `sleep 60 >/dev/null 2>&1 & echo $! > ${pidFile}`], {
       cwd: dir,
-      timeoutMs: 5_000,
+      timeoutMs: HANG_GUARD_MS,
     });
     expect(await waitUntilGone(Number(await readFile(pidFile, 'utf8')))).toBe(true);
   });
 
-  it('keeps its deadline against a grandchild that left the group (setsid) and holds the pipes', {
-    timeout: 30_000,
-  }, async () => {
+  it('keeps its deadline against a grandchild that left the group (setsid) and holds the pipes', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'child-setsid-'));
     const pidFile = path.join(dir, 'escaped.pid');
-    const escaped = runChild('sh', ['-c', `setsid sleep 60 & echo $! > ${pidFile}; wait`], {
-      cwd: dir,
-      timeoutMs: 400,
-    });
-    try {
-      // Without the fix this settles only when the 60 s sleep ends, past the test's timeout.
-      await expect(escaped).rejects.toBeInstanceOf(ChildTimeoutError);
-    } finally {
-      const pid = Number(await readFile(pidFile, 'utf8').catch(() => '0'));
-      if (pid > 1) process.kill(pid, 'SIGKILL');
-    }
+    // Without the fix a run settles only when the escaped sleep ends (it holds the pipes): 60 s after it
+    // started, so it could not tell the deadline from the sleep's end; the escaped one runs an hour.
+    const escaped = await timedOutGrandchild(`setsid sleep 3600 & echo $! > ${pidFile}; wait`, dir, pidFile);
+    process.kill(escaped, 'SIGKILL');
   });
 
   it('drops relative PATH entries, so a program committed in the working directory is never found', () => {
@@ -138,7 +146,7 @@ describe('runChild', () => {
 
   it('says which command is missing from PATH', async () => {
     await expect(
-      runChild('no-such-tool-groundwork', [], { cwd: tmpdir(), timeoutMs: 1_000 }),
+      runChild('no-such-tool-groundwork', [], { cwd: tmpdir(), timeoutMs: HANG_GUARD_MS }),
     ).rejects.toBeInstanceOf(ChildMissingError);
   });
 
@@ -146,14 +154,14 @@ describe('runChild', () => {
     const controller = new AbortController();
     const running = runChild('sleep', ['30'], {
       cwd: tmpdir(),
-      timeoutMs: 60_000,
+      timeoutMs: HANG_GUARD_MS,
       signal: controller.signal,
     });
     controller.abort();
     await expect(running).rejects.toBeInstanceOf(ChildCancelledError);
   });
 
-  it('leaves nothing running when the server is killed with SIGKILL', { timeout: 60_000 }, async () => {
+  it('leaves nothing running when the server is killed with SIGKILL', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'child-orphan-'));
     const pidFile = path.join(dir, 'child.pid');
     const server = path.join(dir, 'server.mts');
@@ -198,7 +206,7 @@ describe('runChild in conversation', () => {
       ],
       {
         cwd: tmpdir(),
-        timeoutMs: 20_000,
+        timeoutMs: HANG_GUARD_MS,
         converse: (child) => {
           talk = child;
           child.write('one\n');
@@ -219,7 +227,7 @@ describe('runChild in conversation', () => {
     let stop = () => {};
     const result = await runChild('sh', ['-c', 'echo $$; exec sleep 60'], {
       cwd: tmpdir(),
-      timeoutMs: 60_000,
+      timeoutMs: HANG_GUARD_MS,
       converse: (child) => {
         child.end();
         stop = child.stop;
@@ -249,7 +257,7 @@ describe('runChild following its output', () => {
     const seen: string[] = [];
     const result = await runChild('sh', ['-c', 'seq 1 5000; printf "last"; echo err >&2'], {
       cwd: tmpdir(),
-      timeoutMs: 10_000,
+      timeoutMs: HANG_GUARD_MS,
       maxOutputBytes: 100,
       onLine: (line, stream) => seen.push(`${stream}:${line}`),
     });
@@ -265,7 +273,7 @@ describe('runChild following its output', () => {
     const pieces: string[] = [];
     await runChild('sh', ['-c', `head -c ${MAX_LINE_CHARS + 10} /dev/zero | tr '\\0' x; echo`], {
       cwd: tmpdir(),
-      timeoutMs: 10_000,
+      timeoutMs: HANG_GUARD_MS,
       onLine: (line) => pieces.push(line),
     });
     expect(pieces.map((piece) => piece.length)).toEqual([MAX_LINE_CHARS, 10]);
@@ -276,7 +284,7 @@ describe('runChild following its output', () => {
     const file = path.join(dir, 'run.log');
     const all = await runChild('sh', ['-c', 'echo one; echo two >&2; echo three'], {
       cwd: dir,
-      timeoutMs: 10_000,
+      timeoutMs: HANG_GUARD_MS,
       spool: { file, maxBytes: 1_000 },
     });
     expect(all.spooled).toEqual({ bytes: 14, truncated: false });
@@ -285,7 +293,7 @@ describe('runChild following its output', () => {
 
     const capped = await runChild('sh', ['-c', 'seq 1 100000'], {
       cwd: dir,
-      timeoutMs: 10_000,
+      timeoutMs: HANG_GUARD_MS,
       spool: { file, maxBytes: 1_000 },
     });
     expect(capped.spooled?.truncated).toBe(true);

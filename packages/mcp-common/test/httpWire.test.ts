@@ -125,7 +125,7 @@ describe('--max-connections over HTTP', () => {
     expect(admitted, `no connection admitted after ${refusedAfterRelease} refusals`).toBeDefined();
     expect(admitted?.received()).toMatch(/^HTTP\/1\.1 200/);
     for (const connection of [...held, admitted]) connection?.socket.destroy();
-  }, 60_000);
+  });
 });
 
 const MODERN = '2026-07-28';

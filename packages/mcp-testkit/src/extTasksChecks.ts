@@ -21,7 +21,7 @@ import {
 } from './contractSpec.js';
 import { postRpc } from './rawHttp.js';
 import { cancelledCallCount, logged, startedCallCount } from './serverLog.js';
-import { type HttpServerProcess, startHttpServer } from './serverProcess.js';
+import { type HttpServerProcess, startHttpServer, TEST_HANG_GUARD_MS } from './serverProcess.js';
 import { taskCallOf } from './taskChecks.js';
 
 const TRANSPORTS: readonly ContractTransport[] = ['stdio', 'streamable-http', 'stateless-http'];
@@ -62,28 +62,32 @@ export function describeExtTasks(spec: TransportContractSpec): void {
         return client;
       }
 
-      it('ext-tasks runs a call as a task to the same result as a plain call', async () => {
-        const client = await connect();
-        const session = createTaskSessionFromClient(client, { endpointId: `contract-${transport}` });
-        try {
-          const call = taskCallOf(spec);
-          // A plain call first, so that a server that caches what it parsed (context) answers the task and
-          // the plain call compared with it from the same, warm cache.
-          await client.callTool(call);
-          const execution = await session.callTool(call.name, call.arguments as never, {
-            task: { preference: 'require' },
-          });
-          expect(execution.kind).toBe('task');
-          const { outcome } = await execution.settle();
-          expect(outcome.status).toBe('completed');
-          const { _meta: _taskMeta, ...result } = resultFromTaskOutcome(outcome) as Record<string, unknown>;
-          const { _meta: _plainMeta, ...plain } = (await client.callTool(call)) as Record<string, unknown>;
-          expect(result).toEqual(plain);
-        } finally {
-          await session.close();
-          await client.close();
-        }
-      }, 60_000);
+      it(
+        'ext-tasks runs a call as a task to the same result as a plain call',
+        async () => {
+          const client = await connect();
+          const session = createTaskSessionFromClient(client, { endpointId: `contract-${transport}` });
+          try {
+            const call = taskCallOf(spec);
+            // A plain call first, so that a server that caches what it parsed (context) answers the task and
+            // the plain call compared with it from the same, warm cache.
+            await client.callTool(call);
+            const execution = await session.callTool(call.name, call.arguments as never, {
+              task: { preference: 'require' },
+            });
+            expect(execution.kind).toBe('task');
+            const { outcome } = await execution.settle();
+            expect(outcome.status).toBe('completed');
+            const { _meta: _taskMeta, ...result } = resultFromTaskOutcome(outcome) as Record<string, unknown>;
+            const { _meta: _plainMeta, ...plain } = (await client.callTool(call)) as Record<string, unknown>;
+            expect(result).toEqual(plain);
+          } finally {
+            await session.close();
+            await client.close();
+          }
+        },
+        TEST_HANG_GUARD_MS,
+      );
 
       it.skipIf(spec.slowCall === undefined)(
         'ext-tasks cancels a task and the tool stops',
@@ -99,7 +103,7 @@ export function describeExtTasks(spec: TransportContractSpec): void {
             await client.close();
           }
         },
-        60_000,
+        TEST_HANG_GUARD_MS,
       );
     });
   }
@@ -140,31 +144,35 @@ export function describeModernExtTasks(spec: TransportContractSpec): void {
         return { client, session };
       }
 
-      it("ext-tasks gets a task from the server, polls it to the plain call's result", async () => {
-        const { client, session } = await open(`contract-modern-${transport}`);
-        try {
-          const call = taskCallOf(spec);
-          await client.callTool(call); // warms a parse cache, as above
-          const execution = await session.callTool(call.name, call.arguments as never);
-          expect(execution.kind).toBe('task');
-          const { outcome } = await execution.settle();
-          expect(outcome.status).toBe('completed');
-          const {
-            _meta: _taskMeta,
-            resultType: _t,
-            ...result
-          } = resultFromTaskOutcome(outcome) as Record<string, unknown>;
-          const {
-            _meta: _plainMeta,
-            resultType: _p,
-            ...plain
-          } = (await client.callTool(call)) as Record<string, unknown>;
-          expect(result).toEqual(plain);
-        } finally {
-          await session.close();
-          await client.close();
-        }
-      }, 60_000);
+      it(
+        "ext-tasks gets a task from the server, polls it to the plain call's result",
+        async () => {
+          const { client, session } = await open(`contract-modern-${transport}`);
+          try {
+            const call = taskCallOf(spec);
+            await client.callTool(call); // warms a parse cache, as above
+            const execution = await session.callTool(call.name, call.arguments as never);
+            expect(execution.kind).toBe('task');
+            const { outcome } = await execution.settle();
+            expect(outcome.status).toBe('completed');
+            const {
+              _meta: _taskMeta,
+              resultType: _t,
+              ...result
+            } = resultFromTaskOutcome(outcome) as Record<string, unknown>;
+            const {
+              _meta: _plainMeta,
+              resultType: _p,
+              ...plain
+            } = (await client.callTool(call)) as Record<string, unknown>;
+            expect(result).toEqual(plain);
+          } finally {
+            await session.close();
+            await client.close();
+          }
+        },
+        TEST_HANG_GUARD_MS,
+      );
 
       it.skipIf(spec.slowCall === undefined)(
         'ext-tasks cancels a task and the tool stops',
@@ -178,7 +186,7 @@ export function describeModernExtTasks(spec: TransportContractSpec): void {
             await client.close();
           }
         },
-        60_000,
+        TEST_HANG_GUARD_MS,
       );
     });
   }

@@ -25,7 +25,12 @@ import {
   sessionHeaders,
 } from './rawHttp.js';
 import { cancelledCallCount, logged, startedCallCount } from './serverLog.js';
-import { type HttpServerProcess, startHttpServer } from './serverProcess.js';
+import {
+  HANG_GUARD_MS,
+  type HttpServerProcess,
+  startHttpServer,
+  TEST_HANG_GUARD_MS,
+} from './serverProcess.js';
 import { describeSharedSuite } from './sharedSuite.js';
 
 type HttpMode = 'streamable-http' | 'stateless-http';
@@ -43,11 +48,10 @@ export function describeHttpTransport(spec: TransportContractSpec, mode: HttpMod
   const start = (args: string[] = [], env: Record<string, string> = {}) =>
     startHttpServer(spec.bin, mode, [...baseArgs(spec), ...args], {
       env: contractEnv(spec, env),
-      timeoutMs: 30_000,
     });
   beforeAll(async () => {
     server = await start();
-  }, 30_000);
+  }, TEST_HANG_GUARD_MS);
   afterAll(async () => {
     await server?.stop();
   });
@@ -129,7 +133,7 @@ export function describeHttpTransport(spec: TransportContractSpec, mode: HttpMod
       let cors: HttpServerProcess;
       beforeAll(async () => {
         cors = await start(['--cors-origin', BROWSER_ORIGIN]);
-      }, 30_000);
+      }, TEST_HANG_GUARD_MS);
       afterAll(async () => {
         await cors?.stop();
       });
@@ -167,7 +171,7 @@ export function describeHttpTransport(spec: TransportContractSpec, mode: HttpMod
       let guarded: HttpServerProcess;
       beforeAll(async () => {
         guarded = await start([], { GROUNDWORK_AUTH_TOKEN: token });
-      }, 30_000);
+      }, TEST_HANG_GUARD_MS);
       afterAll(async () => {
         await guarded?.stop();
       });
@@ -217,7 +221,7 @@ function describeLimits(
         '--max-queued-calls',
         '0',
       ]);
-    }, 30_000);
+    }, TEST_HANG_GUARD_MS);
     afterAll(async () => {
       await limited?.stop();
     });
@@ -412,30 +416,39 @@ function describeSessions(
       await deleteSession(server().url, id);
     });
 
-    it('releases sessions after open/delete churn', async () => {
-      const sessionsNow = async () =>
-        (
-          JSON.parse((await rawRequest(server().url.replace(/\/mcp$/, '/healthz'))).body) as {
-            sessions?: number;
+    it(
+      'releases sessions after open/delete churn',
+      async () => {
+        // A server of its own: the shared one's other sessions (earlier tests') may close at any moment.
+        const churned = await start([]);
+        try {
+          const sessionsNow = async () =>
+            (
+              JSON.parse((await rawRequest(churned.url.replace(/\/mcp$/, '/healthz'))).body) as {
+                sessions?: number;
+              }
+            ).sessions;
+          expect(await sessionsNow(), '/healthz reports the open-session count').toBe(0);
+          for (let round = 0; round < 10; round++) {
+            const ids = await Promise.all(
+              Array.from({ length: 20 }, () => openSession(churned.url, spec.clientName)),
+            );
+            expect(await sessionsNow()).toBe(20);
+            await Promise.all(ids.map((id) => deleteSession(churned.url, id)));
           }
-        ).sessions;
-      const baseline = await sessionsNow();
-      expect(baseline, '/healthz reports the open-session count').toBeTypeOf('number');
-      for (let round = 0; round < 10; round++) {
-        const ids = await Promise.all(
-          Array.from({ length: 20 }, () => openSession(server().url, spec.clientName)),
-        );
-        expect(await sessionsNow()).toBe((baseline ?? 0) + 20);
-        await Promise.all(ids.map((id) => deleteSession(server().url, id)));
-      }
-      expect(await sessionsNow()).toBe(baseline);
-    }, 60_000);
+          expect(await sessionsNow()).toBe(0);
+        } finally {
+          await churned.stop();
+        }
+      },
+      TEST_HANG_GUARD_MS,
+    );
 
     describe('with --max-sessions 2 and --uninitialized-session-seconds 1', () => {
       let capped: HttpServerProcess;
       beforeAll(async () => {
         capped = await start(['--max-sessions', '2', '--uninitialized-session-seconds', '1']);
-      }, 30_000);
+      }, TEST_HANG_GUARD_MS);
       afterAll(async () => {
         await capped?.stop();
       });
@@ -458,7 +471,7 @@ function describeSessions(
         const status = async () =>
           (await postRpc(capped.url, { jsonrpc: '2.0', id: 6, method: 'ping' }, sessionHeaders(id))).status;
         // An event, not a duration: poll until the server has closed it (it takes about a second).
-        await expect.poll(status, { timeout: 30_000, interval: 100 }).toBe(404);
+        await expect.poll(status, { timeout: HANG_GUARD_MS, interval: 100 }).toBe(404);
       });
     });
   });

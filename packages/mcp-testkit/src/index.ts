@@ -2,6 +2,7 @@
 export { defaultBudgetProblem } from './answerSize.js';
 export { tally } from './conformance.js';
 export type { CompletionSample, ToolCall, TransportContractSpec } from './contractSpec.js';
+export { sarifSchemaErrors } from './sarifSchema.js';
 export { seededRandom } from './seededRandom.js';
 export { cancelledCallCount, logged, startedCallCount } from './serverLog.js';
 export { type HttpServerProcess, startHttpServer } from './serverProcess.js';

@@ -2,6 +2,7 @@
 // would drop (the client then waits forever) must come back as its JSON-RPC error.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RawWire, TransportContractSpec, TransportHarness } from './contractSpec.js';
+import { TEST_HANG_GUARD_MS } from './serverProcess.js';
 
 // Requests whose id cannot be read: only these are answered with `id: null`.
 const UNIDENTIFIED_REQUESTS: Array<[string, unknown]> = [
@@ -21,7 +22,7 @@ export function describeMalformedRequests(spec: TransportContractSpec, harness: 
   let wire: RawWire;
   beforeAll(async () => {
     wire = await harness.openRawWire();
-  }, 30_000);
+  }, TEST_HANG_GUARD_MS);
   afterAll(async () => {
     await wire?.close();
   });

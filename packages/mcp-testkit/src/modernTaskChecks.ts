@@ -7,7 +7,7 @@ import { expect, it } from 'vitest';
 import { baseArgs, nextSlowCall, type ToolCall, type TransportContractSpec } from './contractSpec.js';
 import { postRpc } from './rawHttp.js';
 import { cancelledCallCount, logged, startedCallCount } from './serverLog.js';
-import { startHttpServer } from './serverProcess.js';
+import { HANG_GUARD_MS, startHttpServer, TEST_HANG_GUARD_MS } from './serverProcess.js';
 import { RawStdioServer } from './stdioChecks.js';
 import { taskCallOf } from './taskChecks.js';
 
@@ -94,17 +94,21 @@ export function describeModernTasks(spec: TransportContractSpec): void {
     ['stateless HTTP', () => httpWire(spec, 'stateless-http')],
   ];
   for (const [name, open] of wires) {
-    it(`over ${name}: a client with the tasks extension gets a task, polls it to its result, cancels another`, async () => {
-      const wire = await open();
-      try {
-        await completesATask(wire, taskCallOf(spec));
-        const slowCall = nextSlowCall(spec);
-        if (slowCall !== undefined) await cancelsATask(wire, slowCall);
-      } finally {
-        await wire.close();
-      }
-      // A bound, not a wait: a cold slow call on a busy machine may take a while to start.
-    }, 60_000);
+    it(
+      `over ${name}: a client with the tasks extension gets a task, polls it to its result, cancels another`,
+      async () => {
+        const wire = await open();
+        try {
+          await completesATask(wire, taskCallOf(spec));
+          const slowCall = nextSlowCall(spec);
+          if (slowCall !== undefined) await cancelsATask(wire, slowCall);
+        } finally {
+          await wire.close();
+        }
+        // A bound, not a wait: a cold slow call on a busy machine may take a while to start.
+      },
+      TEST_HANG_GUARD_MS,
+    );
   }
 }
 
@@ -180,7 +184,7 @@ async function pollUntil(
   taskId: string,
   done: (status: string) => boolean,
 ): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + HANG_GUARD_MS;
   for (;;) {
     const reply = await wire.exchange('tasks/get', { taskId }, true);
     const task = reply.result ?? {};
@@ -188,7 +192,10 @@ async function pollUntil(
       expect(reply.error, JSON.stringify(reply)).toBeUndefined();
       return task;
     }
-    if (Date.now() > deadline) throw new Error(`task ${taskId} still ${String(task.status)} after 30 s`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `task ${taskId} still ${String(task.status)} (a hang guard of ${HANG_GUARD_MS / 1000} s)`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Connection, TransportContractSpec, TransportHarness } from './contractSpec.js';
 import { nullPaths } from './jsonChecks.js';
+import { TEST_HANG_GUARD_MS } from './serverProcess.js';
 
 const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 
@@ -31,7 +32,7 @@ export function describePrimitives(spec: TransportContractSpec, harness: Transpo
   let connection: Connection;
   beforeAll(async () => {
     connection = await harness.connect();
-  }, 30_000);
+  }, TEST_HANG_GUARD_MS);
   afterAll(async () => {
     await connection?.close();
   });

@@ -1,4 +1,5 @@
 // Reads a server's pino log (JSON lines on stderr) for what the wire cannot show.
+import { HANG_GUARD_MS, waitFor } from './serverProcess.js';
 
 /** How many times the log says a call of `tool` was cancelled (mcp-common logs it when the call ends). */
 export function cancelledCallCount(stderr: string, tool: string): number {
@@ -25,10 +26,9 @@ export async function logged(
   what: string,
   log: () => string,
 ): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (count() <= before) {
-    if (Date.now() > deadline)
-      throw new Error(`the server never logged ${what}; stderr:\n${log().slice(-4000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  if (!(await waitFor(() => count() > before))) {
+    throw new Error(
+      `the server never logged ${what} (a hang guard of ${HANG_GUARD_MS / 1000} s); stderr:\n${log().slice(-4000)}`,
+    );
   }
 }

@@ -3,6 +3,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 
+/**
+ * How long the contract waits for any one event (a line, a response, an exit, a log line) before calling it a
+ * hang. Only a guard against a wedged server: no check is about speed, and the suite passes with every core busy.
+ */
+export const HANG_GUARD_MS = 120_000;
+/** A test or hook waits for a few events in a row: vitest's timeout for one, past the guard of each wait. */
+export const TEST_HANG_GUARD_MS = 3 * HANG_GUARD_MS;
+
 interface Finished {
   code: number | null;
   stdout: string;
@@ -14,7 +22,7 @@ interface BinOptions {
   timeoutMs?: number;
 }
 
-/** Runs `node bin ...args` to completion, with stdin closed; kills it after `timeoutMs`. */
+/** Runs `node bin ...args` to completion, with stdin closed; kills it after `timeoutMs` (a hang guard). */
 export async function runBin(
   bin: string,
   args: readonly string[],
@@ -25,7 +33,7 @@ export async function runBin(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = collect(child);
-  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 10_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? HANG_GUARD_MS);
   const [code] = (await once(child, 'close')) as [number | null];
   clearTimeout(timer);
   return { code, ...output.read() };
@@ -59,8 +67,8 @@ export async function startHttpServer(
   const output = collect(child);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
-      () => fail(`did not print "serving ${mode} at <url>" within the time limit`),
-      options.timeoutMs ?? 10_000,
+      () => fail(`never printed "serving ${mode} at <url>" (a hang guard of ${HANG_GUARD_MS / 1000} s)`),
+      options.timeoutMs ?? HANG_GUARD_MS,
     );
     const onData = () => {
       const match = SERVING_LINE.exec(output.read().stderr);
@@ -113,8 +121,8 @@ function collect(child: ChildProcess) {
   return { read: () => ({ stdout, stderr }) };
 }
 
-/** Polls `condition` every 20 ms until it holds or `timeoutMs` passes; returns whether it held. */
-export async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+/** Polls `condition` every 20 ms until it holds or the hang guard passes; returns whether it held. */
+export async function waitFor(condition: () => boolean, timeoutMs = HANG_GUARD_MS): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) return false;

@@ -13,6 +13,7 @@ import { describeMalformedRequests } from './malformedRequestChecks.js';
 import { describePrimitives } from './primitivesChecks.js';
 import { portabilityProblems, strictSchemaProblems } from './schemaPortability.js';
 import { cancelledCallCount, logged, startedCallCount } from './serverLog.js';
+import { TEST_HANG_GUARD_MS } from './serverProcess.js';
 import { checkTextBlock } from './stdioSession.js';
 import { describeTaskChecks } from './taskChecks.js';
 
@@ -20,7 +21,7 @@ export function describeSharedSuite(spec: TransportContractSpec, harness: Transp
   let connection: Connection;
   beforeAll(async () => {
     connection = await harness.connect();
-  }, 30_000);
+  }, TEST_HANG_GUARD_MS);
   afterAll(async () => {
     await connection?.close();
   });
@@ -125,7 +126,7 @@ export function describeSharedSuite(spec: TransportContractSpec, harness: Transp
         expect(await defaultBudgetProblem(text), call.name).toBeUndefined();
       }
     },
-    120_000,
+    TEST_HANG_GUARD_MS,
   );
 
   it('reports an unknown tool by name', async () => {

@@ -14,7 +14,7 @@ import {
 import { stdoutProblems } from './jsonChecks.js';
 import { INITIALIZED_NOTIFICATION, initializeRequest } from './rawHttp.js';
 import { logged, startedCallCount } from './serverLog.js';
-import { stop, waitFor } from './serverProcess.js';
+import { HANG_GUARD_MS, stop, waitFor } from './serverProcess.js';
 import { connectOverStdio } from './stdioSession.js';
 
 export function stdioHarness(spec: TransportContractSpec): TransportHarness {
@@ -154,7 +154,7 @@ export function describeStdioWire(spec: TransportContractSpec): void {
         'the slow call starting',
         () => server.stderr,
       );
-      // closeStdin fails the test if the process is still there 5 s later; the slow call runs far longer.
+      // It exits by itself (status 0, not killed) and without the slow call's answer: it did not wait for it.
       expect(await server.closeStdin()).toBe(0);
       expect(server.stdout).not.toContain('"id":2,');
     },
@@ -176,13 +176,16 @@ export class RawStdioServer {
   stdout = '';
   stderr = '';
   private readonly child: ChildProcessWithoutNullStreams;
-  private readonly exited: Promise<number | null>;
+  private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor(spec: TransportContractSpec, env: Record<string, string> = {}, args: readonly string[] = []) {
     this.child = spawn(process.execPath, [spec.bin, ...baseArgs(spec), ...args], {
       env: environment(spec, env),
     });
-    this.exited = once(this.child, 'exit').then(([code]) => code as number | null);
+    this.exited = once(this.child, 'exit').then(([code, signal]) => ({
+      code: code as number | null,
+      signal: signal as NodeJS.Signals | null,
+    }));
     this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       this.stdout += chunk;
     });
@@ -209,7 +212,7 @@ export class RawStdioServer {
 
   /** Waits for `count` lines after the first `skip` ones. */
   async linesAfter(skip: number, count: number): Promise<unknown[]> {
-    const arrived = await waitFor(() => this.lines().length >= skip + count, 30_000);
+    const arrived = await waitFor(() => this.lines().length >= skip + count);
     if (!arrived)
       throw new Error(
         `expected ${count} more lines on stdout, got:\n${this.stdout}\nstderr:\n${this.stderr}`,
@@ -226,22 +229,32 @@ export class RawStdioServer {
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as { id?: unknown })
         .filter((message) => message.id !== undefined);
-    const arrived = await waitFor(() => parsed().length >= count, 30_000);
+    const arrived = await waitFor(() => parsed().length >= count);
     if (!arrived)
       throw new Error(`expected ${count} responses on stdout, got:\n${this.stdout}\nstderr:\n${this.stderr}`);
     return parsed();
   }
 
-  /** Ends stdin and waits (at most 5 s) for the exit status. */
+  /**
+   * Ends stdin and waits for the process to exit by itself: its exit status (how fast does not matter). A
+   * server that ignores stdin closing fails: it is still there at the hang guard, or it died of a signal.
+   */
   async closeStdin(): Promise<number | null> {
     this.child.stdin.end();
-    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 5_000).unref());
-    const outcome = await Promise.race([this.exited, timeout]);
-    if (outcome === 'timeout') {
+    let guard: NodeJS.Timeout | undefined;
+    const hung = new Promise<'hung'>((resolve) => {
+      guard = setTimeout(() => resolve('hung'), HANG_GUARD_MS);
+    });
+    const outcome = await Promise.race([this.exited, hung]);
+    clearTimeout(guard);
+    if (outcome === 'hung') {
       await this.kill();
-      throw new Error('the server did not exit within 5 s of stdin closing');
+      throw new Error(
+        `the server did not exit after stdin closed (a hang guard of ${HANG_GUARD_MS / 1000} s); stderr:\n${this.stderr.slice(-4000)}`,
+      );
     }
-    return outcome;
+    if (outcome.signal !== null) throw new Error(`the server died of ${outcome.signal} after stdin closed`);
+    return outcome.code;
   }
 
   async kill(): Promise<void> {

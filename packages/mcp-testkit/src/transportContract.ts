@@ -17,7 +17,7 @@ import { describeHttpTransport } from './httpChecks.js';
 import { describeModernRevision } from './modernChecks.js';
 import { describeModernTasks } from './modernTaskChecks.js';
 import { describeSdkClients } from './sdkClients.js';
-import { runBin } from './serverProcess.js';
+import { runBin, TEST_HANG_GUARD_MS } from './serverProcess.js';
 import { describeSharedSuite } from './sharedSuite.js';
 import { describeStdioWire, stdioHarness } from './stdioChecks.js';
 
@@ -35,7 +35,7 @@ import { describeStdioWire, stdioHarness } from './stdioChecks.js';
  */
 export function describeTransportContract(spec: TransportContractSpec): void {
   assertBuiltFresh(spec.bin);
-  describe(`${spec.serverName} transport contract`, { timeout: 20_000 }, () => {
+  describe(`${spec.serverName} transport contract`, { timeout: TEST_HANG_GUARD_MS }, () => {
     describe('over stdio', () => {
       describe('through the SDK client', () => describeSharedSuite(spec, stdioHarness(spec)));
       describe('on the wire', () => describeStdioWire(spec));

@@ -8,7 +8,8 @@ describeTransportContract({
   clientName: 'testkit-contract-test',
   allowedDir: fixtureDir,
   sampleCall: { name: 'echo', arguments: { text: 'hello' } },
-  slowCall: { name: 'wait', arguments: { milliseconds: 10_000 } },
+  // An hour: it ends only when cancelled, however loaded the machine (no check waits for it).
+  slowCall: { name: 'wait', arguments: { milliseconds: 3_600_000 } },
   promptArguments: { 'echo-a-file': { file: 'files/hello.txt' } },
   completionSamples: [
     { prompt: 'echo-a-file', argument: 'file', value: 'files/h', offers: 'files/hello.txt', path: true },

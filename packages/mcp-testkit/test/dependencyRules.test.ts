@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_HANG_GUARD_MS } from '../src/serverProcess.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
@@ -74,7 +75,7 @@ beforeAll(async () => {
     (failed: { stdout?: string }) => failed.stdout ?? '',
   );
   violations = (JSON.parse(stdout) as { summary: { violations: Violation[] } }).summary.violations;
-}, 60_000);
+}, TEST_HANG_GUARD_MS);
 
 afterAll(async () => {
   await rm(tree, { recursive: true, force: true });

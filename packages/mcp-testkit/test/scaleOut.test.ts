@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServerProcess, startHttpServer } from '../src/index.js';
 import { postRpc, type RawResponse } from '../src/rawHttp.js';
 import { logged, startedCallCount } from '../src/serverLog.js';
+import { HANG_GUARD_MS, TEST_HANG_GUARD_MS } from '../src/serverProcess.js';
 import { fixtureBin, fixtureDir } from './fixtureServer.js';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((candidate) => {
@@ -112,7 +113,7 @@ async function expectSpread(pool: Pool, calls: number): Promise<void> {
   for (const count of served()) expect(count).toBeGreaterThan(0);
 }
 
-describe.skipIf(NGINX === undefined)('three instances behind nginx', { timeout: 60_000 }, () => {
+describe.skipIf(NGINX === undefined)('three instances behind nginx', { timeout: TEST_HANG_GUARD_MS }, () => {
   describe('stateless-http instances, round-robin', () => {
     let pool: Pool;
     beforeAll(async () => {
@@ -232,7 +233,7 @@ async function freePort(): Promise<number> {
 
 /** Resolves once something accepts connections on `port` (nginx has started), bounded so a failure shows. */
 async function reachable(port: number): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + HANG_GUARD_MS;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1');

@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sarifSchemaErrors } from '@groundwork/mcp-testkit';
 import { describe, expect, it } from 'vitest';
 import { removeFixtureRepo, writeFixtureRepo } from '../src/testing/fixtureRepo.js';
-import { sarifSchemaErrors } from '../src/testing/sarifSchema.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));

@@ -2,6 +2,7 @@
 // its three formats, each carrying the findings build_health answers (tools.test.ts) for the same build.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { sarifSchemaErrors } from '@groundwork/mcp-testkit';
 import { describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
@@ -43,7 +44,11 @@ describe('groundwork-build health', () => {
 
     const sarif = health('--format=sarif', 'gradle-kotlin');
     expect(sarif.code).toBe(1);
-    const [run] = JSON.parse(sarif.stdout).runs;
+    // Valid against the published SARIF 2.1.0 schema (OASIS rtm.5, as Microsoft's SARIF SDK ships it).
+    const log = JSON.parse(sarif.stdout);
+    expect(sarifSchemaErrors(log)).toEqual([]);
+    expect(sarifSchemaErrors({ ...log, version: '2.0.0' })).not.toEqual([]);
+    const [run] = log.runs;
     expect(run.tool.driver.name).toBe('groundwork-build');
     const results = run.results.map(
       (result: {

@@ -3,15 +3,41 @@
 // could exceed a budget, never at start-up.
 import { countWith, vocabulary } from './vocabulary.js';
 
+type Table = Awaited<ReturnType<typeof vocabulary>>;
+
+/** Why the vocabulary could not be read, once that happened (the tool registry logs it once). */
+let missing: string | undefined;
+
+/**
+ * The vocabulary table, or undefined when it cannot be read (a bundle that left out gpt-tokenizer's
+ * `data/o200k_base.tiktoken`). Then a text counts as its UTF-8 bytes: every o200k_base token covers at least
+ * one byte, so that is an upper bound (an estimate such as bytes / 3 is not: hex ids, UUIDs and numbers run
+ * 1.5–2.3 bytes a token), and no answer exceeds its budget; lists are cut into smaller pages instead.
+ */
+async function table(): Promise<Table | undefined> {
+  try {
+    return await vocabulary();
+  } catch (error) {
+    missing ??= error instanceof Error ? error.message : String(error);
+    return undefined;
+  }
+}
+
+/** Why tokens are counted as bytes (the vocabulary could not be read); undefined while it can. */
+export function vocabularyProblem(): string | undefined {
+  return missing;
+}
+
 /**
  * The last text found within a limit, and that limit: the tool registry measures the answer a tool has just
  * fitted with fitList, and comparing two strings costs far less than counting one again.
  */
 let lastWithin: { text: string; maxTokens: number } | undefined;
 
-/** The tokens of `text`. */
+/** The tokens of `text` (without the vocabulary: its UTF-8 bytes, an upper bound). */
 export async function countTokens(text: string): Promise<number> {
-  return countWith(await vocabulary(), text);
+  const vocabulary = await table();
+  return vocabulary === undefined ? Buffer.byteLength(text, 'utf8') : countWith(vocabulary, text);
 }
 
 /**
@@ -21,7 +47,10 @@ export async function countTokens(text: string): Promise<number> {
 export async function withinTokens(text: string, maxTokens: number): Promise<boolean> {
   if (Buffer.byteLength(text, 'utf8') <= maxTokens) return true;
   if (lastWithin !== undefined && lastWithin.maxTokens <= maxTokens && lastWithin.text === text) return true;
-  const within = countWith(await vocabulary(), text, maxTokens) <= maxTokens;
+  const vocabulary = await table();
+  // Without it the upper bound is all there is, and it is over the limit.
+  if (vocabulary === undefined) return false;
+  const within = countWith(vocabulary, text, maxTokens) <= maxTokens;
   if (within) lastWithin = { text, maxTokens };
   return within;
 }

@@ -59,6 +59,39 @@ const held = defineTool({
   },
 });
 
+// Reads its signal and progress on its first line, before any await (as a tool that hands them on does),
+// then waits for that signal: a task's cancellation must reach what it captured.
+let captured: { signal: AbortSignal; progress: (done: number, total?: number) => void } | undefined;
+let capturedStarted: () => void = () => undefined;
+const capturing = defineTool({
+  definition: {
+    name: 'capturing',
+    title: 'Capturing',
+    description: 'Captures ctx.signal synchronously and waits for it.',
+    input: z.object({}),
+    annotations: { readOnlyHint: true },
+    taskSupport: 'optional',
+  },
+  async apply(_args, ctx) {
+    const { signal, progress } = ctx;
+    captured = { signal, progress };
+    progress(1, 2);
+    capturedStarted();
+    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    return ToolResult.success('aborted');
+  },
+});
+/** Resolves with what the next `capturing` call captured, once it runs. */
+function nextCapture(): Promise<NonNullable<typeof captured>> {
+  return new Promise((resolve) => {
+    capturedStarted = () => resolve(captured as NonNullable<typeof captured>);
+  });
+}
+const aborted = (signal: AbortSignal) =>
+  new Promise<void>((resolve) =>
+    signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
+
 let app: ServerApp;
 
 beforeEach(async () => {
@@ -66,7 +99,7 @@ beforeEach(async () => {
   app = {
     name: 'groundwork-task-test',
     version: '1.0.0',
-    registry: new ToolRegistry([quick, held], logger),
+    registry: new ToolRegistry([quick, held, capturing], logger),
     allowedPaths: await AllowedPaths.under(tmpdir()),
     logger,
     limits: { ...defaultLimits(), maxTasksPerClient: 2 },
@@ -123,7 +156,7 @@ describe('2025-11-25 tasks in a legacy session', () => {
     });
     await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const { result } = await ask(2, 'tools/list', {});
-    expect(result.tools.map((tool) => tool.name)).toEqual(['quick', 'held']);
+    expect(result.tools.map((tool) => tool.name)).toEqual(['quick', 'held', 'capturing']);
     for (const tool of result.tools) expect(tool).not.toHaveProperty('execution');
     await clientSide.close();
   });
@@ -188,6 +221,27 @@ describe('2025-11-25 tasks in a legacy session', () => {
     await expect(
       client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema),
     ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('cancelled') });
+    await close();
+  });
+
+  it('aborts the signal a tool captured on its first line when its task is cancelled, and sends its progress', async () => {
+    const { client, close } = await session();
+    let progressed: (progress: unknown) => void = () => undefined;
+    const progress = new Promise((resolve) => {
+      progressed = resolve;
+    });
+    const capture = nextCapture();
+    const { task } = await client.request(
+      { method: 'tools/call', params: { name: 'capturing', arguments: {}, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema,
+      { onprogress: (sent) => progressed(sent) },
+    );
+    const { signal } = await capture;
+    await expect(progress).resolves.toMatchObject({ progress: 1, total: 2 });
+    expect(signal.aborted).toBe(false);
+    await client.experimental.tasks.cancelTask(task.taskId);
+    await aborted(signal);
+    expect(signal.aborted).toBe(true);
     await close();
   });
 
@@ -268,6 +322,23 @@ describe('2026-07-28 tasks extension in the modern dispatcher', () => {
     expect(update).toMatchObject({ result: { resultType: 'complete' } });
     const removed = await protocol.answer(8, 'tasks/list', { _meta: meta(withTasks) }, call);
     expect(removed).toMatchObject({ error: { code: -32601 } });
+  });
+
+  it('aborts the signal a tool captured on its first line when tasks/cancel cancels its task', async () => {
+    const protocol = new Dispatcher(app);
+    const capture = nextCapture();
+    const created = await protocol.answer(
+      1,
+      'tools/call',
+      { name: 'capturing', arguments: {}, _meta: meta(withTasks) },
+      call,
+    );
+    const taskId = (created as unknown as { result: { taskId: string } }).result.taskId;
+    const { signal } = await capture;
+    expect(signal.aborted).toBe(false);
+    await protocol.answer(2, 'tasks/cancel', { taskId, _meta: meta(withTasks) }, call);
+    await aborted(signal);
+    expect(signal.aborted).toBe(true);
   });
 
   it('inlines the result of a completed task in tasks/get', async () => {

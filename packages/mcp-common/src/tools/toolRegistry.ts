@@ -11,7 +11,7 @@ import {
   type TextBlock,
 } from '../answers/answerBudget.js';
 import { answerFits } from '../answers/fitList.js';
-import { countTokens } from '../answers/tokenCount.js';
+import { countTokens, vocabularyProblem } from '../answers/tokenCount.js';
 import { DomainError } from '../domainError.js';
 import type { Logger } from '../logger.js';
 import { maskForClient, maskSecrets, maskValue } from '../masking/masking.js';
@@ -59,6 +59,7 @@ const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 export class ToolRegistry {
   private readonly tools: ReadonlyMap<string, McpTool>;
   private built: readonly ToolListing[] | undefined;
+  private vocabularyLogged = false;
 
   constructor(
     tools: readonly McpTool[],
@@ -113,22 +114,35 @@ export class ToolRegistry {
     const { input, budgetArgument } = tool.definition;
     const answer = budgetOfArguments(parsed.value, budgetArgumentOf(input, budgetArgument));
     const ctx: ToolContext = { ...callContext, answer };
-    let outcome: CallOutcome;
+    // Measuring the answer is inside too: whatever fails, the client gets the one error answer, never a raw error.
     try {
       const result = await tool.apply(parsed.value, ctx);
       if (result.kind === 'error') return errorOutcome(maskForClient(result.message, rawArguments));
-      outcome = this.successOutcome(tool, result.value, options);
+      const outcome = this.successOutcome(tool, result.value, options);
+      // Measured on the whole answer, as a client that reads only `content` gets it (in summary mode too).
+      const text =
+        outcome.structuredContent === undefined
+          ? (outcome.content[0]?.text ?? '')
+          : JSON.stringify(outcome.structuredContent);
+      const fits = await answerFits(text, answer);
+      this.logVocabularyProblem();
+      if (!fits) return await overBudgetOutcome(tool, text, answer);
+      const bytes = Buffer.byteLength(JSON.stringify(outcome));
+      return bytes <= ctx.maxResultBytes ? outcome : tooLargeOutcome(tool, bytes, ctx.maxResultBytes);
     } catch (error) {
       return this.failureOutcome(tool, rawArguments, error);
     }
-    // Measured on the whole answer, as a client that reads only `content` gets it (in summary mode too).
-    const text =
-      outcome.structuredContent === undefined
-        ? (outcome.content[0]?.text ?? '')
-        : JSON.stringify(outcome.structuredContent);
-    if (!(await answerFits(text, answer))) return overBudgetOutcome(tool, text, answer);
-    const bytes = Buffer.byteLength(JSON.stringify(outcome));
-    return bytes <= ctx.maxResultBytes ? outcome : tooLargeOutcome(tool, bytes, ctx.maxResultBytes);
+  }
+
+  /** Says once that answers are measured in bytes because the token vocabulary could not be read. */
+  private logVocabularyProblem(): void {
+    const problem = vocabularyProblem();
+    if (problem === undefined || this.vocabularyLogged) return;
+    this.vocabularyLogged = true;
+    this.logger.warn(
+      { error: maskSecrets(problem) },
+      "token vocabulary unreadable (gpt-tokenizer's data/o200k_base.tiktoken): answers are measured as UTF-8 bytes, an upper bound, so lists come in smaller pages",
+    );
   }
 
   private successOutcome(tool: McpTool, value: unknown, options: CallOptions): CallOutcome {
@@ -232,14 +246,46 @@ function summaryOf(value: Record<string, unknown>, json: string): string {
 
 const SUMMARY_CHARS = 1000;
 
+/**
+ * `value` with every null field left out, at any depth. What holds no null is returned as it is (not copied):
+ * an answer's long lists of strings and objects without nulls cost nothing (a cold project_tree of 600 files
+ * spent 30 ms copying them).
+ */
 function withoutNullFields(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNullFields);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, field]) => field !== null)
-      .map(([key, field]) => [key, withoutNullFields(field)]),
-  );
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      const kept = withoutNullFields(item);
+      if (kept === item) continue;
+      copy ??= value.slice();
+      copy[index] = kept;
+    }
+    return copy ?? value;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  for (let at = 0; at < keys.length; at++) {
+    const field = record[keys[at] as string];
+    const kept = withoutNullFields(field);
+    if (field !== null && kept === field) continue;
+    // Something below changes: the object is copied from here on (keys in their order, nulls left out).
+    const copy: Record<string, unknown> = {};
+    for (let before = 0; before < keys.length; before++) {
+      const key = keys[before] as string;
+      const item = before < at ? record[key] : before === at ? kept : withoutNullFields(record[key]);
+      if (item !== null)
+        Object.defineProperty(copy, key, {
+          value: item,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+    }
+    return copy;
+  }
+  return value;
 }
 
 /** An error answer; its text cut below what clients keep of an error (Claude Code: about 11,000 characters). */

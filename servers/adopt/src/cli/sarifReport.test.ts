@@ -1,12 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { relativeUri as toUri } from '@groundwork/mcp-common/sarif';
+import { sarifSchemaErrors } from '@groundwork/mcp-testkit';
 import { describe, expect, it } from 'vitest';
 import type { Finding, VerifyReport } from '../core/verify/finding.js';
 import { verifyRepo } from '../core/verify/verifyRepo.js';
 import { AGENT_RULE_CASES } from '../testing/agentRuleCases.js';
 import { conventionalRepo } from '../testing/conventionalRepo.js';
 import { removeFixtureRepo, writeFixtureRepo } from '../testing/fixtureRepo.js';
-import { sarifSchemaErrors } from '../testing/sarifSchema.js';
 import { toSarif } from './sarifReport.js';
 
 function report(findings: Finding[]): VerifyReport {

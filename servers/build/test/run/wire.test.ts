@@ -1,7 +1,8 @@
 // The running tools over the wire (the built bin on stdio, the official SDK client): refused without
 // --allow-build-execution, and with it a real Maven build run (its tasks then completed as task names), its log
 // paged by run id, and the resolved graph.
-import { rm } from 'node:fs/promises';
+import { chmod, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectOverStdio, type StdioSession, type ToolOutcome } from '@groundwork/mcp-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +20,10 @@ beforeAll(async () => {
     ...mavenBuild(),
     'settings.xml': MAVEN_SETTINGS,
     '.mvn/maven.config': '-s settings.xml\n',
+    // A wrapper that would fail the call if it ever ran.
+    mvnw: '#!/bin/sh\necho "the wrapper ran" >&2\nexit 97\n',
   });
+  await chmod(path.join(root, 'mvnw'), 0o755);
   refusing = await connectOverStdio({ bin, clientName: 'build-run-wire', args: ['--allowed-dir', root] });
   running = await connectOverStdio({
     bin,
@@ -55,6 +59,22 @@ describe('the running tools', () => {
       expect(result.isError, name).toBe(true);
       expect(result.text, name).toContain('--allow-build-execution');
     }
+  });
+
+  it('refuse use_wrapper: true without --allow-build-wrapper, naming the argument and the flag, and run nothing', async () => {
+    for (const [name, args] of [
+      ['build_run', { path: root, tasks: ['compile'], use_wrapper: true }],
+      ['build_dependencies', { path: root, resolve: true, use_wrapper: true }],
+    ] as const) {
+      const result = await call(running, name, args);
+      expect(result.isError, name).toBe(true);
+      expect(result.text, name).toContain('--allow-build-wrapper');
+      expect(result.text, name).toContain('use_wrapper: false');
+      expect(result.text, name).not.toContain('the wrapper ran');
+    }
+    // The same server still runs builds: the refusal ended only the call.
+    const listed = await running.client.listTools();
+    expect(listed.tools.length).toBeGreaterThan(0);
   });
 
   it.skipIf(!present)(

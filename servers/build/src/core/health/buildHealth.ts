@@ -65,7 +65,17 @@ function severityRank(severity: Severity): number {
 
 /** Where a finding about the build as a whole points: the settings file, else the root build file. */
 function buildFileOf(system: BuildSystemModel): SourceLocation {
-  return { file: system.files[0] ?? system.root, line: 1 };
+  // The outermost of each kind: a system's files are listed in reading order, not settings first.
+  const outermost = (pattern: RegExp) =>
+    system.files
+      .filter((file) => pattern.test(file))
+      .sort((a, b) => a.split('/').length - b.split('/').length)[0];
+  const file =
+    outermost(/(^|\/)settings\.gradle(\.kts)?$/) ??
+    outermost(/(^|\/)(build\.gradle(\.kts)?|pom\.xml)$/) ??
+    system.files[0] ??
+    system.root;
+  return { file, line: 1 };
 }
 
 function checkGradle(system: BuildSystemModel, report: Report): void {

@@ -23,6 +23,13 @@ import org.gradle.api.artifacts.result.UnresolvedDependencyResult
 def groundworkOut = new File(${groovyString(outputFile)})
 groundworkOut.text = ''
 def groundworkWanted = ${wanted}
+// A failure's message and its causes' (Gradle's "Could not resolve x." says why only in its cause: "No cached
+// version of x available for offline mode.").
+def groundworkMessages = { Throwable t ->
+  def out = []
+  while (t != null && out.size() < 4) { if (t.message != null && !out.contains(t.message)) out << t.message; t = t.cause }
+  out.join(' ')
+}
 allprojects { p ->
   p.tasks.create(${groovyString(RESOLVE_TASK)}) {
     doLast {
@@ -34,11 +41,11 @@ allprojects { p ->
           def components = result.allComponents.collect { comp -> [key: keyOf(comp.id), version: comp.id instanceof ProjectComponentIdentifier ? null : comp.moduleVersion?.version, project: comp.id instanceof ProjectComponentIdentifier, reason: comp.selectionReason.description] }
           def edges = result.allDependencies.collect { d ->
             def requested = d.requested instanceof ModuleComponentSelector ? [key: "\${d.requested.group}:\${d.requested.module}", version: d.requested.version] : [key: d.requested.hasProperty('projectPath') ? d.requested.projectPath : d.requested.displayName, version: null]
-            [from: keyOf(d.from.id), to: d instanceof ResolvedDependencyResult ? keyOf(d.selected.id) : requested.key, requestedKey: requested.key, requested: requested.version, failure: d instanceof UnresolvedDependencyResult ? d.failure?.message : null]
+            [from: keyOf(d.from.id), to: d instanceof ResolvedDependencyResult ? keyOf(d.selected.id) : requested.key, requestedKey: requested.key, requested: requested.version, failure: d instanceof UnresolvedDependencyResult ? groundworkMessages(d.failure) : null]
           }
           line = [project: p.path, configuration: c.name, root: keyOf(result.root.id), components: components, edges: edges]
         } catch (Exception e) {
-          line = [project: p.path, configuration: c.name, error: e.message]
+          line = [project: p.path, configuration: c.name, error: groundworkMessages(e)]
         }
         synchronized (groundworkOut) { groundworkOut.append(JsonOutput.toJson(line) + '\\n', 'UTF-8') }
       }

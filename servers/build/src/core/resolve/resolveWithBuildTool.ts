@@ -8,6 +8,7 @@ import { ChildMissingError, runChild } from '@groundwork/mcp-common/childProcess
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { BuildError } from '../buildError.js';
 import { BUILD_ENV_NAMES, type RunnableSystem } from '../run/buildCommand.js';
+import { OFFLINE_FIX, offlineMiss } from '../run/networkNeeded.js';
 import { type BuildRun, controlledRun, type RunControls, runBuild } from '../run/runBuild.js';
 import { BuildToolMissingError } from '../run/runErrors.js';
 import { readCargoMetadata } from './cargoMetadata.js';
@@ -37,6 +38,11 @@ export interface Resolution {
 /** Said when the workspace has no Cargo.lock: the versions are not a locked set. */
 export const CARGO_UNLOCKED_NOTE =
   'The workspace has no Cargo.lock: these are the versions Cargo resolves today (what `cargo build` would lock), not a locked set; the Cargo.lock that `cargo metadata` writes was removed again.';
+
+/** What a resolve answer says when the build tool needed the network while offline. */
+function networkNote(evidence: string): string {
+  return `The build tool needed the network while offline: "${evidence}". ${OFFLINE_FIX}`;
+}
 
 export async function resolveWithBuildTool(options: ResolveOptions): Promise<Resolution> {
   switch (options.system) {
@@ -85,7 +91,19 @@ async function resolveGradle(options: ResolveOptions): Promise<Resolution> {
     }),
   );
   const resolution = readGradleResolution(await readFile(output, 'utf8').catch(() => ''));
-  return { ...resolution, run };
+  // Gradle resolves leniently here: a dependency it could not fetch offline is an unresolved edge of a
+  // succeeded run, so the run's own network check never fires; its failure carries Gradle's words.
+  const evidence =
+    run.network_needed?.evidence ??
+    (options.network
+      ? undefined
+      : [
+          ...resolution.failures.map((failure) => failure.message),
+          ...resolution.graphs.flatMap((graph) => graph.edges.flatMap((edge) => edge.failure ?? [])),
+        ]
+          .map(offlineMiss)
+          .find((line) => line !== undefined));
+  return { ...resolution, run, ...(evidence === undefined ? {} : { note: networkNote(evidence) }) };
 }
 
 async function resolveMaven(options: ResolveOptions): Promise<Resolution> {
@@ -101,7 +119,8 @@ async function resolveMaven(options: ResolveOptions): Promise<Resolution> {
     }),
   );
   const graphs = readMavenTrees(await readFile(output, 'utf8').catch(() => ''));
-  return { graphs, run, failures: [] };
+  const evidence = run.network_needed?.evidence;
+  return { graphs, run, failures: [], ...(evidence === undefined ? {} : { note: networkNote(evidence) }) };
 }
 
 /**

@@ -22,3 +22,7 @@ const OFFLINE_MISSES: readonly RegExp[] = [
 export function offlineMiss(line: string): string | undefined {
   return OFFLINE_MISSES.some((pattern) => pattern.test(line)) ? line.trim().slice(0, 500) : undefined;
 }
+
+/** How an answer says to allow the network, once a build ran offline and needed it. */
+export const OFFLINE_FIX =
+  'The build ran offline (the default) and needed something it has not downloaded. Call again with network: true to let the build tool download it.';

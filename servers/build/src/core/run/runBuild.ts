@@ -23,7 +23,7 @@ import { GradleConsole } from './gradle/gradleConsole.js';
 import { readTaskEvents } from './gradle/taskEvents.js';
 import { taskEventsInitScript } from './gradle/taskEventsScript.js';
 import { MavenOutput, type ReactorModule } from './maven/mavenOutput.js';
-import { offlineMiss } from './networkNeeded.js';
+import { OFFLINE_FIX, offlineMiss } from './networkNeeded.js';
 import { OutputTail } from './outputTail.js';
 import { BuildToolMissingError } from './runErrors.js';
 import type { RunLogs } from './runLogs.js';
@@ -245,7 +245,7 @@ export async function runBuild(options: BuildRunOptions): Promise<BuildRun> {
       : {
           network_needed: {
             evidence: network,
-            fix: 'The build ran offline (the default) and needed something it has not downloaded. Call again with network: true to let the build tool download it.',
+            fix: OFFLINE_FIX,
           },
         }),
     test_reports: reports.dirs,

@@ -37,6 +37,31 @@ describe('parseScript (Groovy)', () => {
     ]);
   });
 
+  it("reads `conf project(path: ':x', configuration: 'y')`, whose named arguments the grammar leaves as an error", async () => {
+    const found = await dependencies(
+      "dependencies {\n  testCompile project(path: ':odd', configuration: 'tests')\n}\n",
+      'groovy',
+    );
+    expect(found).toEqual([
+      {
+        name: 'testCompile',
+        args: [
+          {
+            kind: 'call',
+            call: expect.objectContaining({
+              name: 'project',
+              args: [
+                { kind: 'named', key: 'path', value: { kind: 'string', value: ':odd', line: 2 } },
+                { kind: 'named', key: 'configuration', value: { kind: 'string', value: 'tests', line: 2 } },
+              ],
+            }),
+          },
+        ],
+        line: 2,
+      },
+    ]);
+  });
+
   it('keeps chained calls (`id ... version ... apply false`)', async () => {
     const script = await parseScript("plugins {\n  id 'org.x' version '1.0' apply false\n}\n", 'groovy');
     const [plugin] = [...walkCalls(script.statements)].filter(({ call }) => call.name === 'id');

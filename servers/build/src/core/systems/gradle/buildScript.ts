@@ -163,6 +163,22 @@ function groovyStatements(nodes: (Node | null)[]): ScriptStatement[] {
               call: { kind: 'call', name: callee, args: inner, chain: [], line: lineOf(next) },
             },
           ];
+        } else if (
+          next.type === 'ERROR' &&
+          next.text.startsWith('(') &&
+          call.args.length === 1 &&
+          call.args[0]?.kind === 'reference'
+        ) {
+          // `testImplementation project(path: ':x')`: the grammar cannot read named arguments in parentheses
+          // inside a command expression and leaves them as an ERROR; read its `key: 'string'` pairs.
+          const callee = (call.args[0] as { path: string }).path;
+          const line = lineOf(next);
+          const inner: ScriptValue[] = [...next.text.matchAll(/(\w+)\s*:\s*(['"])([^'"]*)\2/g)].map((m) => ({
+            kind: 'named',
+            key: m[1] as string,
+            value: { kind: 'string', value: m[3] as string, line },
+          }));
+          call.args = [{ kind: 'call', call: { kind: 'call', name: callee, args: inner, chain: [], line } }];
         } else if (next.type === 'ERROR') {
           // The `.` of `api libs.x.y`; the property path follows.
         } else if (

@@ -1,5 +1,5 @@
 // The official SARIF 2.1.0 schema (OASIS, rtm.5, as Microsoft's SARIF SDK ships it on npm) as a validator,
-// for the tests of `groundwork-adopt verify --format sarif`.
+// for the tests of every CLI that prints SARIF (`groundwork-adopt verify`, `groundwork-build health`).
 import { createRequire } from 'node:module';
 import ajvDraft04 from 'ajv-draft-04';
 import ajvFormats from 'ajv-formats';

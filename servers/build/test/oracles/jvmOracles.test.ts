@@ -1,0 +1,231 @@
+// The Gradle and Maven readers against the real tools, on builds written at test time: the projects and
+// project→project edges build_workspace finds must be the ones Gradle 4.4.1 itself evaluates (an init script
+// that prints every project's path, folder and ProjectDependency per configuration as JSON), and the reactor
+// members and module→module dependencies must be Maven's own (`mvn -o dependency:tree -DoutputType=tgf`, whose
+// log also prints the reactor in build order). Each tool runs once per file.
+import { execFile } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BuildSystemModel, Workspace } from '../../src/core/workspace/model.js';
+import { readWorkspace } from '../../src/core/workspace/readWorkspace.js';
+import { MAVEN_SETTINGS, scratch, toolPresent, writeTree } from '../run/builds.js';
+
+const run = promisify(execFile);
+
+async function ours(root: string): Promise<Workspace> {
+  await using directory = await ConfinedDirectory.confinedTo(root);
+  return await readWorkspace(directory, path.basename(root));
+}
+
+function only(workspace: Workspace, kind: BuildSystemModel['kind']): BuildSystemModel {
+  const systems = workspace.systems.filter((system) => system.kind === kind);
+  expect(systems).toHaveLength(1);
+  return systems[0] as BuildSystemModel;
+}
+
+const gradlePresent = toolPresent('gradle');
+const mavenPresent = toolPresent('mvn');
+
+// Nested paths (`libs:core` makes `:libs` too), a leading colon, a project moved with projectDir, a project
+// renamed in settings (its path changes, its folder does not), and project dependencies written as a string, as
+// `path:` and across configurations.
+const GRADLE_BUILD: Record<string, string> = {
+  'settings.gradle': `rootProject.name = 'oracle'
+include 'libs:core', 'libs:util'
+include ':apps:web'
+include 'odd'
+project(':odd').projectDir = file('custom/place')
+include 'storage:api'
+project(':storage:api').name = 'storage-api'
+`,
+  'build.gradle': `allprojects { apply plugin: 'java' }
+`,
+  'libs/core/build.gradle': `dependencies {
+  compile project(':libs:util')
+  runtime project(':storage:storage-api')
+}
+`,
+  'libs/util/build.gradle': '',
+  'apps/web/build.gradle': `dependencies {
+  compile project(':libs:core')
+  testCompile project(path: ':odd')
+}
+`,
+  'custom/place/build.gradle': `dependencies {
+  compileOnly project(':libs:util')
+}
+`,
+  'storage/api/build.gradle': '',
+};
+
+// Gradle's own model after configuration: each project's path, folder and project dependencies.
+const GRADLE_INIT = `gradle.projectsEvaluated { g ->
+  def root = g.rootProject.projectDir.toPath()
+  def out = g.rootProject.allprojects.collect { p ->
+    [path: p.path, dir: root.relativize(p.projectDir.toPath()).toString() ?: '.',
+     deps: p.configurations.collectMany { c ->
+       c.dependencies.withType(ProjectDependency).collect { [configuration: c.name, to: it.dependencyProject.path] }
+     }]
+  }
+  println 'ORACLE ' + groovy.json.JsonOutput.toJson(out)
+}
+`;
+
+describe.skipIf(!gradlePresent)('Gradle 4.4.1: projects and project edges', () => {
+  let root: string;
+  let theirs: Array<{ path: string; dir: string; deps: Array<{ configuration: string; to: string }> }>;
+  beforeAll(async () => {
+    root = await scratch('oracle-gradle');
+    await writeTree(root, { ...GRADLE_BUILD, 'oracle-init.gradle': GRADLE_INIT });
+    const { stdout } = await run(
+      'gradle',
+      ['-q', '--offline', '--no-daemon', '--init-script', 'oracle-init.gradle', 'help'],
+      { cwd: root, maxBuffer: 16 << 20 },
+    );
+    const line = stdout.split('\n').find((text) => text.startsWith('ORACLE '));
+    theirs = JSON.parse((line as string).slice('ORACLE '.length));
+  }, 300_000);
+  afterAll(async () => {
+    if (root !== undefined) await rm(root, { recursive: true, force: true });
+  });
+
+  it('has the projects (paths and folders) Gradle evaluates', async () => {
+    const system = only(await ours(root), 'gradle');
+    expect(system.modules.map((module) => `${module.id} ${module.dir}`).sort()).toEqual(
+      theirs.map((project) => `${project.path} ${project.dir}`).sort(),
+    );
+  });
+
+  it('has the project dependencies, per configuration, that Gradle has', async () => {
+    const system = only(await ours(root), 'gradle');
+    const edges = system.edges
+      .filter((edge) => edge.kind === 'dependency')
+      .map((edge) => `${edge.from} -> ${edge.to} (${edge.configuration})`);
+    expect([...new Set(edges)].sort()).toEqual(
+      theirs
+        .flatMap((project) =>
+          project.deps.map((dep) => `${project.path} -> ${dep.to} (${dep.configuration})`),
+        )
+        .sort(),
+    );
+  });
+});
+
+const pom = (body: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+${body}
+</project>
+`;
+const parentOf = (artifact: string, relativePath?: string) =>
+  `  <parent><groupId>oracle</groupId><artifactId>${artifact}</artifactId><version>1.0</version>${
+    relativePath === undefined ? '' : `<relativePath>${relativePath}</relativePath>`
+  }</parent>`;
+
+// A parent that aggregates an app and a nested aggregator (libs) whose modules inherit from libs or, by
+// relativePath, from the root; a module with its own groupId and version; dependencies listed before the
+// modules they need, so Maven's reactor order is not the declaration order.
+const MAVEN_BUILD: Record<string, string> = {
+  'settings.xml': MAVEN_SETTINGS,
+  'pom.xml': pom(`  <groupId>oracle</groupId>
+  <artifactId>parent</artifactId>
+  <version>1.0</version>
+  <packaging>pom</packaging>
+  <modules>
+    <module>app</module>
+    <module>libs</module>
+  </modules>
+  <build><plugins><plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-dependency-plugin</artifactId><version>3.5.0</version></plugin></plugins></build>`),
+  'libs/pom.xml': pom(`${parentOf('parent')}
+  <artifactId>libs</artifactId>
+  <packaging>pom</packaging>
+  <modules>
+    <module>core</module>
+    <module>util</module>
+  </modules>`),
+  'libs/core/pom.xml': pom(`${parentOf('libs')}
+  <artifactId>core</artifactId>
+  <dependencies>
+    <dependency><groupId>oracle.util</groupId><artifactId>util</artifactId><version>2.0</version></dependency>
+  </dependencies>`),
+  'libs/util/pom.xml': pom(`${parentOf('parent', '../../pom.xml')}
+  <groupId>oracle.util</groupId>
+  <artifactId>util</artifactId>
+  <version>2.0</version>`),
+  'app/pom.xml': pom(`${parentOf('parent')}
+  <artifactId>app</artifactId>
+  <dependencies>
+    <dependency><groupId>oracle</groupId><artifactId>core</artifactId><version>1.0</version></dependency>
+    <dependency><groupId>oracle.util</groupId><artifactId>util</artifactId><version>2.0</version><scope>test</scope></dependency>
+  </dependencies>`),
+};
+
+describe.skipIf(!mavenPresent)('Maven 3.8.7: reactor members, order and module edges', () => {
+  let root: string;
+  let log: string;
+  beforeAll(async () => {
+    root = await scratch('oracle-maven');
+    await writeTree(root, MAVEN_BUILD);
+    ({ stdout: log } = await run(
+      'mvn',
+      ['-o', '-B', '-Dstyle.color=never', '-s', 'settings.xml', 'dependency:tree', '-DoutputType=tgf'],
+      { cwd: root, maxBuffer: 16 << 20 },
+    ));
+  }, 300_000);
+  afterAll(async () => {
+    if (root !== undefined) await rm(root, { recursive: true, force: true });
+  });
+
+  /** The reactor in Maven's build order, from each project's `---< groupId:artifactId >---` banner. */
+  const reactor = () => [...log.matchAll(/^\[INFO\] -+< (\S+) >-+$/gm)].map((m) => m[1] as string);
+
+  it('has the reactor members Maven builds, and Maven builds each after the modules it needs', async () => {
+    const system = only(await ours(root), 'maven');
+    const order = reactor();
+    expect(order).toHaveLength(5);
+    expect(system.modules.map((module) => module.id).sort()).toEqual([...order].sort());
+    // Maven's order is a topological order of the edges we found: a parent and a dependency come first.
+    for (const edge of system.edges.filter((edge) => edge.kind !== 'aggregates')) {
+      expect(order.indexOf(edge.to), `${edge.from} -${edge.kind}-> ${edge.to}`).toBeLessThan(
+        order.indexOf(edge.from),
+      );
+    }
+    // And it is not the declaration order (app is listed first): the edges are what moved it.
+    expect(order.indexOf('oracle:app')).toBe(order.length - 1);
+  });
+
+  it('has the module→module dependencies, with their scopes, that dependency:tree prints', async () => {
+    const system = only(await ours(root), 'maven');
+    const members = new Set(reactor());
+    // Each project's TGF: `id g:a:packaging:version` nodes, `#`, then `from to scope` edges; the first node is
+    // the project itself, so its edges are the direct dependencies.
+    const theirs: string[] = [];
+    for (const block of log.split(/--- maven-dependency-plugin:[^\n]+---\n/).slice(1)) {
+      const lines = block.split('\n').map((line) => line.replace(/^\[INFO\] /, ''));
+      const end = lines.indexOf('#');
+      const nodes = new Map(
+        lines.slice(0, end).map((line) => {
+          const [id, gav] = line.split(' ');
+          const [group, artifact] = (gav as string).split(':');
+          return [id as string, `${group}:${artifact}`];
+        }),
+      );
+      const self = nodes.get((lines[0] as string).split(' ')[0] as string) as string;
+      for (const line of lines.slice(end + 1)) {
+        const edge = /^(\S+) (\S+) (\S+)$/.exec(line);
+        if (edge === null) break;
+        const to = nodes.get(edge[2] as string) as string;
+        if (nodes.get(edge[1] as string) === self && members.has(to))
+          theirs.push(`${self} -> ${to} (${edge[3]})`);
+      }
+    }
+    expect(theirs.length).toBeGreaterThan(0);
+    const edges = system.edges
+      .filter((edge) => edge.kind === 'dependency')
+      .map((edge) => `${edge.from} -> ${edge.to} (${edge.configuration ?? 'compile'})`);
+    expect([...new Set(edges)].sort()).toEqual(theirs.sort());
+  });
+});
