@@ -67,7 +67,7 @@ export async function changedExports(
   const built = await index.build();
   const repo = await openGitRepository(root, { contains: (p) => p.startsWith(root) });
   const inRepo = new ProjectInRepository(repo, root);
-  const state = await describeCodeState(inRepo, built.scan.files);
+  const state = await describeCodeState(inRepo, built);
   const impact = await analyzeChangeImpact(index, built, inRepo, state, { base, bundleTokens: 1000 });
   const byFile = new Map<string, string[]>();
   for (const entry of impact.changed_declarations)

@@ -72,7 +72,7 @@ describe.skipIf(!haveGoCorpus)('change_impact recall against go list -test -deps
 
     using index = new ProjectIndex(root);
     const project = await index.build();
-    const state = await describeCodeState(undefined, project.scan.files);
+    const state = await describeCodeState(undefined, project);
     let theirs = 0;
     let ours = 0;
     let checked = 0;

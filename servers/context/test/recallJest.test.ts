@@ -97,7 +97,7 @@ describe('change_impact recall against jest --findRelatedTests', () => {
   it('selects every test jest selects, for each changed module', { timeout: 300_000 }, async () => {
     using index = new ProjectIndex(root);
     const project = await index.build();
-    const state = await describeCodeState(undefined, project.scan.files);
+    const state = await describeCodeState(undefined, project);
     let theirs = 0;
     let ours = 0;
     for (const changed of [

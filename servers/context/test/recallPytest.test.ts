@@ -119,7 +119,7 @@ describe.skipIf(!havePytest || !haveCorpus)('change_impact recall against pytest
 
     using index = new ProjectIndex(root);
     const project = await index.build();
-    const state = await describeCodeState(undefined, project.scan.files);
+    const state = await describeCodeState(undefined, project);
     let theirs = 0;
     let ours = 0;
     const extras = new Set<string>();

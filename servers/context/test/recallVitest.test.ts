@@ -77,7 +77,7 @@ describe('change_impact recall against vitest related', () => {
     const root = generate();
     using index = new ProjectIndex(root);
     const project = await index.build();
-    const state = await describeCodeState(undefined, project.scan.files);
+    const state = await describeCodeState(undefined, project);
     let theirs = 0;
     let ours = 0;
     for (const changed of ['src/m0.ts', 'src/m3.ts', 'src/m9.ts', 'src/m15.ts', 'src/m20.ts']) {

@@ -89,7 +89,7 @@ export async function openProject(
     const index = projectIndexFor(root.realPath);
     const project = await index.build({ ...workControl(ctx), directory: root });
     const { git, whyNot } = await openRepository(root.realPath, ctx);
-    const state = await describeCodeState(git, project.scan.files, ctx.signal, whyNot);
+    const state = await describeCodeState(git, project, ctx.signal, whyNot);
     return { index, project, git, state, [Symbol.asyncDispose]: () => root.close() };
   } catch (error) {
     await root.close();
@@ -122,7 +122,7 @@ export const codeStateOutput = z
     dirty_files: z.number().int().describe('Project files that differ from HEAD (untracked included).'),
     tree_hash: z
       .string()
-      .describe('A hash of the dirty files (paths, status, sizes, times): same commit and hash, same code.'),
+      .describe('A hash of the dirty files (paths, status, bytes): same commit and hash, same code.'),
     note: z.string().optional(),
   })
   .describe('Which state of the code this answer describes.');

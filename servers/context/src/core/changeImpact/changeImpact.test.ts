@@ -44,7 +44,7 @@ async function impactOf(root: string, request: { base?: string; files?: string[]
   const built = await index.build();
   const repo = await openGitRepository(root, { contains: (p) => p.startsWith(root) }).catch(() => undefined);
   const inRepo = repo === undefined ? undefined : new ProjectInRepository(repo, root);
-  const state = await describeCodeState(inRepo, built.scan.files);
+  const state = await describeCodeState(inRepo, built);
   const impact = await analyzeChangeImpact(index, built, inRepo, state, { ...request, bundleTokens: 4000 });
   return impact;
 }
@@ -76,6 +76,16 @@ describe('change_impact', () => {
       },
     ]);
     expect(impact.bundle.hunks[0]?.diff).toContain('+export const PI = 3.14159;');
+    // The nearest dependents' signatures, not only the hunk: the barrel (re-exports only) has none to show,
+    // the test file is a test, so area.ts's exported declaration is what the budget buys.
+    expect(impact.bundle.signatures).toEqual([
+      {
+        file: 'src/area.ts',
+        distance: 2,
+        outline: '// src/area.ts (outline: exported declarations)\n2: export const area = (r: number) =>',
+      },
+    ]);
+    expect(impact.bundle.omitted).toBe(0);
     expect(impact.state).toMatchObject({ source: 'git', dirty_files: 1 });
     expect(impact.base?.revision).toBe('merge-base of HEAD and main');
   });

@@ -111,9 +111,13 @@ export class TestRules {
       case 'maven':
         return `mvn test -Dtest=${quote([...new Set(group.files.map(classNameOf))].join(','))} -Dsurefire.failIfNoSpecifiedTests=false`;
       case 'gradle': {
-        const gradle = this.files.has(joinRelative(group.cwd === '.' ? '' : group.cwd, 'gradlew'))
-          ? './gradlew'
-          : 'gradle';
+        // The wrapper sits at the build's root, above a subproject's folder: `../gradlew` from `app` runs
+        // that subproject's `test` with the build's own Gradle.
+        const folder = group.cwd === '.' ? '' : group.cwd;
+        const wrapper = this.nearest(joinRelative(folder, 'build.gradle'), ['gradlew']);
+        const up = wrapper === undefined ? 0 : depthOf(folder) - depthOf(wrapper === '.' ? '' : wrapper);
+        const gradle =
+          wrapper === undefined ? 'gradle' : up === 0 ? './gradlew' : `${'../'.repeat(up)}gradlew`;
         const names = [...new Set(group.files.map((file) => this.qualifiedClassOf(file)))];
         return `${gradle} test ${names.map((name) => `--tests ${quote(name)}`).join(' ')}`;
       }
@@ -198,6 +202,11 @@ function parsePackage(text: string | undefined): PackageInfo | undefined {
 function classNameOf(file: string): string {
   const base = file.slice(file.lastIndexOf('/') + 1);
   return base.slice(0, base.indexOf('.') < 0 ? base.length : base.indexOf('.'));
+}
+
+/** How many folders deep `folder` ('' for the root) is. */
+function depthOf(folder: string): number {
+  return folder === '' ? 0 : folder.split('/').length;
 }
 
 function relativeTo(folder: string, file: string): string {
