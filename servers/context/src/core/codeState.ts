@@ -39,29 +39,12 @@ export async function describeCodeState(
       note: whyNoGit ?? 'The project is not in a git repository: the answer describes the files as they are.',
     };
   }
-  const scope = project.prefix === '' ? [] : ['--', `:(literal)${project.prefix}`];
-  const [commit, status] = await Promise.all([
-    project.head(signal),
-    project.repo.output(
-      ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=all', ...scope],
-      {
-        signal,
-      },
-    ),
-  ]);
-  let dirty = 0;
-  const entries = status.stdout.split('\0');
-  for (let at = 0; at < entries.length; at++) {
-    const entry = entries[at] ?? '';
-    if (entry.length < 4) continue;
-    const file = project.toProject(entry.slice(3));
-    // A rename's source follows as its own field.
-    if (entry[0] === 'R' || entry[0] === 'C') at++;
-    if (file === undefined) continue;
-    dirty++;
-    const stat = stats.get(file);
-    hash.update(`${entry.slice(0, 2)}\0${file}\0${stat?.size ?? '-'}\0${stat?.mtimeMs ?? '-'}\n`);
+  const { head: commit, entries } = await project.status(signal);
+  for (const entry of entries) {
+    const stat = stats.get(entry.path);
+    hash.update(`${entry.code}\0${entry.path}\0${stat?.size ?? '-'}\0${stat?.mtimeMs ?? '-'}\n`);
   }
+  const dirty = entries.length;
   return {
     source: 'git',
     ...(commit === undefined ? {} : { commit }),
