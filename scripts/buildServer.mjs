@@ -59,6 +59,15 @@ if (['bundled.js', 'installed.js'].includes(binName)) throw new Error(`${entry}:
 // Further entry points a server starts itself, e.g. worker threads (package.json "groundwork.entries"); each
 // is built as dist/<name>.mjs beside installed.mjs, sharing its chunks, and imports its dependencies.
 const entries = pkg.groundwork?.entries ?? [];
+// V8 flags the bin sets before it compiles anything (package.json "groundwork.v8Flags"), e.g. build's
+// `--liftoff-only` (serverLoader.mjs says why). Set at start, never later: V8 keys its code cache by its flags.
+const v8Flags = pkg.groundwork?.v8Flags ?? [];
+if (
+  !Array.isArray(v8Flags) ||
+  !v8Flags.every((flag) => typeof flag === 'string' && /^--[a-z][\w-]*(=\S+)?$/.test(flag))
+) {
+  throw new Error(`${pkg.name}: groundwork.v8Flags must be a list of V8 flags such as "--liftoff-only".`);
+}
 
 /**
  * Start-up time is mostly the parsing and evaluation of bundled code, so code that no groundwork server
@@ -227,7 +236,7 @@ await build({
 await build({
   ...common,
   stdin: {
-    contents: `import { startServer } from ${JSON.stringify(fileURLToPath(new URL('./serverLoader.mjs', import.meta.url)))};\nstartServer();\n`,
+    contents: `import { startServer } from ${JSON.stringify(fileURLToPath(new URL('./serverLoader.mjs', import.meta.url)))};\nstartServer(${JSON.stringify(v8Flags)});\n`,
     resolveDir: root,
     sourcefile: binName,
   },

@@ -21,11 +21,23 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 
-/** Runs the server: the code-cached bundle when the installed dependencies are the bundled ones. */
-export async function startServer() {
+/**
+ * Runs the server: the code-cached bundle when the installed dependencies are the bundled ones. `v8Flags`
+ * (the server's package.json "groundwork.v8Flags") are set first, before anything is compiled: V8 refuses a
+ * code cache made under other flags, so a flag set later (when a grammar first loads, say) would make every
+ * cache written at exit one that the next start rejects. build sets `--liftoff-only`: tree-sitter's grammars
+ * are large wasm modules whose hot functions V8 otherwise recompiles with TurboFan while a first call parses
+ * (500 Groovy scripts: 200 ms of CPU in a fresh process, 40 ms with Liftoff's code alone, which parses as
+ * fast once warm).
+ */
+export async function startServer(v8Flags = []) {
+  if (v8Flags.length > 0) {
+    const v8 = require('node:v8');
+    for (const flag of v8Flags) v8.setFlagsFromString(flag);
+  }
   const bundle = path.join(__dirname, 'bundled.cjs');
   const differs = installedDiffers(bundle);
-  if (differs === undefined) return run(bundle);
+  if (differs === undefined) return run(bundle, v8Flags);
   process.stderr.write(
     `${differs}: the installed copy differs from the one bundled into this server; loading the installed packages (a slower start).\n`,
   );
@@ -151,12 +163,12 @@ function lookUp(name, from, stamp) {
  * external packages into calls to `_gwImp`, this module's own import, which resolves from the same
  * directory) and `import.meta.url` (`_gwUrl`, for the server's own code).
  */
-function run(file) {
+function run(file, v8Flags) {
   const source = readFileSync(file, 'utf8');
   // Hashing the source would cost more than the rest of this function; a build never keeps size and time.
   const { size, mtimeMs } = statSync(file);
   // V8 rejects a cache made under other flags (--cpu-prof, --expose-gc…): each set of flags gets its own.
-  const flags = hashOf(process.execArgv.join(' '));
+  const flags = hashOf([...process.execArgv, ...v8Flags].join(' '));
   const key = `${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}-${flags}`;
   const cacheFile = path.join(path.dirname(file), `${path.basename(file, '.cjs')}-${key}.v8cache`);
   const cachedData = readOptional(cacheFile);
