@@ -241,6 +241,37 @@ describe('ToolRegistry.call', () => {
     expect(outcome.structuredContent).toEqual({ nested: { kept: 1 } });
   });
 
+  it('leaves out null fields at any depth, in list items too, keeping the order of the others', async () => {
+    const item = z.object({ name: z.string(), note: z.string().nullable(), tags: z.array(z.string()) });
+    const { registry } = registryOf([
+      toolThat(
+        async () =>
+          ToolResult.success({
+            first: 'a',
+            items: [
+              { name: 'x', note: 'kept', tags: ['t'] },
+              { name: 'y', note: null, tags: [] },
+            ],
+            last: null,
+            after: 2,
+          }),
+        z.object({ first: z.string(), items: z.array(item), last: z.string().nullable(), after: z.number() }),
+      ),
+    ]);
+    const outcome = await registry.call('probe', { query: 'x' }, ctx, { structuredOutput: true });
+    const structured = outcome.structuredContent as Record<string, unknown>;
+    expect(structured).toEqual({
+      first: 'a',
+      items: [
+        { name: 'x', note: 'kept', tags: ['t'] },
+        { name: 'y', tags: [] },
+      ],
+      after: 2,
+    });
+    expect(Object.keys(structured)).toEqual(['first', 'items', 'after']);
+    expect(Object.keys((structured.items as object[])[1] as object)).toEqual(['name', 'tags']);
+  });
+
   it('returns text alone when the tool has no output schema', async () => {
     const { registry } = registryOf([toolThat(async () => ToolResult.success('plain words'))]);
     expect(await registry.call('probe', { query: 'x' }, ctx)).toEqual({

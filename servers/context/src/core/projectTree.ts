@@ -52,12 +52,13 @@ export function describeProjectTree(
         request.depth === 1
           ? file.dependencies
           : graph.reach([file.path], request.depth, 'dependencies').map((reach) => reach.path);
+      // In the output schema's order (path, language, dependencies, externals): see projectTreeTool.
       entry = {
         path: file.path,
+        ...(file.language === undefined ? {} : { language: file.language }),
         dependencies: reached.filter((dependency) => includedPaths.has(dependency)),
         externals: file.externals,
       };
-      if (file.language !== undefined) entry.language = file.language;
       entries.set(path, entry);
       return entry;
     },

@@ -101,11 +101,16 @@ export const projectTreeTool = defineTool({
     const tree = describeProjectTree(graph, { depth: args.depth, languages: args.languages });
     const key = pageKey(graph.stamp, args);
     const unresolved = { count: graph.unresolved.count, samples: graph.unresolved.samples.slice(0, 10) };
-    const common = {
+    // Fields in the output schema's order (the client gets them in that order): the answer fitList measured
+    // is then the very text the tool registry measures again, which it recognises without a second count.
+    const head = {
       state: opened.state,
       format: args.format,
       file_count: tree.paths.length,
       edge_count: tree.edge_count,
+    };
+    const { state, ...rest } = head;
+    const tail = {
       unresolved,
       excluded: {
         count: graph.excluded.count,
@@ -122,7 +127,15 @@ export const projectTreeTool = defineTool({
           ? { folders: page.folders, files: page.files }
           : { rendered: renderTree(page, args.format) };
       const cursor = paging.next_cursor === undefined ? {} : { next_cursor: paging.next_cursor };
-      return { mode: 'files' as const, ...common, ...body, ...cursor, truncated: page.truncated };
+      return {
+        state,
+        mode: 'files' as const,
+        ...rest,
+        ...body,
+        ...tail,
+        ...cursor,
+        truncated: page.truncated,
+      };
     };
     const files = await fitList(tree.paths, {
       budget: ctx.answer,
@@ -139,9 +152,16 @@ export const projectTreeTool = defineTool({
     const { answer } = await fitList(summary.folders, {
       budget: ctx.answer,
       frame: (folders, paging) => ({
+        state,
         mode: 'summary' as const,
-        ...common,
-        summary: { ...summary, folders, folders_truncated: paging.truncated },
+        ...rest,
+        summary: {
+          languages: summary.languages,
+          folders,
+          folders_truncated: paging.truncated,
+          most_connected: summary.most_connected,
+        },
+        ...tail,
         truncated: project.scan.truncated || files.nextOffset !== undefined || paging.truncated,
       }),
     });

@@ -59,6 +59,21 @@ export const MAVEN_TIMESTAMPS = [
 ];
 
 /**
+ * Our init scripts listen with the task-listener API Gradle 4.4 has, which a build with the configuration cache
+ * on rejects (Gradle 6.6+); a system property on the command line outranks gradle.properties, and Gradle before
+ * 6.6 ignores both names.
+ */
+const GRADLE_NO_CONFIGURATION_CACHE = [
+  '-Dorg.gradle.configuration-cache=false',
+  '-Dorg.gradle.unsafe.configuration-cache=false',
+];
+
+function gradleInitScriptArgs(scripts: readonly string[]): string[] {
+  if (scripts.length === 0) return [];
+  return [...GRADLE_NO_CONFIGURATION_CACHE, ...scripts.flatMap((script) => ['--init-script', script])];
+}
+
+/**
  * The steps a build request runs.
  * @example planBuild({ system: 'gradle', root, tasks: ['build'], network: false, useWrapper: false }, policy, { initScript })
  */
@@ -79,7 +94,7 @@ export function planBuild(
             '--no-daemon',
             ...(offline ? ['--offline'] : []),
             ...(request.keepGoing === true ? ['--continue'] : []),
-            ...(extra.gradleInitScripts ?? []).flatMap((script) => ['--init-script', script]),
+            ...gradleInitScriptArgs(extra.gradleInitScripts ?? []),
             ...(extra.toolArgs ?? []),
             ...request.tasks,
           ],

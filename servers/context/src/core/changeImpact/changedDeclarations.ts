@@ -1,7 +1,9 @@
-// Which exported declarations of a file a change touches: the file's outline now and in the base, compared by
-// name, and the lines the diff changed laid over each declaration's lines.
-import type { Language } from '../languages/fileLanguage.js';
+// Which exported declarations of a file a change touches. TS/JS: the file's outline now and in the base,
+// compared by name, and the lines the diff changed laid over each declaration's lines. Python, Go and the JVM
+// languages: each exported declaration's own text (comments left out) now and in the base, compared by name.
+import { isTsOrJs, type Language } from '../languages/fileLanguage.js';
 import { outlineSymbols, type SymbolEntry } from '../symbolOutline.js';
+import { type ExportedDeclaration, exportedDeclarations } from './exportedDeclarations.js';
 
 export interface ChangedDeclaration {
   file: string;
@@ -44,6 +46,7 @@ export async function changedDeclarations(
   after: string | undefined,
   diff: string | undefined,
 ): Promise<ChangedDeclaration[]> {
+  if (!isTsOrJs(language)) return changedByContent(file, language, before, after);
   const outline = async (text: string | undefined) =>
     text === undefined ? [] : await outlineSymbols(language, file, text).catch(() => [] as SymbolEntry[]);
   const [old, now] = await Promise.all([outline(before), outline(after)]);
@@ -94,6 +97,42 @@ export async function changedDeclarations(
     seen.add(key);
     return true;
   });
+}
+
+/** Added, removed, and modified where the declaration's text (comments left out) differs from the base's. */
+async function changedByContent(
+  file: string,
+  language: Exclude<Language, 'typescript' | 'javascript'>,
+  before: string | undefined,
+  after: string | undefined,
+): Promise<ChangedDeclaration[]> {
+  const declared = async (text: string | undefined) =>
+    text === undefined
+      ? new Map<string, ExportedDeclaration>()
+      : new Map(
+          (await exportedDeclarations(language, text).catch(() => [])).map((entry) => [entry.name, entry]),
+        );
+  const [old, now] = await Promise.all([declared(before), declared(after)]);
+  const entry = (
+    { name, kind, signature, line }: ExportedDeclaration,
+    change: ChangedDeclaration['change'],
+  ) => ({
+    file,
+    name,
+    kind,
+    change,
+    signature,
+    line,
+  });
+  const changed: ChangedDeclaration[] = [];
+  for (const declaration of now.values()) {
+    const previous = old.get(declaration.name);
+    if (previous === undefined) changed.push(entry(declaration, 'added'));
+    else if (previous.content !== declaration.content) changed.push(entry(declaration, 'modified'));
+  }
+  for (const declaration of old.values())
+    if (!now.has(declaration.name)) changed.push(entry(declaration, 'removed'));
+  return changed;
 }
 
 /** An exported declaration once per name others import it by (`export { local as name }`: as `name`). */
