@@ -15,7 +15,7 @@ export {
   pagingOutput,
 } from './answers/answerBudget.js';
 export { cursorKey, decodeCursor, encodeCursor } from './answers/cursor.js';
-export { type FitOptions, type Fitted, fitList, type Paging } from './answers/fitList.js';
+export { answerFits, type FitOptions, type Fitted, fitList, type Paging } from './answers/fitList.js';
 export { countTokens } from './answers/tokenCount.js';
 export { CancelledError, DomainError, throwIfAborted } from './domainError.js';
 export { AllowedPaths } from './files/allowedPaths.js';

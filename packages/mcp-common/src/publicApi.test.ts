@@ -23,6 +23,7 @@ describe('@groundwork/mcp-common public API', () => {
       'ToolError',
       'ToolResult',
       'answerBudget',
+      'answerFits',
       'completeFrom',
       'completeListItem',
       'completePath',

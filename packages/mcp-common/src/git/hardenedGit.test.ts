@@ -90,6 +90,31 @@ describe('hardened git', () => {
     expect(existsSync(path.join(markers, 'hook'))).toBe(false);
   });
 
+  it('reuses an opened repository only until its config changes: a driver added later is switched off too', async () => {
+    const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'reopened-git-')));
+    const markers = path.join(root, 'markers');
+    mkdirSync(markers);
+    git(root, 'init', '-q', '-b', 'main');
+    writeFileSync(path.join(root, '.gitattributes'), '*.txt filter=late\n');
+    writeFileSync(path.join(root, 'a.txt'), 'one\n');
+    git(root, 'add', '-A');
+    git(root, '-c', 'user.email=a@b', '-c', 'user.name=a', 'commit', '-qm', 'init');
+    const first = await openGitRepository(root, everywhere);
+    expect(await openGitRepository(root, everywhere)).toBe(first);
+    git(root, 'config', 'filter.late.clean', `sh -c 'touch ${markers}/clean; cat' --`);
+    writeFileSync(path.join(root, 'a.txt'), 'one\ntwo\n');
+    utimesSync(path.join(root, 'a.txt'), new Date(2001, 1, 1), new Date(2001, 1, 1));
+    const again = await openGitRepository(root, everywhere);
+    expect(again).not.toBe(first);
+    await again.output(['status', '--porcelain=v1']);
+    await again.output(['diff']);
+    expect(readdirSync(markers)).toEqual([]);
+    // The allowed directories are checked on every open, a reused repository's too.
+    await expect(openGitRepository(root, { contains: (p) => p !== root })).rejects.toMatchObject({
+      code: 'GIT_OUTSIDE_ALLOWED',
+    });
+  });
+
   it('finds no repository above the allowed directories', async () => {
     const { root } = hostileRepository();
     const inner = path.join(root, 'inner');

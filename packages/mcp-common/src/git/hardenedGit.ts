@@ -3,6 +3,8 @@
 // gpg for `log.showSignature`); every call here switches each of them off, finds the repository only inside
 // the allowed directories, and goes through runChild (deadline, own process group, scrubbed environment).
 // Pure (no MCP, no SDK): domain cores may import `@groundwork/mcp-common/git`.
+import { lstatSync } from 'node:fs';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { type ChildResult, runChild } from '../childProcess.js';
 import { DomainError } from '../domainError.js';
@@ -98,6 +100,13 @@ export class GitCommandError extends DomainError {
  */
 export async function openGitRepository(folder: string, options: OpenGitOptions): Promise<GitRepository> {
   const ceiling = ceilingOf(folder, options.contains);
+  const cacheKey = `${folder}\0${ceiling ?? ''}`;
+  const cached = opened.get(cacheKey);
+  if (cached !== undefined && signatureOf(cached.watched) === cached.signature) {
+    checkContained(cached.repo, options.contains);
+    return cached.repo;
+  }
+  opened.delete(cacheKey);
   const environment = {
     ...GIT_ENVIRONMENT,
     ...(ceiling === undefined ? {} : { GIT_CEILING_DIRECTORIES: ceiling }),
@@ -119,21 +128,111 @@ export async function openGitRepository(folder: string, options: OpenGitOptions)
     throw new GitUnavailableError('NOT_A_GIT_REPOSITORY', 'The folder is not inside a git work tree.');
   }
   const common = path.resolve(folder, commonDir);
-  for (const place of [topLevel, gitDir, common]) {
-    if (!options.contains(place)) {
+  // What the config watch must see before the config is read: a change after this makes the next open
+  // read it again.
+  const discovery = discoveryFiles(folder, topLevel, gitDir, common);
+  const before = signatureOf(discovery);
+  const config = await rawGit(
+    topLevel,
+    [...GIT_HARDENING, 'config', '--list', '--show-origin', '-z'],
+    environment,
+    options,
+  );
+  const listing = configListing(config.stdout, topLevel);
+  const repo = new GitRepository(
+    topLevel,
+    gitDir,
+    environment,
+    driverOverrides(listing.keys.filter((key) => DRIVER_KEYS.test(key)).join('\n')),
+    common,
+  );
+  checkContained(repo, options.contains);
+  // An include can pull in a file that does not exist yet (or one chosen by the branch): such a config is
+  // read again on every open. Otherwise the repository is kept until a file git found it or read its config
+  // from changes.
+  if (config.code === 0 && !listing.includes) {
+    const watched = [...new Set([...discovery, ...listing.origins])];
+    const signature = signatureOf(watched);
+    if (signatureOf(discovery) === before) {
+      if (opened.size >= MAX_OPENED) opened.delete(opened.keys().next().value as string);
+      opened.set(cacheKey, { repo, watched, signature });
+    }
+  }
+  return repo;
+}
+
+/** Repositories opened before, per folder and ceiling: reused while no file they were found by changes. */
+const opened = new Map<string, { repo: GitRepository; watched: string[]; signature: string }>();
+const MAX_OPENED = 64;
+
+function checkContained(repo: GitRepository, contains: (realAbsolute: string) => boolean): void {
+  for (const place of [repo.topLevel, repo.gitDir, repo.commonDir]) {
+    if (!contains(place)) {
       throw new GitUnavailableError(
         'GIT_OUTSIDE_ALLOWED',
         "The folder's git repository (work tree or .git folder) is not inside the allowed directories.",
       );
     }
   }
-  const drivers = await rawGit(
-    topLevel,
-    [...GIT_HARDENING, 'config', '--name-only', '--get-regexp', DRIVER_KEYS.source],
-    environment,
-    options,
+}
+
+/**
+ * The files whose change can make git find another repository from `folder` or read other config: every
+ * `.git` from the folder up to the work tree, the repository's config files, and the user's and the system's
+ * (git's own default places; the environment that could move them is not passed to git).
+ */
+function discoveryFiles(folder: string, topLevel: string, gitDir: string, common: string): string[] {
+  const files: string[] = [];
+  for (let dir = folder; ; dir = path.dirname(dir)) {
+    files.push(path.join(dir, '.git'));
+    if (dir === topLevel || path.dirname(dir) === dir || !dir.startsWith(topLevel)) break;
+  }
+  const home = process.env.HOME ?? homedir();
+  files.push(
+    gitDir,
+    path.join(gitDir, 'config'),
+    path.join(gitDir, 'config.worktree'),
+    path.join(common, 'config'),
+    path.join(common, 'config.worktree'),
+    path.join(home, '.gitconfig'),
+    path.join(home, '.config', 'git', 'config'),
+    '/etc/gitconfig',
   );
-  return new GitRepository(topLevel, gitDir, environment, driverOverrides(drivers.stdout));
+  return files;
+}
+
+/** Each file's identity, size and times (or its absence), in one string. */
+function signatureOf(files: readonly string[]): string {
+  return files
+    .map((file) => {
+      const stat = lstatSync(file, { bigint: true, throwIfNoEntry: false });
+      return stat === undefined
+        ? '-'
+        : `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.mode}`;
+    })
+    .join('|');
+}
+
+/** The keys of `git config --list --show-origin -z`, the files they came from, and whether any includes another. */
+function configListing(
+  listing: string,
+  cwd: string,
+): { keys: string[]; origins: string[]; includes: boolean } {
+  const fields = listing.split('\0');
+  const keys: string[] = [];
+  const origins = new Set<string>();
+  let includes = false;
+  for (let at = 0; at + 1 < fields.length; at += 2) {
+    const origin = fields[at] ?? '';
+    const entry = fields[at + 1] ?? '';
+    const newline = entry.indexOf('\n');
+    const key = newline === -1 ? entry : entry.slice(0, newline);
+    if (origin.startsWith('file:')) origins.add(path.resolve(cwd, origin.slice('file:'.length)));
+    else if (!origin.startsWith('command line:')) includes = true;
+    if (/^include(if\..*)?\.path$/i.test(key)) includes = true;
+    keys.push(key);
+  }
+  return { keys, origins: [...origins], includes };
 }
 
 export class GitRepository {
@@ -144,6 +243,8 @@ export class GitRepository {
     readonly gitDir: string,
     private readonly environment: Readonly<Record<string, string>>,
     private readonly overrides: readonly string[],
+    /** The common git dir (the main repository's, for a linked work tree). */
+    readonly commonDir: string = gitDir,
   ) {}
 
   /**

@@ -1,5 +1,7 @@
 // Naming commits in a repository nobody vouched for: a revision the caller typed (checked before git sees it),
 // and the default branch a change is measured against.
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { DomainError } from '../domainError.js';
 import { type GitRepository, isSafeRevision } from './hardenedGit.js';
 
@@ -31,16 +33,56 @@ export async function resolveCommit(
   return result.stdout.trim();
 }
 
+/** Branches taken as the default, in this order, when origin names none. */
+const DEFAULT_BRANCH_NAMES = ['main', 'master', 'trunk', 'develop'];
+
 /** The branch changes are measured against: origin's HEAD, else main, master, trunk or develop. */
 export async function defaultBranch(repo: GitRepository, signal?: AbortSignal): Promise<string | undefined> {
-  const remote = await repo.run(['symbolic-ref', '-q', '--short', 'refs/remotes/origin/HEAD'], { signal });
-  if (remote.code === 0 && remote.stdout.trim() !== '') return remote.stdout.trim();
-  for (const name of ['main', 'master', 'trunk', 'develop']) {
-    const found = await repo.run(['rev-parse', '--verify', '-q', `refs/heads/${name}`], { signal });
-    if (found.code === 0) return name;
+  return (await defaultBranchTip(repo, signal))?.branch;
+}
+
+/**
+ * The default branch and its commit, from one git process (which also lists the replace refs and reads the
+ * shallow file's stamp, the other things a merge-base depends on).
+ */
+async function defaultBranchTip(
+  repo: GitRepository,
+  signal?: AbortSignal,
+): Promise<{ branch: string; commit: string; history: string } | undefined> {
+  const listed = await repo.run(
+    [
+      'for-each-ref',
+      '--format=%(refname)%00%(symref)%00%(objectname)',
+      'refs/remotes/origin/HEAD',
+      ...DEFAULT_BRANCH_NAMES.map((name) => `refs/heads/${name}`),
+      'refs/replace/',
+    ],
+    { signal },
+  );
+  if (listed.code !== 0) return undefined;
+  const refs = new Map<string, { symref: string; commit: string }>();
+  for (const line of listed.stdout.split('\n')) {
+    const [name, symref, commit] = line.split('\0');
+    if (name !== undefined && symref !== undefined && commit !== undefined && commit !== '')
+      refs.set(name, { symref, commit });
+  }
+  const history = [...refs].filter(([name]) => name.startsWith('refs/replace/')).join(';');
+  const origin = refs.get('refs/remotes/origin/HEAD');
+  if (origin?.symref.startsWith('refs/remotes/'))
+    return { branch: origin.symref.slice('refs/remotes/'.length), commit: origin.commit, history };
+  for (const name of DEFAULT_BRANCH_NAMES) {
+    const found = refs.get(`refs/heads/${name}`);
+    if (found !== undefined) return { branch: name, commit: found.commit, history };
   }
   return undefined;
 }
+
+/**
+ * Merge-bases found before, per repository, pair of commits and replace refs and shallow boundary: a
+ * merge-base of two commits never changes while those stay.
+ */
+const mergeBases = new Map<string, string | null>();
+const MAX_MERGE_BASES = 256;
 
 /** The merge-base of `head` with the default branch, and the branch; undefined without one. */
 export async function mergeBaseWithDefaultBranch(
@@ -48,9 +90,29 @@ export async function mergeBaseWithDefaultBranch(
   head: string,
   signal?: AbortSignal,
 ): Promise<{ commit: string; branch: string } | undefined> {
-  const branch = await defaultBranch(repo, signal);
-  if (branch === undefined) return undefined;
-  const mergeBase = await repo.run(['merge-base', head, branch], { signal });
-  if (mergeBase.code !== 0) return undefined;
-  return { commit: mergeBase.stdout.trim(), branch };
+  const tip = await defaultBranchTip(repo, signal);
+  if (tip === undefined) return undefined;
+  const key = [repo.commonDir, head, tip.commit, tip.history, shallowStamp(repo)].join('\0');
+  // Only a commit's hash names the same commit for ever (a branch name moves).
+  const cacheable = /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(head);
+  let commit = cacheable ? mergeBases.get(key) : undefined;
+  if (commit === undefined) {
+    const mergeBase = await repo.run(['merge-base', '--end-of-options', head, tip.commit], { signal });
+    commit = mergeBase.code === 0 ? mergeBase.stdout.trim() : null;
+    if (cacheable) {
+      if (mergeBases.size >= MAX_MERGE_BASES) mergeBases.delete(mergeBases.keys().next().value as string);
+      mergeBases.set(key, commit);
+    }
+  }
+  return commit === null ? undefined : { commit, branch: tip.branch };
+}
+
+/** The shallow boundary and grafts files' size and time: a fetch that deepens history changes them. */
+function shallowStamp(repo: GitRepository): string {
+  return ['shallow', 'info/grafts']
+    .map((file) => {
+      const stat = statSync(path.join(repo.commonDir, file), { bigint: true, throwIfNoEntry: false });
+      return stat === undefined ? '-' : `${stat.size}:${stat.mtimeNs}`;
+    })
+    .join('|');
 }

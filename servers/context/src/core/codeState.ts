@@ -50,26 +50,8 @@ export async function describeCodeState(
       note: whyNoGit ?? 'The project is not in a git repository: the answer describes the files as they are.',
     };
   }
-  const scope = project.prefix === '' ? [] : ['--', `:(literal)${project.prefix}`];
-  const [commit, status] = await Promise.all([
-    project.head(signal),
-    project.repo.output(
-      ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=all', ...scope],
-      {
-        signal,
-      },
-    ),
-  ]);
-  const dirty: { status: string; file: string }[] = [];
-  const entries = status.stdout.split('\0');
-  for (let at = 0; at < entries.length; at++) {
-    const entry = entries[at] ?? '';
-    if (entry.length < 4) continue;
-    const file = project.toProject(entry.slice(3));
-    // A rename's source follows as its own field.
-    if (entry[0] === 'R' || entry[0] === 'C') at++;
-    if (file !== undefined) dirty.push({ status: entry.slice(0, 2), file });
-  }
+  const { head: commit, entries } = await project.status(signal);
+  const dirty = entries.map((entry) => ({ status: entry.code, file: entry.path }));
   // The bytes of the dirty files: a same-size edit within the file system's time granularity (or with its
   // time set back) changes the hash. Read through the project's confined source, so a link out is not read.
   const bytes = await readDirty(code.source, dirty.slice(0, MAX_HASHED_FILES), signal);

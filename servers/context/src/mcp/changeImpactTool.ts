@@ -1,5 +1,7 @@
 import {
+  type AnswerBudget,
   answerBudget,
+  answerFits,
   cursorKey,
   decodeCursor,
   defineTool,
@@ -170,8 +172,6 @@ export const changeImpactTool = defineTool({
 
     // The first page: each list in turn (changed files, tests, declarations, dependents) takes what fits,
     // leaving room for the first items of the lists after it; a cut list gets its own cursor in `cursors`.
-    const fitted: Lists = { ...empty };
-    const cursors: Partial<Record<PagedList, string>> = {};
     const frameWith = (lists: Lists, listCursors: Partial<Record<PagedList, string>>) => {
       const truncated = PAGED.some((name) => listCursors[name] !== undefined);
       return {
@@ -185,22 +185,34 @@ export const changeImpactTool = defineTool({
         ...(listCursors.dependents === undefined ? {} : { next_cursor: listCursors.dependents }),
       };
     };
-    for (const [position, list] of PAGED.entries()) {
-      const later = PAGED.length - position - 1;
-      const reserve = Math.min(later * LIST_RESERVE_TOKENS, Math.floor(ctx.answer.maxTokens / 2));
-      const { items, nextOffset } = await fitList<unknown, object>(impact[list], {
-        budget: answerBudget(Math.max(1, ctx.answer.maxTokens - reserve)),
-        cursorKey: keyOf(list),
-        frame: (run, paging) =>
-          frameWith(
-            { ...fitted, [list]: run },
-            paging.next_cursor === undefined ? cursors : { ...cursors, [list]: paging.next_cursor },
-          ),
-      });
-      (fitted as Record<PagedList, unknown[]>)[list] = items;
-      if (nextOffset !== undefined) cursors[list] = encodeCursor(nextOffset, keyOf(list));
-    }
-    return ToolResult.success(frameWith(fitted, cursors));
+    const firstPage = async (budgetOf: (maxTokens: number) => AnswerBudget) => {
+      const fitted: Lists = { ...empty };
+      const cursors: Partial<Record<PagedList, string>> = {};
+      for (const [position, list] of PAGED.entries()) {
+        const later = PAGED.length - position - 1;
+        const reserve = Math.min(later * LIST_RESERVE_TOKENS, Math.floor(ctx.answer.maxTokens / 2));
+        const { items, nextOffset } = await fitList<unknown, object>(impact[list], {
+          budget: budgetOf(Math.max(1, ctx.answer.maxTokens - reserve)),
+          cursorKey: keyOf(list),
+          frame: (run, paging) =>
+            frameWith(
+              { ...fitted, [list]: run },
+              paging.next_cursor === undefined ? cursors : { ...cursors, [list]: paging.next_cursor },
+            ),
+        });
+        (fitted as Record<PagedList, unknown[]>)[list] = items;
+        if (nextOffset !== undefined) cursors[list] = encodeCursor(nextOffset, keyOf(list));
+      }
+      return frameWith(fitted, cursors);
+    };
+    // Fitted by characters first, which bind for most answers, and then counted once (the registry's check
+    // of the same text is then a comparison); only when the tokens bind is each list fitted by them.
+    const byCharacters = await firstPage((maxTokens) => ({
+      maxTokens: Number.MAX_SAFE_INTEGER,
+      maxChars: answerBudget(maxTokens).maxChars,
+    }));
+    if (await answerFits(byCharacters, ctx.answer)) return ToolResult.success(byCharacters);
+    return ToolResult.success(await firstPage(answerBudget));
   },
 });
 

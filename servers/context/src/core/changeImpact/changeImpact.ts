@@ -250,11 +250,12 @@ export async function analyzeChangeImpact(
   return {
     state,
     ...(base === undefined ? {} : { base }),
+    // In the output schema's order: the answer the registry checks is then the text counted here.
     changed_files: changed,
     changed_declarations: declarations,
-    dependents,
     tests: testList,
     test_commands: testCommands,
+    dependents,
     bundle,
     notes,
   };

@@ -21,7 +21,20 @@ const WHOLE_FILE_CONTEXT = 100_000_000;
 /** git's empty tree: the base of a repository without commits. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
-/** The project folder inside a repository: paths are given to git and read back through it. */
+/** One `git status` of the project: HEAD, and every entry that differs from it. */
+export interface WorkTreeStatus {
+  /** HEAD's commit, or undefined in a repository without commits. */
+  head: string | undefined;
+  /** Tracked changes and untracked files, as project paths with their two-letter status (`??` untracked). */
+  entries: Array<{ path: string; code: string }>;
+  /** The untracked files (not ignored), as project paths. */
+  untracked: string[];
+}
+
+/**
+ * The project folder inside a repository, for one call: paths are given to git and read back through it,
+ * and the work tree's status is read once.
+ */
 export class ProjectInRepository {
   /** The project root relative to the work tree ('' at the top), `/`-separated. */
   readonly prefix: string;
@@ -64,10 +77,56 @@ export class ProjectInRepository {
     return [...new Set(result.stdout.split('\n').filter((name) => name !== '' && !name.endsWith('/HEAD')))];
   }
 
-  /** HEAD's commit, or undefined in a repository without commits. */
-  async head(signal?: AbortSignal): Promise<string | undefined> {
-    const result = await this.repo.run(['rev-parse', '--verify', '-q', 'HEAD^{commit}'], { signal });
-    return result.code === 0 ? result.stdout.trim() : undefined;
+  private statusRead: Promise<WorkTreeStatus> | undefined;
+
+  /**
+   * HEAD and the work tree's changes from one `git status` (porcelain v2 with the branch header, no
+   * ahead/behind count), read once per call (a later call makes a new ProjectInRepository).
+   */
+  status(signal?: AbortSignal): Promise<WorkTreeStatus> {
+    this.statusRead ??= this.readStatus(signal);
+    return this.statusRead;
+  }
+
+  private async readStatus(signal?: AbortSignal): Promise<WorkTreeStatus> {
+    const result = await this.repo.output(
+      [
+        'status',
+        '--porcelain=v2',
+        '-z',
+        '--branch',
+        '--no-ahead-behind',
+        '--untracked-files=all',
+        '--ignore-submodules=all',
+        ...this.scope,
+      ],
+      { signal },
+    );
+    let head: string | undefined;
+    const entries: WorkTreeStatus['entries'] = [];
+    const untracked: string[] = [];
+    const fields = result.stdout.split('\0');
+    for (let at = 0; at < fields.length; at++) {
+      const field = fields[at] ?? '';
+      const kind = field[0];
+      if (kind === '#') {
+        const oid = /^# branch\.oid ([0-9a-f]+)$/.exec(field)?.[1];
+        if (oid !== undefined) head = oid;
+        continue;
+      }
+      // `1 XY sub mH mI mW hH hI path`; `2 … Xscore path` then the source path as its own field;
+      // `u XY sub m1 m2 m3 mW h1 h2 h3 path`; `? path`.
+      const pathAt = kind === '1' ? 8 : kind === '2' ? 9 : kind === 'u' ? 10 : kind === '?' ? 1 : -1;
+      if (kind === '2') at++;
+      if (pathAt === -1) continue;
+      const parts = kind === '?' ? ['?', field.slice(2)] : field.split(' ');
+      const repoPath = kind === '?' ? field.slice(2) : parts.slice(pathAt).join(' ');
+      const file = this.toProject(repoPath);
+      if (file === undefined) continue;
+      entries.push({ path: file, code: kind === '?' ? '??' : (parts[1] ?? '') });
+      if (kind === '?') untracked.push(file);
+    }
+    return { head, entries, untracked };
   }
 
   /**
@@ -82,7 +141,7 @@ export class ProjectInRepository {
   ): Promise<{ commit: string; name: string }> {
     if (base !== undefined)
       return { commit: await resolveCommit(this.repo, base, 'base', signal), name: base };
-    const head = knownHead ?? (await this.head(signal));
+    const head = knownHead ?? (await this.status(signal)).head;
     if (head === undefined) return { commit: EMPTY_TREE, name: '(empty tree: no commits yet)' };
     const mergeBase = await mergeBaseWithDefaultBranch(this.repo, head, signal);
     if (mergeBase === undefined) return { commit: head, name: 'HEAD' };
@@ -116,16 +175,9 @@ export class ProjectInRepository {
       const status: ChangeStatus = code === 'A' ? 'added' : code === 'D' ? 'deleted' : 'modified';
       changed.push({ path: file, status });
     }
-    const untracked = await this.repo.output(
-      ['ls-files', '--others', '--exclude-standard', '-z', ...this.scope],
-      {
-        signal,
-      },
-    );
-    for (const entry of untracked.stdout.split('\0')) {
-      const file = entry === '' ? undefined : this.toProject(entry);
-      if (file !== undefined) changed.push({ path: file, status: 'added', untracked: true });
-    }
+    // Untracked files: the call's one `git status` lists them.
+    for (const file of (await this.status(signal)).untracked)
+      changed.push({ path: file, status: 'added', untracked: true });
     return changed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
