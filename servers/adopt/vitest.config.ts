@@ -4,5 +4,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // Tests wait for events, never for time; the timeouts only bound a test that wedges (the failure), so they are
 // far above what a test takes on a busy 2-core machine.
 export default defineConfig({
-  test: { exclude: [...configDefaults.exclude, '**/fixtures/**'], testTimeout: 120_000, hookTimeout: 120_000 },
+  test: {
+    exclude: [...configDefaults.exclude, '**/fixtures/**'],
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
 });

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { planBuild } from './buildCommand.js';
 
-const request = { system: 'gradle' as const, root: '/r', tasks: ['build'], network: false, useWrapper: false };
+const request = {
+  system: 'gradle' as const,
+  root: '/r',
+  tasks: ['build'],
+  network: false,
+  useWrapper: false,
+};
 const policy = { allowWrapper: false };
 
 describe('planBuild for Gradle', () => {
@@ -10,7 +16,9 @@ describe('planBuild for Gradle', () => {
     const args = step?.args ?? [];
     expect(args).toContain('-Dorg.gradle.configuration-cache=false');
     expect(args).toContain('-Dorg.gradle.unsafe.configuration-cache=false');
-    expect(args.indexOf('-Dorg.gradle.configuration-cache=false')).toBeLessThan(args.indexOf('--init-script'));
+    expect(args.indexOf('-Dorg.gradle.configuration-cache=false')).toBeLessThan(
+      args.indexOf('--init-script'),
+    );
     expect(args.slice(-1)).toEqual(['build']);
   });
 
