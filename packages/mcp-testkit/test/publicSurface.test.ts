@@ -10,6 +10,7 @@ describe('@groundwork/mcp-testkit', () => {
       'defaultBudgetProblem',
       'describeTransportContract',
       'logged',
+      'sarifSchemaErrors',
       'seededRandom',
       'shippedWorkflowProblems',
       'startHttpServer',
