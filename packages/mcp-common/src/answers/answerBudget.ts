@@ -34,6 +34,13 @@ export interface AnswerBudget {
   readonly maxTokens: number;
   /** Characters (UTF-16 code units, as JavaScript and the clients count) of the answer's text block. */
   readonly maxChars: number;
+  /**
+   * The text the client will get for a whole answer (the tool registry's rendering: output-schema parse,
+   * nulls dropped, compact JSON), or undefined for a value that is not one (a frame that fails the schema).
+   * fitList measures that text, so the registry's own measure of the answer is the same string and costs a
+   * comparison, whatever field order the tool built its answer in. Absent outside a call: plain JSON.
+   */
+  readonly render?: (answer: unknown) => string | undefined;
 }
 
 /** The budget of an answer of `maxTokens` (the default when not given). */

@@ -125,8 +125,12 @@ function startOf(
   return decodeCursor(options.cursor, options.cursorKey, options.cursorArgument);
 }
 
-/** Whether `answer` (a text block, or a value as the JSON of its text block) fits `budget`. */
+/**
+ * Whether `answer` (a text block, or a value as the text the client will get: the budget's rendering, else
+ * its JSON) fits `budget`.
+ */
 export async function answerFits(answer: unknown, budget: AnswerBudget = answerBudget()): Promise<boolean> {
-  const json = typeof answer === 'string' ? answer : (JSON.stringify(answer) ?? '');
+  const json =
+    typeof answer === 'string' ? answer : (budget.render?.(answer) ?? JSON.stringify(answer) ?? '');
   return json.length <= budget.maxChars && (await withinTokens(json, budget.maxTokens));
 }

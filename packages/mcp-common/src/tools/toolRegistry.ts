@@ -112,7 +112,11 @@ export class ToolRegistry {
     const parsed = parseArguments(tool.definition.input, rawArguments);
     if (!parsed.ok) return errorOutcome(maskForClient(parsed.message, rawArguments));
     const { input, budgetArgument } = tool.definition;
-    const answer = budgetOfArguments(parsed.value, budgetArgumentOf(input, budgetArgument));
+    const output = tool.definition.output;
+    const answer = {
+      ...budgetOfArguments(parsed.value, budgetArgumentOf(input, budgetArgument)),
+      ...(output === undefined ? {} : { render: (value: unknown) => renderAnswer(output, value) }),
+    };
     const ctx: ToolContext = { ...callContext, answer };
     // Measuring the answer is inside too: whatever fails, the client gets the one error answer, never a raw error.
     try {
@@ -160,8 +164,7 @@ export class ToolRegistry {
         `Tool '${name}' produced a result that does not match its output schema (a server bug).`,
       );
     }
-    // Nulls are sent as absent fields: the listed schema gives each field one type (see portableSchema).
-    const structured = withoutNullFields(checked.data) as Record<string, unknown>;
+    const structured = structuredOf(checked.data);
     const json = JSON.stringify(structured);
     const text =
       options.structuredOutput && this.textBlock === 'summary' ? summaryOf(structured, json) : json;
@@ -286,6 +289,21 @@ function withoutNullFields(value: unknown): unknown {
     return copy;
   }
   return value;
+}
+
+/** The structured content of an answer that passed its output schema. */
+function structuredOf(parsed: unknown): Record<string, unknown> {
+  // Nulls are sent as absent fields: the listed schema gives each field one type (see portableSchema).
+  return withoutNullFields(parsed) as Record<string, unknown>;
+}
+
+/**
+ * The text block a client gets for `value` (`ctx.answer.render`): the same steps as the answer itself, so the
+ * text fitList measured is the text measured here; undefined for a value the schema refuses.
+ */
+function renderAnswer(output: z.ZodType, value: unknown): string | undefined {
+  const checked = output.safeParse(value);
+  return checked.success ? JSON.stringify(structuredOf(checked.data)) : undefined;
 }
 
 /** An error answer; its text cut below what clients keep of an error (Claude Code: about 11,000 characters). */

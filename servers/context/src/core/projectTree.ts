@@ -52,7 +52,6 @@ export function describeProjectTree(
         request.depth === 1
           ? file.dependencies
           : graph.reach([file.path], request.depth, 'dependencies').map((reach) => reach.path);
-      // In the output schema's order (path, language, dependencies, externals): see projectTreeTool.
       entry = {
         path: file.path,
         ...(file.language === undefined ? {} : { language: file.language }),

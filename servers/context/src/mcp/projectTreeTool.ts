@@ -101,8 +101,6 @@ export const projectTreeTool = defineTool({
     const tree = describeProjectTree(graph, { depth: args.depth, languages: args.languages });
     const key = pageKey(graph.stamp, args);
     const unresolved = { count: graph.unresolved.count, samples: graph.unresolved.samples.slice(0, 10) };
-    // Fields in the output schema's order (the client gets them in that order): the answer fitList measured
-    // is then the very text the tool registry measures again, which it recognises without a second count.
     const head = {
       state: opened.state,
       format: args.format,

@@ -250,7 +250,6 @@ export async function analyzeChangeImpact(
   return {
     state,
     ...(base === undefined ? {} : { base }),
-    // In the output schema's order: the answer the registry checks is then the text counted here.
     changed_files: changed,
     changed_declarations: declarations,
     tests: testList,
