@@ -26,7 +26,7 @@ await import('../node_modules/${pkgName}/dist/bin.js');
 
 // Not needed to run: types, source maps, documentation (licences, skills and usage documents stay); the tree-sitter grammar packages'
 // C sources and native prebuilds (context loads only their .wasm, through web-tree-sitter); gpt-tokenizer's
-// browser builds and TypeScript sources (the server imports its ESM build).
+// browser builds, TypeScript sources and the vocabularies no answer is measured with.
 const IGNORE = [
   'node_modules/@groundwork/*/dist/*.v8cache',
   'node_modules/@groundwork/*/dist/*.verified',
@@ -44,7 +44,10 @@ const IGNORE = [
   'node_modules/@tree-sitter-grammars/*/prebuilds/',
   'node_modules/gpt-tokenizer/dist/',
   'node_modules/gpt-tokenizer/src/',
-  // (its data/o200k_base.tiktoken stays: answers are measured with it; install-test checks each bundle has it)
+  // Of its vocabularies only data/o200k_base.tiktoken is read (answers are measured with it); install-test
+  // checks each bundle has it and none of the others.
+  'node_modules/gpt-tokenizer/data/*',
+  '!node_modules/gpt-tokenizer/data/o200k_base.tiktoken',
   'package-lock.json',
   '',
 ].join('\n');

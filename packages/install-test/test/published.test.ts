@@ -146,8 +146,11 @@ describe.concurrent('MCP bundles', () => {
     });
     expect(manifest.server.mcp_config.env).toHaveProperty('GROUNDWORK_LOG_LEVEL');
     // Answers are measured with gpt-tokenizer's vocabulary (mcp-common's answers/vocabulary.ts); without it
-    // they fall back to counting bytes, so a bundle must not leave it out (.mcpbignore in bundle.mjs).
-    expect(existsSync(path.join(unpacked, 'node_modules/gpt-tokenizer/data/o200k_base.tiktoken'))).toBe(true);
+    // they fall back to counting bytes, so a bundle must not leave it out (.mcpbignore in bundle.mjs);
+    // it is the only one read, so the others stay out.
+    expect(await readdir(path.join(unpacked, 'node_modules/gpt-tokenizer/data'))).toEqual([
+      'o200k_base.tiktoken',
+    ]);
     // As Claude Desktop starts it: node, the entry, then the allowed directories as arguments.
     const entry = path.join(unpacked, 'server/index.mjs');
     const allowedDir = path.join(repoRoot, 'servers', name, demoOf(name).allowedDir);

@@ -80,7 +80,7 @@ describe('nowinandroid (Kotlin DSL)', () => {
 });
 
 describe('kafka (Groovy DSL)', () => {
-  it('has the projects of the multi-line include, the renamed one, and names the lines the grammar cannot parse', async () => {
+  it('has the projects of the multi-line include and the renamed one, and no SYNTAX_ERROR on the valid script', async () => {
     const workspace = await read('kafka');
     const [system] = workspace.systems;
     expect(system?.modules).toHaveLength(62);
@@ -97,9 +97,8 @@ describe('kafka (Groovy DSL)', () => {
     expect(ids).not.toContain(':storage:api');
     expect(system?.modules.find((module) => module.id === ':storage:storage-api')?.dir).toBe('storage/api');
     expect(system?.tools).toEqual([expect.objectContaining({ tool: 'gradle', version: '8.10' })]);
-    expect(workspace.problems.length).toBeGreaterThan(0);
-    for (const problem of workspace.problems)
-      expect(problem).toMatchObject({ file: 'build.gradle', code: 'SYNTAX_ERROR' });
+    // kafka builds: every error tree-sitter-groovy finds in its scripts is a gap of the grammar (NOTES.md).
+    expect(workspace.problems).toEqual([]);
   });
 
   it('reads every declaration of every project block in the whole build.gradle, each at its line', async () => {
@@ -137,6 +136,50 @@ describe('kafka (Groovy DSL)', () => {
     expect(system?.edges).toContainEqual(
       expect.objectContaining({ from: ':clients', to: ':generator', configuration: 'generator' }),
     );
+    const core = (line: number) =>
+      system?.dependencies
+        .filter((d) => d.module === ':core' && d.at.line === line)
+        .map((d) => d.coordinates);
+    // A comment after the notation (line 1076), a declaration in another's closure (1080, it falls through to
+    // the dependencies block), the closure's `exclude module:` lines (1081-1086) no dependencies.
+    expect([1076, 1077, 1080, 1081, 1082, 1085, 1086].map(core)).toEqual([
+      ['libs.commonsIo'],
+      ['libs.zookeeper'],
+      ['libs.dropwizardMetrics'],
+      [],
+      [],
+      [],
+      [],
+    ]);
+    // Another project's test classes (a file collection, not a project edge): read as written, marked unknown.
+    const testOutput = system?.dependencies.find((d) => d.module === ':core' && d.at.line === 1093);
+    expect(testOutput?.coordinates).toBe("project(':clients').sourceSets.test.output");
+    expect(testOutput?.version.unknown).toContain('only Gradle knows it');
+  });
+
+  it('reads every declaration line of the whole build.gradle, and nothing that is not one', async () => {
+    const [system] = (await read('kafka')).systems;
+    const lines = readFileSync(
+      fileURLToPath(new URL('./fixtures/real/kafka/build.gradle', import.meta.url)),
+      'utf8',
+    ).split('\n');
+    // The oracle, by lines of the file: a line `configuration notation` at any depth, the notation a `libs.`
+    // entry, a `project(…)` or a quoted `group:name…` (kafka writes no other kind); `from(project(':x').jar)`
+    // (a copy spec of a distribution task) and `println` are no declarations. Its configurations: the usual
+    // ones and its own `generator`, `shadowed`, `swagger`.
+    const declaration = /^\s+(\w+)[ (]+(libs\.|project\(|['"][\w.-]+:)/;
+    const expected = lines
+      .map((line, index) => ({ match: declaration.exec(line), line: index + 1 }))
+      .filter(({ match }) => match !== null && !['from', 'println'].includes(match[1] as string))
+      .map(({ line }) => line);
+    const ours = new Set(
+      [...(system?.dependencies ?? []), ...(system?.edges ?? [])]
+        .filter((d) => d.at.file === 'build.gradle')
+        .map((d) => d.at.line),
+    );
+    expect(expected.length).toBeGreaterThan(580);
+    expect(expected.filter((line) => !ours.has(line))).toEqual([]);
+    expect([...ours].filter((line) => !expected.includes(line)).map((line) => lines[line - 1])).toEqual([]);
   });
 });
 

@@ -3,7 +3,7 @@
 // assignments. Everything the Gradle readers need — settings, dependencies, repositories, blocks — is a call.
 import type { Node, Parser } from 'web-tree-sitter';
 import { parserFor, type ScriptLanguage } from '../../grammars/treeSitter.js';
-import { groovyChunks } from './groovyChunks.js';
+import { groovyChunks, groovyLexicalErrors } from './groovyChunks.js';
 
 export type ScriptValue =
   | { kind: 'string'; value: string; line: number }
@@ -45,12 +45,14 @@ export interface ParsedScript {
 export async function parseScript(text: string, language: ScriptLanguage): Promise<ParsedScript> {
   const parser = await parserFor(language);
   const whole = parseWith(parser, text, language);
-  if (language === 'kotlin' || whole.errorLines.length === 0) return whole;
+  if (language === 'kotlin') return whole;
+  // The grammar's errors in Groovy are mostly its own gaps (groovyLexicalErrors): what is reported is where
+  // the script is broken lexically, which no Groovy reader gets past.
+  const errorLines = groovyLexicalErrors(text);
+  if (whole.errorLines.length === 0) return { statements: whole.statements, errorLines };
   // One statement the grammar does not know can swallow the rest of a Groovy script: read it again one
   // top-level statement at a time (groovyChunks), so an error stays inside its statement.
-  const errorLines = new Set<number>();
-  const statements = parseInChunks(parser, text, 0, 0, errorLines);
-  return { statements, errorLines: [...errorLines].sort((a, b) => a - b) };
+  return { statements: parseInChunks(parser, text, 0, 0), errorLines };
 }
 
 /** Blocks re-read statement by statement at most this deep (`project(':x') { dependencies { … } }`). */
@@ -60,13 +62,7 @@ const MAX_CHUNK_DEPTH = 4;
  * `text` (starting at 0-based line `line` of the script) one statement at a time; a statement that still has
  * errors and is `head { body }` is read as its head with the body read the same way, one level down.
  */
-function parseInChunks(
-  parser: Parser,
-  text: string,
-  line: number,
-  depth: number,
-  errorLines: Set<number>,
-): ScriptStatement[] {
+function parseInChunks(parser: Parser, text: string, line: number, depth: number): ScriptStatement[] {
   const statements: ScriptStatement[] = [];
   for (const chunk of groovyChunks(text)) {
     const at = line + chunk.line;
@@ -74,24 +70,16 @@ function parseInChunks(
     const block = chunk.block;
     if (part.errorLines.length === 0 || block === undefined || depth >= MAX_CHUNK_DEPTH) {
       statements.push(...part.statements);
-      for (const errorLine of part.errorLines) errorLines.add(errorLine);
       continue;
     }
     const head = parseWith(parser, `${'\n'.repeat(at)}${chunk.text.slice(0, block.open)}{}`, 'groovy');
     const call = head.statements.length === 1 ? head.statements[0] : undefined;
     if (call?.kind !== 'call' || head.errorLines.length > 0) {
       statements.push(...part.statements);
-      for (const errorLine of part.errorLines) errorLines.add(errorLine);
       continue;
     }
     const bodyLine = at + (chunk.text.slice(0, block.open + 1).match(/\n/g)?.length ?? 0);
-    call.body = parseInChunks(
-      parser,
-      chunk.text.slice(block.open + 1, block.close),
-      bodyLine,
-      depth + 1,
-      errorLines,
-    );
+    call.body = parseInChunks(parser, chunk.text.slice(block.open + 1, block.close), bodyLine, depth + 1);
     statements.push(call);
   }
   return statements;
@@ -187,14 +175,17 @@ function groovyStatements(nodes: (Node | null)[]): ScriptStatement[] {
           (next.type === 'field_access' ||
             (list[index]?.type === 'ERROR' &&
               (next.type === 'identifier' ||
-                (next.type === 'local_variable_declaration' && /^\w+$/.test(next.text.trim()))))) &&
+                (next.type === 'local_variable_declaration' && /^\w+$/.test(withoutComments(next)))))) &&
           call.args.length === 1 &&
           call.args[0]?.kind === 'reference'
         ) {
+          // `project(':x').sourceSets.test.output` arrives as `project` and `(':x').sourceSets…`: no `.`.
+          const rest = withoutComments(next);
+          const path = (call.args[0] as { path: string }).path;
           call.args = [
             {
               kind: 'reference',
-              path: `${(call.args[0] as { path: string }).path}.${next.text.trim()}`,
+              path: rest.startsWith('(') ? `${path}${rest}` : `${path}.${rest}`,
               line: lineOf(next),
             },
           ];
@@ -217,10 +208,19 @@ function groovyStatements(nodes: (Node | null)[]): ScriptStatement[] {
   return statements;
 }
 
+/** The text of a property path the grammar read with the comment after it (`api libs.x // why`). */
+function withoutComments(node: Node): string {
+  return node.text
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/.*/g, '')
+    .trim();
+}
+
 function unwrapStatement(node: Node): Node {
-  return node.type === 'expression_statement' && node.namedChildCount === 1
-    ? (node.namedChild(0) as Node)
-    : node;
+  if (node.type !== 'expression_statement') return node;
+  // A comment after the expression is one of its named children (`commonsIo // why`).
+  const inner = present(node.namedChildren).filter((child) => !child.type.endsWith('comment'));
+  return inner.length === 1 ? (inner[0] as Node) : node;
 }
 
 function groovyStatement(node: Node): ScriptStatement | undefined {

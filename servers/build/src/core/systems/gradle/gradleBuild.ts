@@ -34,6 +34,44 @@ const NOT_CONFIGURATIONS = new Set([
   'artifactTypes',
 ]);
 
+/**
+ * Methods of the dependency a declaration's closure configures (`implementation(x) { exclude module: 'y' }`).
+ * Any other call in that closure falls through to the `dependencies` block around it and declares a
+ * dependency of the module (kafka's `implementation(libs.zookeeper) { implementation libs.dropwizardMetrics }`).
+ */
+const DEPENDENCY_METHODS = new Set([
+  'exclude',
+  'because',
+  'version',
+  'artifact',
+  'capabilities',
+  'attributes',
+  'targetConfiguration',
+  'transitive',
+  'force',
+  'changing',
+  'strictly',
+  'require',
+  'prefer',
+  'reject',
+  'endorseStrictVersions',
+  'doNotEndorseStrictVersions',
+  'requireCapability',
+  'requireCapabilities',
+]);
+
+/** `call` declares a dependency: in a `dependencies` block, or in a declaration's closure inside one. */
+function declaresDependency(call: ScriptCall, blocks: readonly string[]): boolean {
+  const at = blocks.lastIndexOf('dependencies');
+  if (at === -1 || call.receiver !== undefined || NOT_CONFIGURATIONS.has(call.name)) return false;
+  const inside = blocks.slice(at + 1);
+  if (inside.length === 0) return true;
+  return (
+    !DEPENDENCY_METHODS.has(call.name) &&
+    inside.every((block) => !NOT_CONFIGURATIONS.has(block) && !DEPENDENCY_METHODS.has(block))
+  );
+}
+
 /** Task container calls that create or configure tasks eagerly (Gradle's task configuration avoidance). */
 const EAGER_TASK_CALLS = new Set(['create', 'getByName', 'findByName', 'getByPath', 'all', 'whenTaskAdded']);
 
@@ -370,7 +408,7 @@ function readBuildScript(
   for (const { call, blocks } of walkCalls(statements)) {
     const parent = blocks[blocks.length - 1];
     const at = { file, line: call.line };
-    if (parent === 'dependencies' && !NOT_CONFIGURATIONS.has(call.name) && call.receiver === undefined) {
+    if (declaresDependency(call, blocks)) {
       const configuration = blocks.includes('buildscript') ? `buildscript:${call.name}` : call.name;
       for (const argument of call.args) {
         readNotation(system, module, configuration, argument, call, at, properties, scope);

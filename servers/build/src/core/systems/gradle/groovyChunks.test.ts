@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parserFor } from '../../grammars/treeSitter.js';
 import { parseScript } from './buildScript.js';
-import { groovyChunks } from './groovyChunks.js';
+import { groovyChunks, groovyLexicalErrors } from './groovyChunks.js';
 
 describe('groovyChunks', () => {
   it('cuts at top-level statements only, outside strings, comments and brackets, keeping every line', () => {
@@ -32,5 +33,35 @@ describe('groovyChunks', () => {
       (statement) => statement.kind === 'call' && statement.name === 'project',
     );
     expect(JSON.stringify(project)).toContain('"value":"g:n:1","line":7');
+  });
+
+  it('reports no error for the valid Groovy the grammar does not know (kafka build.gradle constructs)', async () => {
+    // Each line is valid Groovy (kafka builds with it) on which tree-sitter-groovy 0.1.2 makes an ERROR node.
+    const constructs = [
+      "componentSelection { rules ->\n  rules.all { boolean rejected = ['rc'].any { q -> q } }\n}\n",
+      'static def projectToJUnitXmlPath(project) {\n  return project\n}\n',
+      'test {\n  events = userTestLoggingEvents ?: testLoggingEvents\n}\n',
+      'logTestStdout.rehydrate(delegate, owner, this)()\n',
+      'cp.entries.findAll { it.kind == "src" }*.excludes = ["unit/"]\n',
+      "dependencies {\n  implementation(libs.x) {\n    exclude module: 'log4j'\n  }\n}\n",
+      'task t {\n  inputs.dir("a")\n    .withPropertyName("messages")\n}\n',
+      'ext {\n  versions = [:]\n}\n',
+    ];
+    const parser = await parserFor('groovy');
+    for (const text of constructs) {
+      expect(parser.parse(text)?.rootNode.hasError, text).toBe(true);
+      expect((await parseScript(text, 'groovy')).errorLines, text).toEqual([]);
+    }
+  });
+
+  it('reports where a script is broken for any Groovy reader, at its line', () => {
+    expect(groovyLexicalErrors("dependencies {\n  implementation 'a:b:1'\n}\n}}} (((\n")).toEqual([4]);
+    expect(groovyLexicalErrors("a = 'x\nb = 2\n")).toEqual([1]);
+    expect(groovyLexicalErrors('x {\n  y(\n}\n')).toEqual([3]);
+    expect(groovyLexicalErrors('x {\n  y()\n')).toEqual([1]);
+    expect(groovyLexicalErrors('a = 1\n/* never\nclosed\n')).toEqual([2]);
+    expect(groovyLexicalErrors('s = """open\n')).toEqual([1]);
+    // Brackets and quotes inside strings, comments and slashy regexes are no brackets.
+    expect(groovyLexicalErrors("a = '}' // (\nb = \"it's\"\nc = d ==~ /[(]/\n")).toEqual([]);
   });
 });

@@ -73,6 +73,51 @@ export function groovyChunks(source: string): GroovyChunk[] {
   return chunks;
 }
 
+/**
+ * The 1-based lines where the script is broken for any Groovy reader, found by the same lexical pass: a closing
+ * bracket with no opener or the wrong one, an opener never closed, a `'…'` or `"…"` string unclosed on its line,
+ * a comment or triple-quoted string never closed. tree-sitter-groovy 0.1.2 also errs on much valid Groovy
+ * (closure parameters `{ a -> }`, `?:`, `static def`, `*.`, `[:]`, a chain continued by a leading `.`,
+ * `exclude module: 'x'`), and re-read one statement at a time a braceless `if (x)` is cut from its body: so
+ * its errors in a script that is lexically whole are gaps of the grammar, not problems of the build.
+ */
+export function groovyLexicalErrors(source: string): number[] {
+  const errors = new Set<number>();
+  const open: { char: string; line: number }[] = [];
+  const pairs: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
+  let line = 1;
+  let last = '';
+  let index = 0;
+  while (index < source.length) {
+    const char = source[index] as string;
+    const token = tokenAt(source, index, last);
+    index += token.length;
+    if (token.length === 1 && '{(['.includes(char)) open.push({ char, line });
+    else if (token.length === 1 && char in pairs) {
+      if (open.at(-1)?.char === pairs[char]) open.pop();
+      else errors.add(line);
+    } else if (token.length === 1 && (char === "'" || char === '"')) errors.add(line);
+    else if (unclosedBlock(token)) errors.add(line);
+    line += token.split('\n').length - 1;
+    const comment = token.startsWith('//') || token.startsWith('/*');
+    if (!comment && token.trim() !== '') last = token.length === 1 ? char : 'literal';
+  }
+  // Without a stray closer, an opener never closed is where the script breaks off.
+  if (errors.size === 0) for (const unclosed of open) errors.add(unclosed.line);
+  return [...errors].sort((a, b) => a - b);
+}
+
+/** A `/* …` comment or a triple-quoted string that runs to the end of the script (tokenAt's last token). */
+function unclosedBlock(token: string): boolean {
+  for (const [start, end] of [
+    ['/*', '*/'],
+    ["'''", "'''"],
+    ['"""', '"""'],
+  ] as const)
+    if (token.startsWith(start)) return token.length < start.length + end.length || !token.endsWith(end);
+  return false;
+}
+
 /** The token at `index`: a comment, a string or slashy literal, or one character. */
 function tokenAt(source: string, index: number, last: string): string {
   const char = source[index] as string;
