@@ -2,16 +2,18 @@
 // project→project edges build_workspace finds must be the ones Gradle 4.4.1 itself evaluates (an init script
 // that prints every project's path, folder and ProjectDependency per configuration as JSON), and the reactor
 // members and module→module dependencies must be Maven's own (`mvn -o dependency:tree -DoutputType=tgf`, whose
-// log also prints the reactor in build order). Each tool runs once per file.
+// log also prints the reactor in build order), and each direct dependency's scope and version, where
+// build_dependencies says it comes from, must be the ones dependency:tree selects. Each tool runs once per file.
 import { execFile } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BuildSystemModel, Workspace } from '../../src/core/workspace/model.js';
+import { declaredDependencies } from '../../src/core/dependencies/declaredDependencies.js';
+import type { BuildSystemModel, DeclaredDependency, Workspace } from '../../src/core/workspace/model.js';
 import { readWorkspace } from '../../src/core/workspace/readWorkspace.js';
-import { MAVEN_SETTINGS, scratch, toolPresent, writeTree } from '../run/builds.js';
+import { DEBIAN_REPO, MAVEN_SETTINGS, scratch, toolPresent, writeTree } from '../run/builds.js';
 
 const run = promisify(execFile);
 
@@ -125,9 +127,19 @@ const parentOf = (artifact: string, relativePath?: string) =>
     relativePath === undefined ? '' : `<relativePath>${relativePath}</relativePath>`
   }</parent>`;
 
+const dependency = (group: string, artifact: string, more = '') =>
+  `    <dependency><groupId>${group}</groupId><artifactId>${artifact}</artifactId>${more}</dependency>`;
+const version = (value: string) => `<version>${value}</version>`;
+const ref = (name: string) => `$${'{'}${name}}`;
+
 // A parent that aggregates an app and a nested aggregator (libs) whose modules inherit from libs or, by
 // relativePath, from the root; a module with its own groupId and version; dependencies listed before the
 // modules they need, so Maven's reactor order is not the declaration order.
+// Versions from every static source, each candidate a different version so that the one Maven selects shows
+// which source won: a literal, a property (overridden by an intermediate parent, or a child, or through
+// another property), project.version, <dependencyManagement> of the parent and of the module itself (which
+// wins), a managed scope, and a BOM from Debian's repository imported by the parent (whose versions only Maven
+// knows; an explicit managed entry beats it).
 const MAVEN_BUILD: Record<string, string> = {
   'settings.xml': MAVEN_SETTINGS,
   'pom.xml': pom(`  <groupId>oracle</groupId>
@@ -138,18 +150,53 @@ const MAVEN_BUILD: Record<string, string> = {
     <module>app</module>
     <module>libs</module>
   </modules>
+  <properties>
+    <qdox.version>1.12.1</qdox.version>
+    <io.base>2.11.0</io.base>
+    <io.version>${ref('io.base')}</io.version>
+    <lang3.version>debian</lang3.version>
+    <guava.version>debian</guava.version>
+  </properties>
+  <dependencyManagement>
+    <dependencies>
+${dependency('org.junit', 'junit-bom', `${version('5.9.2')}<type>pom</type><scope>import</scope>`)}
+${dependency('org.junit.jupiter', 'junit-jupiter-params', version('5.9.2'))}
+${dependency('com.google.guava', 'guava', version(ref('guava.version')))}
+${dependency('commons-io', 'commons-io', version(ref('io.version')))}
+${dependency('junit', 'junit', `${version('4.13.2')}<scope>test</scope>`)}
+${dependency('org.slf4j', 'slf4j-api', version('1.7.32'))}
+    </dependencies>
+  </dependencyManagement>
   <build><plugins><plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-dependency-plugin</artifactId><version>3.5.0</version></plugin></plugins></build>`),
   'libs/pom.xml': pom(`${parentOf('parent')}
   <artifactId>libs</artifactId>
   <packaging>pom</packaging>
+  <properties>
+    <lang3.version>3.12.0</lang3.version>
+  </properties>
   <modules>
     <module>core</module>
     <module>util</module>
   </modules>`),
   'libs/core/pom.xml': pom(`${parentOf('libs')}
   <artifactId>core</artifactId>
+  <properties>
+    <guava.version>31.1-jre</guava.version>
+  </properties>
+  <dependencyManagement>
+    <dependencies>
+${dependency('org.slf4j', 'slf4j-api', version('debian'))}
+    </dependencies>
+  </dependencyManagement>
   <dependencies>
-    <dependency><groupId>oracle.util</groupId><artifactId>util</artifactId><version>2.0</version></dependency>
+${dependency('oracle.util', 'util', version('2.0'))}
+${dependency('org.apache.commons', 'commons-lang3', version(ref('lang3.version')))}
+${dependency('com.google.guava', 'guava')}
+${dependency('org.slf4j', 'slf4j-api')}
+${dependency('commons-io', 'commons-io')}
+${dependency('junit', 'junit')}
+${dependency('org.junit.jupiter', 'junit-jupiter-api', '<scope>test</scope>')}
+${dependency('org.junit.jupiter', 'junit-jupiter-params', '<scope>test</scope>')}
   </dependencies>`),
   'libs/util/pom.xml': pom(`${parentOf('parent', '../../pom.xml')}
   <groupId>oracle.util</groupId>
@@ -158,8 +205,9 @@ const MAVEN_BUILD: Record<string, string> = {
   'app/pom.xml': pom(`${parentOf('parent')}
   <artifactId>app</artifactId>
   <dependencies>
-    <dependency><groupId>oracle</groupId><artifactId>core</artifactId><version>1.0</version></dependency>
-    <dependency><groupId>oracle.util</groupId><artifactId>util</artifactId><version>2.0</version><scope>test</scope></dependency>
+${dependency(ref('project.groupId'), 'core', version(ref('project.version')))}
+${dependency('oracle.util', 'util', `${version('2.0')}<scope>test</scope>`)}
+${dependency('com.thoughtworks.qdox', 'qdox', version(ref('qdox.version')))}
   </dependencies>`),
 };
 
@@ -197,35 +245,99 @@ describe.skipIf(!mavenPresent)('Maven 3.8.7: reactor members, order and module e
     expect(order.indexOf('oracle:app')).toBe(order.length - 1);
   });
 
-  it('has the module→module dependencies, with their scopes, that dependency:tree prints', async () => {
-    const system = only(await ours(root), 'maven');
-    const members = new Set(reactor());
-    // Each project's TGF: `id g:a:packaging:version` nodes, `#`, then `from to scope` edges; the first node is
-    // the project itself, so its edges are the direct dependencies.
-    const theirs: string[] = [];
+  /**
+   * Each project's direct dependencies as Maven selected them. A project's TGF is `id g:a:packaging:version`
+   * nodes, `#`, then `from to scope` edges; the first node is the project itself, so its edges are the direct
+   * dependencies.
+   */
+  const directDependencies = () => {
+    const direct: Array<{ module: string; coordinates: string; version: string; scope: string }> = [];
     for (const block of log.split(/--- maven-dependency-plugin:[^\n]+---\n/).slice(1)) {
       const lines = block.split('\n').map((line) => line.replace(/^\[INFO\] /, ''));
       const end = lines.indexOf('#');
       const nodes = new Map(
         lines.slice(0, end).map((line) => {
           const [id, gav] = line.split(' ');
-          const [group, artifact] = (gav as string).split(':');
-          return [id as string, `${group}:${artifact}`];
+          const [group, artifact, , version] = (gav as string).split(':');
+          return [id as string, { coordinates: `${group}:${artifact}`, version: version as string }];
         }),
       );
-      const self = nodes.get((lines[0] as string).split(' ')[0] as string) as string;
+      const self = nodes.get((lines[0] as string).split(' ')[0] as string);
       for (const line of lines.slice(end + 1)) {
         const edge = /^(\S+) (\S+) (\S+)$/.exec(line);
         if (edge === null) break;
-        const to = nodes.get(edge[2] as string) as string;
-        if (nodes.get(edge[1] as string) === self && members.has(to))
-          theirs.push(`${self} -> ${to} (${edge[3]})`);
+        const to = nodes.get(edge[2] as string);
+        if (self !== undefined && to !== undefined && nodes.get(edge[1] as string) === self)
+          direct.push({ module: self.coordinates, ...to, scope: edge[3] as string });
       }
     }
+    return direct;
+  };
+
+  it('has the module→module dependencies, with their scopes, that dependency:tree prints', async () => {
+    const system = only(await ours(root), 'maven');
+    const members = new Set(reactor());
+    const theirs = directDependencies()
+      .filter((direct) => members.has(direct.coordinates))
+      .map((direct) => `${direct.module} -> ${direct.coordinates} (${direct.scope})`);
     expect(theirs.length).toBeGreaterThan(0);
     const edges = system.edges
       .filter((edge) => edge.kind === 'dependency')
       .map((edge) => `${edge.from} -> ${edge.to} (${edge.configuration ?? 'compile'})`);
     expect([...new Set(edges)].sort()).toEqual(theirs.sort());
+  });
+
+  // Where each version comes from, as build_dependencies answers it. Every candidate source in MAVEN_BUILD
+  // has a different version, so Maven's selection names the source that won; the table is that reading.
+  const SOURCES: Record<string, { source: string; file: string }> = {
+    'oracle:core oracle.util:util': { source: 'literal', file: 'libs/core/pom.xml' },
+    'oracle:core org.apache.commons:commons-lang3': { source: 'property', file: 'libs/pom.xml' },
+    'oracle:core com.google.guava:guava': { source: 'parent', file: 'libs/core/pom.xml' },
+    'oracle:core org.slf4j:slf4j-api': { source: 'dependency-management', file: 'libs/core/pom.xml' },
+    'oracle:core commons-io:commons-io': { source: 'parent', file: 'pom.xml' },
+    'oracle:core junit:junit': { source: 'parent', file: 'pom.xml' },
+    'oracle:core org.junit.jupiter:junit-jupiter-api': { source: 'bom', file: 'pom.xml' },
+    'oracle:core org.junit.jupiter:junit-jupiter-params': { source: 'parent', file: 'pom.xml' },
+    'oracle:app oracle:core': { source: 'property', file: 'app/pom.xml' },
+    'oracle:app oracle.util:util': { source: 'literal', file: 'app/pom.xml' },
+    'oracle:app com.thoughtworks.qdox:qdox': { source: 'property', file: 'pom.xml' },
+  };
+
+  it("answers each direct dependency's scope and version as Maven selects them, and the line to edit", async () => {
+    const workspace = await ours(root);
+    const declared = declaredDependencies(workspace, { system: 'maven' }).filter(
+      (d) => d.configuration !== 'import',
+    );
+    const theirs = directDependencies();
+    expect(declared.map((d) => `${d.module} ${d.coordinates}`).sort()).toEqual(
+      theirs.map((t) => `${t.module} ${t.coordinates}`).sort(),
+    );
+    expect(Object.keys(SOURCES).sort()).toEqual(theirs.map((t) => `${t.module} ${t.coordinates}`).sort());
+    for (const selected of theirs) {
+      const key = `${selected.module} ${selected.coordinates}`;
+      const ourOwn = declared.find((d) => `${d.module} ${d.coordinates}` === key) as DeclaredDependency;
+      expect(ourOwn.configuration, key).toBe(selected.scope);
+      const expected = SOURCES[key] as { source: string; file: string };
+      expect(ourOwn.version.source, key).toBe(expected.source);
+      if (expected.source === 'bom') {
+        // Only Maven knows a BOM's versions: said so, naming the BOM, and the BOM does hold Maven's version.
+        expect(ourOwn.version.spec, key).toBeUndefined();
+        expect(ourOwn.version.unknown, key).toContain('BOM');
+        expect(ourOwn.version.via, key).toBe('org.junit:junit-bom');
+        const bom = await readFile(`${DEBIAN_REPO}/org/junit/junit-bom/5.9.2/junit-bom-5.9.2.pom`, 'utf8');
+        const [, artifact] = selected.coordinates.split(':');
+        expect(bom).toMatch(
+          new RegExp(`<artifactId>${artifact}</artifactId>\\s*<version>${selected.version}</version>`),
+        );
+        continue;
+      }
+      expect(ourOwn.version.unknown, key).toBeUndefined();
+      expect(ourOwn.version.spec, key).toBe(selected.version);
+      // The line to edit (build_why's `edit`) is where that version is written.
+      const edit = ourOwn.version.definedAt ?? ourOwn.at;
+      expect(edit.file, key).toBe(expected.file);
+      const line = (await readFile(path.join(root, edit.file), 'utf8')).split('\n')[edit.line - 1];
+      expect(line, key).toContain(`>${selected.version}<`);
+    }
   });
 });

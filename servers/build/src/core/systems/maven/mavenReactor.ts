@@ -36,6 +36,8 @@ export interface Pom {
   groupId?: string | undefined;
   artifactId: string;
   version?: string | undefined;
+  /** Where the version is written: the POM's own <version>, else the <parent> it inherits it from. */
+  versionAt?: SourceLocation | undefined;
   packaging: string;
   parent?:
     | {
@@ -116,6 +118,7 @@ export async function parsePom(file: string, source: string): Promise<Pom> {
     properties.set(key, { value: typeof content === 'string' ? content : '', at: locate(node) });
   }
   const build = child(project, 'build');
+  const ownVersion = child(project, 'version');
   const pluginsOf = (owner: unknown, managed: boolean) =>
     children(child(owner, 'plugins'), 'plugin').map((plugin) => ({
       key: `${text(plugin, 'groupId') ?? 'org.apache.maven.plugins'}:${text(plugin, 'artifactId') ?? ''}`,
@@ -129,6 +132,12 @@ export async function parsePom(file: string, source: string): Promise<Pom> {
     groupId: text(project, 'groupId') ?? text(parentElement, 'groupId'),
     artifactId: text(project, 'artifactId') ?? '',
     version: text(project, 'version') ?? text(parentElement, 'version'),
+    versionAt:
+      ownVersion !== undefined
+        ? locate(ownVersion)
+        : parentElement === undefined
+          ? undefined
+          : locate(child(parentElement, 'version') ?? parentElement),
     packaging: text(project, 'packaging') ?? 'jar',
     parent:
       parentElement === undefined
@@ -246,7 +255,8 @@ function readReactor(system: BuildSystemModel, members: readonly Pom[], poms: Ma
       const resolvedGroup = resolveProperties(dependency.groupId, lineage).value;
       const resolvedCoordinates = `${resolvedGroup}:${dependency.artifactId}`;
       const local = reactorIds.has(resolvedCoordinates);
-      const scope = dependency.scope ?? 'compile';
+      // A dependency without a scope takes its <dependencyManagement> entry's (Maven injects it).
+      const scope = dependency.scope ?? nearestManaged(dependency, lineage)?.entry.scope ?? 'compile';
       system.dependencies.push({
         system: 'maven',
         module: idOf(pom),
@@ -323,10 +333,18 @@ const BUILT_IN = new Set([
   'version',
 ]);
 
-/** `${x}` replaced from the nearest POM defining x (and project.version); `unresolved` names what is not. */
+/** Property references deeper than this are a cycle or hostile: Maven itself refuses a cycle. */
+const MAX_PROPERTY_DEPTH = 16;
+
+/**
+ * `${x}` replaced from the nearest POM defining x (and project.version), and so on through properties whose
+ * values are references themselves; `via` is the first property named, `at` where the value of the first
+ * reference is finally written (the line to edit), `unresolved` the first name that is not known.
+ */
 function resolveProperties(
   value: string,
   lineage: readonly Pom[],
+  depth = 0,
 ): { value: string; via?: string; at?: SourceLocation; unresolved?: string } {
   let via: string | undefined;
   let at: SourceLocation | undefined;
@@ -340,17 +358,27 @@ function resolveProperties(
         : name.endsWith('artifactId')
           ? own?.artifactId
           : own?.version;
-      if (version !== undefined && !version.includes('${')) return version;
-    }
-    for (const pom of lineage) {
-      const property = pom.properties.get(name);
-      if (property !== undefined) {
-        at ??= property.at;
-        return property.value;
+      if (version !== undefined && !version.includes('${')) {
+        if (name.endsWith('version')) at ??= own?.versionAt;
+        return version;
       }
     }
-    unresolved ??= name;
-    return whole;
+    const property = lineage.map((pom) => pom.properties.get(name)).find((found) => found !== undefined);
+    if (property === undefined || depth >= MAX_PROPERTY_DEPTH) {
+      unresolved ??= name;
+      return whole;
+    }
+    if (!property.value.includes('${')) {
+      at ??= property.at;
+      return property.value;
+    }
+    const inner = resolveProperties(property.value, lineage, depth + 1);
+    if (inner.unresolved !== undefined) {
+      unresolved ??= inner.unresolved;
+      return whole;
+    }
+    at ??= inner.at ?? property.at;
+    return inner.value;
   });
   return {
     value: replaced,
@@ -373,28 +401,20 @@ function versionOf(dependency: PomDependency, lineage: readonly Pom[]): Declared
     }
     return { spec: resolved.value, source: 'property', via: resolved.via, definedAt: resolved.at };
   }
-  // No version: the nearest <dependencyManagement> entry (own POM first, then each parent) supplies it.
-  const [self, ...ancestors] = lineage;
-  for (const pom of [self, ...ancestors]) {
-    if (pom === undefined) continue;
-    const managed = pom.managed.find(
-      (entry) =>
-        entry.groupId === dependency.groupId &&
-        entry.artifactId === dependency.artifactId &&
-        entry.scope !== 'import',
-    );
-    if (managed?.version !== undefined) {
-      const resolved = resolveProperties(managed.version, lineage);
-      return {
-        spec: resolved.unresolved === undefined ? resolved.value : undefined,
-        source: pom === self ? 'dependency-management' : 'parent',
-        via: `${pom.file} <dependencyManagement>`,
-        definedAt: managed.versionAt ?? managed.at,
-        ...(resolved.unresolved === undefined
-          ? {}
-          : { unknown: `the property ${resolved.unresolved} is not defined in the POMs read.` }),
-      };
-    }
+  // No version: the nearest <dependencyManagement> entry (own POM first, then each parent) supplies it, and
+  // the line to edit is where its version is written (a property's definition when it names one).
+  const managed = nearestManaged(dependency, lineage);
+  if (managed?.entry.version !== undefined) {
+    const resolved = resolveProperties(managed.entry.version, lineage);
+    return {
+      spec: resolved.unresolved === undefined ? resolved.value : undefined,
+      source: managed.pom === lineage[0] ? 'dependency-management' : 'parent',
+      via: `${managed.pom.file}:${managed.entry.at.line} <dependencyManagement>${resolved.via === undefined ? '' : ` \${${resolved.via}}`}`,
+      definedAt: resolved.at ?? managed.entry.versionAt ?? managed.entry.at,
+      ...(resolved.unresolved === undefined
+        ? {}
+        : { unknown: `the property ${resolved.unresolved} is not defined in the POMs read.` }),
+    };
   }
   const boms = lineage.flatMap((pom) => pom.managed.filter((entry) => entry.scope === 'import'));
   if (boms.length > 0) {
@@ -413,6 +433,27 @@ function versionOf(dependency: PomDependency, lineage: readonly Pom[]): Declared
         ? 'no version and no <dependencyManagement> entry for it: Maven refuses this POM.'
         : `the version comes from the parent ${outside.groupId ?? '?'}:${outside.artifactId ?? '?'}, which is not in the tree; only Maven (resolve) knows it.`,
   };
+}
+
+/**
+ * The <dependencyManagement> entry that applies to a dependency: a child's entry replaces its parents' for
+ * the same groupId:artifactId (imported BOMs are not read: they are outside the repository).
+ */
+function nearestManaged(
+  dependency: PomDependency,
+  lineage: readonly Pom[],
+): { pom: Pom; entry: PomDependency } | undefined {
+  const group = resolveProperties(dependency.groupId, lineage).value;
+  for (const pom of lineage) {
+    const entry = pom.managed.find(
+      (managed) =>
+        managed.scope !== 'import' &&
+        managed.artifactId === dependency.artifactId &&
+        resolveProperties(managed.groupId, lineage).value === group,
+    );
+    if (entry !== undefined) return { pom, entry };
+  }
+  return undefined;
 }
 
 async function readMavenWrapper(context: ReadContext, system: BuildSystemModel, root: string): Promise<void> {
