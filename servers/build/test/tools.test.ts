@@ -1,8 +1,8 @@
 // The tools over the wire: the built bin on stdio, driven by the official SDK client, on the checked-in
-// fixtures and on hostile trees made by the test (a FIFO named build.gradle, a link out of the root, a POM over
-// the size cap, a build script that does not parse, a module cycle).
+// fixtures and on hostile trees made by the test (a FIFO named build.gradle, a link out of the root, a 50 MB POM
+// over the size cap, a build script that does not parse, a module cycle).
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,20 @@ async function tree(name: string, files: Record<string, string>): Promise<string
     await writeFile(path.join(root, file), text);
   }
   return root;
+}
+
+/** A well-formed POM of `megabytes` MB, written a megabyte of blanks at a time (no 50 MB string in memory). */
+async function writeBigPom(file: string, megabytes: number): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const handle = await open(file, 'w');
+  try {
+    await handle.write('<project><artifactId>big</artifactId>');
+    const blanks = Buffer.alloc(1024 * 1024, ' ');
+    for (let written = 0; written < megabytes; written++) await handle.write(blanks);
+    await handle.write('</project>\n');
+  } finally {
+    await handle.close();
+  }
 }
 
 describe('tools/list', () => {
@@ -134,8 +148,8 @@ describe('build_workspace', () => {
       'good/build.gradle': "dependencies {\n  implementation 'a:b:1.0'\n}\n",
       'broken/build.gradle': "dependencies {\n  implementation 'a:b:1.0'\n}\n}}} ((( \n",
       'outside/secret.txt': 'secret\n',
-      'big/pom.xml': `<project><artifactId>big</artifactId>${' '.repeat(9 * 1024 * 1024)}</project>`,
     });
+    await writeBigPom(path.join(root, 'big', 'pom.xml'), 50);
     execFileSync('mkfifo', [path.join(root, 'fifo-dir')]);
     await mkdir(path.join(root, 'fifo'), { recursive: true });
     execFileSync('mkfifo', [path.join(root, 'fifo', 'build.gradle')]);
@@ -163,8 +177,19 @@ describe('build_workspace', () => {
         expect.objectContaining({ id: ':broken' }),
       ]),
     );
+    // The 50 MB POM is refused by size before it is read, naming the file and the cap.
+    const big = problems.find((problem) => problem.code === 'FILE_TOO_LARGE') as { message?: string };
+    expect(big.message).toMatch(/^File 'big\/pom\.xml' holds 52428\d+ bytes or more, over the \d+ /);
     // No server-side path in the answer.
     expect(result.text).not.toContain(scratch);
+    // Asked about the oversized POM's own folder: answered, with the refusal as its only content.
+    const alone = await call('build_workspace', { path: path.join(root, 'big') });
+    expect(alone.isError).toBeFalsy();
+    expect(alone.structuredContent).toMatchObject({
+      modules: [],
+      problems: [{ file: 'pom.xml', code: 'FILE_TOO_LARGE' }],
+    });
+    // And the server goes on answering.
     const dependencies = await call('build_dependencies', { path: root, module: ':good' });
     expect(dependencies.structuredContent).toMatchObject({
       dependencies: [{ coordinates: 'a:b', version: { spec: '1.0' } }],
