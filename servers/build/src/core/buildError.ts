@@ -17,7 +17,8 @@ export type BuildErrorCode =
   | 'RUN_NOT_FOUND'
   | 'RUN_NOT_EXPLAINED'
   | 'RESOLVE_UNSUPPORTED'
-  | 'RESOLVE_FAILED';
+  | 'RESOLVE_FAILED'
+  | 'NETWORK_NEEDED';
 
 export class BuildError extends DomainError {
   override readonly name: string = 'BuildError';

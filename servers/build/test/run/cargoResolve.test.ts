@@ -89,4 +89,33 @@ describe.skipIf(!toolPresent('cargo'))('resolve on Cargo, against `cargo tree`',
     await expect(resolveIn(root, 'cargo', logs)).rejects.toMatchObject({ code: 'RESOLVE_FAILED' });
     expect(await readFile(lockFile, 'utf8')).toBe(lock);
   });
+
+  it('says the network is needed, naming the crate, when a dependency is in no local registry cache', {
+    timeout: 300_000,
+  }, async () => {
+    // A crate name made up per run, so no earlier run can have cached it.
+    const absent = `gw-absent-${process.pid}-${Date.now()}`;
+    const offline = await scratch('resolve-cargo-offline');
+    try {
+      await writeTree(offline, {
+        'Cargo.toml': crate('offline', '0.1.0', `${absent} = "1.2"\n`),
+        'src/lib.rs': '',
+      });
+      // The oracle: Cargo itself, offline, cannot resolve it, and says offline mode is why.
+      const metadata = spawnSync('cargo', ['metadata', '--format-version', '1', '--offline'], {
+        cwd: offline,
+        encoding: 'utf8',
+      });
+      expect(metadata.status).not.toBe(0);
+      expect(metadata.stderr).toContain(absent);
+      expect(metadata.stderr).toMatch(/offline mode/);
+      const refused = await resolveIn(offline, 'cargo', logs).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: 'NETWORK_NEEDED' });
+      expect((refused as Error).message).toContain(absent);
+      expect((refused as Error).message).toContain('network: true');
+      expect(await stat(path.join(offline, 'Cargo.lock')).catch(() => 'absent')).toBe('absent');
+    } finally {
+      await rm(offline, { recursive: true, force: true });
+    }
+  });
 });

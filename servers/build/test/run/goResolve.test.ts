@@ -81,4 +81,37 @@ describe.skipIf(!toolPresent('go', ['version']))('resolve on Go, against `go lis
     });
     expect(await readFile(path.join(root, 'go.mod'), 'utf8')).toBe(GO_MOD);
   });
+
+  it('says the network is needed, naming the module, when a require is in no module cache', {
+    timeout: 300_000,
+  }, async () => {
+    // A module path made up per run, so no earlier run can have cached it.
+    const absent = `example.org/absent-${process.pid}-${Date.now()}`;
+    const offline = await scratch('resolve-go-offline');
+    try {
+      await writeTree(offline, {
+        'go.mod': `module example.com/offline\n\ngo 1.16\n\nrequire ${absent} v1.2.3\n`,
+      });
+      // The oracle: Go itself, offline, cannot list the build for want of that module.
+      const listed = spawnSync('go', ['list', '-m', 'all'], {
+        cwd: offline,
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          GOFLAGS: '-mod=readonly',
+          GOPROXY: 'off',
+          GOTOOLCHAIN: 'local',
+          GOWORK: 'off',
+        },
+      });
+      expect(listed.status).not.toBe(0);
+      expect(listed.stderr).toContain('module lookup disabled by GOPROXY=off');
+      const refused = await resolveIn(offline, 'go', logs).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: 'NETWORK_NEEDED' });
+      expect((refused as Error).message).toContain(`${absent}@v1.2.3`);
+      expect((refused as Error).message).toContain('network: true');
+    } finally {
+      await rm(offline, { recursive: true, force: true });
+    }
+  });
 });

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NPM_MISSING_NOTE } from '../../src/core/resolve/resolveWithBuildTool.js';
 import type { BuildRun } from '../../src/core/run/runBuild.js';
 import { RunLogs } from '../../src/core/run/runLogs.js';
 import { resolveIn, scratch, toolPresent, writeTree } from './builds.js';
@@ -93,5 +94,32 @@ describe.skipIf(!toolPresent('npm'))('resolve on npm, against package-lock.json'
       (edge) => `${edge.from}>${edge.to}@${graph?.components.get(edge.to)?.version}`,
     );
     expect([...new Set(ours)].sort()).toEqual([...expected].sort());
+  });
+
+  it('marks a package no cache holds as missing and says how to install it', {
+    timeout: 300_000,
+  }, async () => {
+    // A package name made up per run, so no earlier run can have cached it.
+    const absent = `gw-absent-${process.pid}-${Date.now()}`;
+    const offline = await scratch('resolve-npm-offline');
+    try {
+      await writeTree(offline, {
+        'package.json': `{"name":"offline","version":"1.0.0","dependencies":{"${absent}":"^1.0.0"}}\n`,
+      });
+      // The oracle: npm itself cannot install it offline (nothing in its cache), so it is not installed.
+      const install = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund'], {
+        cwd: offline,
+        encoding: 'utf8',
+      });
+      expect(install.status).not.toBe(0);
+      expect(install.stderr).toContain('ENOTCACHED');
+      const resolution = await resolveIn(offline, 'npm', logs);
+      expect(resolution.graphs[0]?.edges).toEqual([
+        { from: 'offline', to: absent, failure: 'missing: not installed (run npm install)' },
+      ]);
+      expect(resolution.note).toBe(NPM_MISSING_NOTE);
+    } finally {
+      await rm(offline, { recursive: true, force: true });
+    }
   });
 });

@@ -39,6 +39,13 @@ export interface Resolution {
 export const CARGO_UNLOCKED_NOTE =
   'The workspace has no Cargo.lock: these are the versions Cargo resolves today (what `cargo build` would lock), not a locked set; the Cargo.lock that `cargo metadata` writes was removed again.';
 
+/**
+ * Said when npm ls finds a declared package not installed: npm ls only reads node_modules, so no network flag
+ * makes it fetch; installing is the repository's own step.
+ */
+export const NPM_MISSING_NOTE =
+  "Some declared packages are not installed (edges marked missing): npm ls reads node_modules and downloads nothing, with or without network: true. Run 'npm install' in the workspace (it needs the network for what npm's cache lacks), then resolve again.";
+
 /** What a resolve answer says when the build tool needed the network while offline. */
 function networkNote(evidence: string): string {
   return `The build tool needed the network while offline: "${evidence}". ${OFFLINE_FIX}`;
@@ -54,7 +61,9 @@ export async function resolveWithBuildTool(options: ResolveOptions): Promise<Res
       const text = await readOnlyCommand(options, 'npm', ['ls', '--all', '--json', '--long=false'], {
         npm_config_offline: options.network ? 'false' : 'true',
       });
-      return { graphs: readNpmTree(text), failures: [] };
+      const graphs = readNpmTree(text);
+      const missing = graphs.some((graph) => graph.edges.some((edge) => edge.failure?.startsWith('missing')));
+      return { graphs, failures: [], ...(missing ? { note: NPM_MISSING_NOTE } : {}) };
     }
     case 'cargo':
       return resolveCargo(options);
@@ -171,6 +180,14 @@ async function readOnlyCommand(
     });
     // npm ls exits 1 with a tree when something is missing or invalid; the tree says which.
     if (result.stdout.trim() === '') {
+      // Go and Cargo stop at the first module or crate they would have to download: say so (the tool's first
+      // line names what it missed), and how to allow it.
+      const lines = result.stderr.split('\n').filter((line) => line.trim() !== '');
+      const miss = options.network ? undefined : lines.map(offlineMiss).find((line) => line !== undefined);
+      if (miss !== undefined) {
+        const first = (lines[0] as string).trim().slice(0, 300);
+        throw new BuildError('NETWORK_NEEDED', networkNote(first === miss ? miss : `${first} … ${miss}`));
+      }
       throw new BuildError(
         'RESOLVE_FAILED',
         `'${command} ${args.join(' ')}' answered nothing (exit ${result.code}): ${result.stderr.trim().slice(0, 2_000)}`,

@@ -15,7 +15,7 @@ const OFFLINE_MISSES: readonly RegExp[] = [
   // cargo
   /attempting to make an HTTP request, but --offline was specified/,
   /failed to download .+ offline/i,
-  /you're in offline mode/i,
+  /you're (?:in|using) offline mode/i,
 ];
 
 /** The first line saying the build needed the network, or undefined. */
