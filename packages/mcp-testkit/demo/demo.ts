@@ -2,7 +2,18 @@
 // stdio and over streamable HTTP, and prints what it got. Each server names its demo call in its
 // package.json ("groundwork": { "demo": … }), so this file knows nothing server-specific.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -23,10 +34,23 @@ interface DemoCall {
   prompt?: { name: string; arguments?: Record<string, string>; complete?: string };
   /** The call to run as a task, when the demo call's tool cannot run as one (default: the demo call). */
   task?: { tool: string; arguments: Record<string, unknown> };
+  /**
+   * Calls that need a tool the README's demo does not (a build tool): the first whose `requires` command is
+   * on PATH runs, on a copy of `fixture` (relative to the server's folder; the copy is its `path`), the server
+   * started with `serverArgs` as well; with none on PATH the demo says so and goes on.
+   */
+  run?: Array<{
+    requires: string;
+    fixture: string;
+    tool: string;
+    arguments: Record<string, unknown>;
+    serverArgs: string[];
+  }>;
 }
 
 interface DemoServer {
   name: string;
+  dir: string;
   bin: string;
   allowedDir: string;
   call: DemoCall;
@@ -50,7 +74,8 @@ function discoverServers(): DemoServer[] {
         process.stderr.write(`(skipping ${folder}: not built or no demo call)\n`);
         return [];
       }
-      return [{ name, bin, allowedDir: path.join(serversDir, folder, call.allowedDir), call }];
+      const dir = path.join(serversDir, folder);
+      return [{ name, dir, bin, allowedDir: path.join(dir, call.allowedDir), call }];
     });
 }
 
@@ -59,9 +84,17 @@ async function exercise(client: Client, server: DemoServer, transport: string): 
   const { tools } = await client.listTools();
   console.log(`\n=== ${server.name} over ${transport}: ${info?.name} ${info?.version}`);
   console.log(`tools: ${tools.map((tool) => tool.name).join(', ')}`);
-  console.log(`call:  ${server.call.tool} ${JSON.stringify(server.call.arguments)}`);
+  await showCall(client, server.call.tool, server.call.arguments);
+}
+
+/** One tool call and the first lines of its answer; an error answer fails the demo. */
+async function showCall(client: Client, tool: string, args: Record<string, unknown>): Promise<void> {
+  console.log(`call:  ${tool} ${JSON.stringify(args)}`);
   const started = performance.now();
-  const result = await client.callTool({ name: server.call.tool, arguments: server.call.arguments });
+  // A build may take minutes: the SDK's default request timeout (60 s) is not the demo's to impose.
+  const result = await client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
+    timeout: 600_000,
+  });
   const elapsed = (performance.now() - started).toFixed(1);
   const shown = result.structuredContent ?? result.content;
   const lines = JSON.stringify(shown, null, 2).split('\n');
@@ -206,6 +239,56 @@ async function overHttp(server: DemoServer): Promise<void> {
   }
 }
 
+/** Whether `command` is an executable file in a PATH folder (looked up, not started: a JVM tool starts slowly). */
+function onPath(command: string): boolean {
+  const folders = (process.env.PATH ?? '').split(path.delimiter).filter((folder) => folder !== '');
+  return folders.some((folder) => {
+    const candidate = path.join(folder, command);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return statSync(candidate).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The server's `run` call, on a throw-away copy of its fixture, when its tool is installed; else a note. */
+async function showRun(server: DemoServer): Promise<void> {
+  const steps = server.call.run ?? [];
+  if (steps.length === 0) return;
+  const step = steps.find((candidate) => onPath(candidate.requires));
+  if (step === undefined) {
+    const tools = steps.map((candidate) => candidate.requires).join(' or ');
+    console.log(
+      `\n=== ${server.name}: ${steps[0]?.tool} not shown (it needs ${tools} on PATH, and none is found there)`,
+    );
+    return;
+  }
+  const copy = mkdtempSync(path.join(tmpdir(), 'groundwork-demo-'));
+  try {
+    cpSync(path.join(server.dir, step.fixture), copy, { recursive: true });
+    const client = new Client({ name: 'groundwork-demo', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [server.bin, '--allowed-dir', copy, ...step.serverArgs],
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      console.log(
+        `\n=== ${server.name} over stdio, ${step.requires} on PATH, started with ${step.serverArgs.join(' ')}, on a copy of ${step.fixture}`,
+      );
+      await showCall(client, step.tool, { ...step.arguments, path: copy });
+    } finally {
+      await client.close();
+    }
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
 function listeningUrl(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let seen = '';
@@ -230,6 +313,7 @@ if (servers.length === 0) {
 for (const server of servers) {
   await overStdio(server);
   await overHttp(server);
+  await showRun(server);
 }
 console.log(
   `\nDemo done: ${servers.length} server(s), each over stdio (a skill, a prompt, a completion) and streamable HTTP (a task).`,
