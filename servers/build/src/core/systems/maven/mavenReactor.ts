@@ -333,19 +333,33 @@ const BUILT_IN = new Set([
   'version',
 ]);
 
-/** Property references deeper than this are a cycle or hostile: Maven itself refuses a cycle. */
+/** Property references deeper than this are refused (Maven itself refuses a cycle). */
 const MAX_PROPERTY_DEPTH = 16;
+/** A resolved value longer than this is refused: `${a}${a}` chains would otherwise grow it exponentially. */
+const MAX_VALUE_CHARS = 1_000;
+
+interface Resolved {
+  value: string;
+  /** The first property named. */
+  via?: string;
+  /** Where the value of the first reference is finally written (the line to edit). */
+  at?: SourceLocation;
+  /** The first property that cannot be resolved: not defined, in a cycle, too deep or too long. */
+  unresolved?: string;
+}
 
 /**
  * `${x}` replaced from the nearest POM defining x (and project.version), and so on through properties whose
- * values are references themselves; `via` is the first property named, `at` where the value of the first
- * reference is finally written (the line to edit), `unresolved` the first name that is not known.
+ * values are references themselves. Each property is resolved once per call (`memo`), so a hostile POM costs
+ * at most its property count in work.
  */
 function resolveProperties(
   value: string,
   lineage: readonly Pom[],
+  memo = new Map<string, Resolved>(),
   depth = 0,
-): { value: string; via?: string; at?: SourceLocation; unresolved?: string } {
+): Resolved {
+  if (!value.includes('${')) return { value };
   let via: string | undefined;
   let at: SourceLocation | undefined;
   let unresolved: string | undefined;
@@ -363,29 +377,44 @@ function resolveProperties(
         return version;
       }
     }
-    const property = lineage.map((pom) => pom.properties.get(name)).find((found) => found !== undefined);
-    if (property === undefined || depth >= MAX_PROPERTY_DEPTH) {
-      unresolved ??= name;
+    const found = resolveProperty(name, lineage, memo, depth);
+    if (found.unresolved !== undefined) {
+      unresolved ??= found.unresolved;
       return whole;
     }
-    if (!property.value.includes('${')) {
-      at ??= property.at;
-      return property.value;
-    }
-    const inner = resolveProperties(property.value, lineage, depth + 1);
-    if (inner.unresolved !== undefined) {
-      unresolved ??= inner.unresolved;
-      return whole;
-    }
-    at ??= inner.at ?? property.at;
-    return inner.value;
+    at ??= found.at;
+    return found.value;
   });
   return {
-    value: replaced,
+    value: unresolved === undefined ? replaced : value,
     ...(via === undefined ? {} : { via }),
     ...(at === undefined ? {} : { at }),
     ...(unresolved === undefined ? {} : { unresolved }),
   };
+}
+
+function resolveProperty(
+  name: string,
+  lineage: readonly Pom[],
+  memo: Map<string, Resolved>,
+  depth: number,
+): Resolved {
+  const known = memo.get(name);
+  if (known !== undefined) return known;
+  const property = lineage.map((pom) => pom.properties.get(name)).find((found) => found !== undefined);
+  const refused: Resolved = { value: '', unresolved: name };
+  if (property === undefined || depth >= MAX_PROPERTY_DEPTH) return refused;
+  // Refused while it is being resolved: a reference back to it is a cycle.
+  memo.set(name, refused);
+  const inner = resolveProperties(property.value, lineage, memo, depth + 1);
+  const result: Resolved =
+    inner.unresolved !== undefined
+      ? { value: '', unresolved: inner.unresolved }
+      : inner.value.length > MAX_VALUE_CHARS
+        ? refused
+        : { value: inner.value, at: inner.at ?? property.at };
+  memo.set(name, result);
+  return result;
 }
 
 function versionOf(dependency: PomDependency, lineage: readonly Pom[]): DeclaredVersion {
@@ -396,7 +425,7 @@ function versionOf(dependency: PomDependency, lineage: readonly Pom[]): Declared
       return {
         source: 'property',
         via: resolved.unresolved,
-        unknown: `the property ${resolved.unresolved} is not defined in the POMs read (a parent outside the tree, a profile or -D); only Maven knows it.`,
+        unknown: `the property ${resolved.unresolved} is not defined in the POMs read (a parent outside the tree, a profile or -D; or it refers to itself, or grows past ${MAX_VALUE_CHARS} characters); only Maven knows it.`,
       };
     }
     return { spec: resolved.value, source: 'property', via: resolved.via, definedAt: resolved.at };
@@ -413,7 +442,7 @@ function versionOf(dependency: PomDependency, lineage: readonly Pom[]): Declared
       definedAt: resolved.at ?? managed.entry.versionAt ?? managed.entry.at,
       ...(resolved.unresolved === undefined
         ? {}
-        : { unknown: `the property ${resolved.unresolved} is not defined in the POMs read.` }),
+        : { unknown: `the property ${resolved.unresolved} cannot be resolved from the POMs read.` }),
     };
   }
   const boms = lineage.flatMap((pom) => pom.managed.filter((entry) => entry.scope === 'import'));
