@@ -125,6 +125,9 @@ describe.skipIf(!present)('build_run on Maven 3.8.7, against its reactor summary
     const upToDate = run.tasks.filter((task) => task.outcome === 'UP-TO-DATE').map((task) => task.task);
     expect(upToDate).toContain('core:compiler:compile');
     expect(log.match(/Nothing to compile - all classes are up to date/g)?.length).toBe(upToDate.length);
+    // Debian's Maven ends even a -B build with terminal resets: the log keeps them, the answer's tail does not.
+    expect(log).toContain('\u001b[');
+    expect(run.log_tail.join('\n')).not.toContain('\u001b');
   });
 
   it('reports a compiler error at the file, line and column javac gave', { timeout: 300_000 }, async () => {

@@ -11,6 +11,7 @@ import {
 } from '@groundwork/mcp-common/childProcess';
 import type { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import type { CacheRecord } from '../cache/cacheExplain.js';
+import { plainText } from '../text/terminalText.js';
 import {
   BUILD_ENV_NAMES,
   type BuildPolicy,
@@ -149,7 +150,8 @@ export async function runBuild(options: BuildRunOptions): Promise<BuildRun> {
 
   for (const [index, step] of steps.entries()) {
     const stepStarted = Date.now();
-    const onLine = (line: string) => {
+    const onLine = (raw: string) => {
+      const line = plainText(raw);
       tail.push(line);
       options.onLine?.(line);
       network ??= offlineMiss(line);
