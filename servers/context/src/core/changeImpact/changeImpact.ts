@@ -14,7 +14,7 @@ import { outlineSymbols, renderOutline } from '../symbolOutline.js';
 import { WorkBudget, type WorkControl } from '../workBudget.js';
 import { type ChangedDeclaration, changedDeclarations } from './changedDeclarations.js';
 import { formerImporters } from './formerImporters.js';
-import type { ChangedFile, ProjectInRepository } from './gitChanges.js';
+import type { ChangedFile, ProjectInRepository, TreeChanges } from './gitChanges.js';
 import { goTestsReaching } from './goTestBinaries.js';
 import { pythonPackageLoaders } from './pythonPackageLoads.js';
 import { type Runner, type TestGroup, TestRules } from './testSelection.js';
@@ -85,6 +85,8 @@ export async function analyzeChangeImpact(
   const notes: string[] = [];
   let changed: ChangedFile[];
   let base: { revision: string; commit: string } | undefined;
+  // The diff from the base: each tracked file's hunks and the blob it had there.
+  let diff: TreeChanges = { changed: [], diffs: new Map(), baseBlobs: new Map() };
   if (request.files !== undefined) {
     changed = [...new Set(request.files.map(normalize))].sort().map((path) => ({
       path,
@@ -96,6 +98,11 @@ export async function analyzeChangeImpact(
     if (git !== undefined && request.base !== undefined) {
       const resolved = await git.resolveBase(request.base, signal, state.commit);
       base = { revision: resolved.name, commit: resolved.commit };
+      diff = await git.changes(
+        resolved.commit,
+        changed.map((file) => file.path),
+        signal,
+      );
     }
   } else if (git === undefined) {
     throw new DomainError(
@@ -105,19 +112,10 @@ export async function analyzeChangeImpact(
   } else {
     const resolved = await git.resolveBase(request.base, signal, state.commit);
     base = { revision: resolved.name, commit: resolved.commit };
-    changed = await git.changedFiles(resolved.commit, signal);
+    diff = await git.changes(resolved.commit, undefined, signal);
+    changed = diff.changed;
   }
-
-  const diffs =
-    git !== undefined && base !== undefined
-      ? await git.diffs(
-          base.commit,
-          changed
-            .filter((file) => !file.untracked)
-            .flatMap((file) => [file.path, ...(file.previous_path ? [file.previous_path] : [])]),
-          signal,
-        )
-      : new Map<string, string>();
+  const diffs = diff.diffs;
 
   // Exported declarations: compared with the base version where there is one.
   const budget = new WorkBudget(signal);
@@ -132,9 +130,10 @@ export async function analyzeChangeImpact(
   const inBase = (file: ChangedFile) => git !== undefined && base !== undefined && file.status !== 'added';
   const baseTexts =
     git !== undefined && base !== undefined
-      ? await git.baseVersions(
+      ? await git.baseTexts(
           base.commit,
           compared.filter(inBase).map((file) => file.previous_path ?? file.path),
+          diff.baseBlobs,
           signal,
         )
       : new Map<string, string>();
@@ -142,9 +141,7 @@ export async function analyzeChangeImpact(
     const language = languageOf(file.path)!;
     const after = file.status === 'deleted' ? undefined : await readText(source, file.path, signal);
     const basePath = file.previous_path ?? file.path;
-    const before = inBase(file)
-      ? (baseTexts.get(basePath) ?? (await git!.baseVersion(base!.commit, basePath, signal)))
-      : undefined;
+    const before = inBase(file) ? baseTexts.get(basePath) : undefined;
     if (before === undefined && base === undefined && file.status !== 'deleted') {
       // No base to compare with (`files` alone): every export of the file is what can be observed.
       const exported = await changedDeclarations(file.path, language, undefined, after, undefined);

@@ -2,6 +2,7 @@
 // (committed since the base, staged, unstaged and untracked), the diff of each and a file's base version.
 import path from 'node:path';
 import { type GitRepository, mergeBaseWithDefaultBranch, resolveCommit } from '@groundwork/mcp-common/git';
+import { BoundedCache } from './boundedCache.js';
 
 export type ChangeStatus = 'added' | 'modified' | 'deleted' | 'renamed';
 
@@ -18,8 +19,21 @@ export interface ChangedFile {
 /** Context lines that make a diff's one hunk the whole file (more lines than any file read here holds). */
 const WHOLE_FILE_CONTEXT = 100_000_000;
 
+/** Base texts by blob id, across calls and repositories: at most 2,000 of them, 32 M characters in all. */
+const blobText = new BoundedCache<string>(2000, 32_000_000, (text) => text.length);
+
 /** git's empty tree: the base of a repository without commits. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/** What a diff from a base revision to the work tree shows. */
+export interface TreeChanges {
+  /** Sorted by path. */
+  changed: ChangedFile[];
+  /** Each tracked file's unified diff (`-U3`), by project path. */
+  diffs: Map<string, string>;
+  /** The blob id each modified, deleted or renamed file had in the base, by its base path. */
+  baseBlobs: Map<string, string>;
+}
 
 /** One `git status` of the project: HEAD, and every entry that differs from it. */
 export interface WorkTreeStatus {
@@ -148,53 +162,108 @@ export class ProjectInRepository {
     return { commit: mergeBase.commit, name: `merge-base of HEAD and ${mergeBase.branch}` };
   }
 
-  /** Files that differ between `base` and the work tree (committed, staged, unstaged), and untracked ones. */
-  async changedFiles(base: string, signal?: AbortSignal): Promise<ChangedFile[]> {
-    const diff = await this.repo.output(['diff', '--name-status', '-z', '-M', base, ...this.scope], {
-      signal,
-    });
-    const fields = diff.stdout.split('\0');
-    const changed: ChangedFile[] = [];
-    for (let at = 0; at < fields.length - 1; ) {
-      const code = fields[at++] ?? '';
-      if (code.startsWith('R') || code.startsWith('C')) {
-        const from = this.toProject(fields[at++] ?? '');
-        const to = this.toProject(fields[at++] ?? '');
-        if (to === undefined) continue;
-        if (code.startsWith('C')) changed.push({ path: to, status: 'added' });
-        else
-          changed.push({
-            path: to,
-            status: 'renamed',
-            ...(from === undefined ? {} : { previous_path: from }),
-          });
-        continue;
-      }
-      const file = this.toProject(fields[at++] ?? '');
-      if (file === undefined) continue;
-      const status: ChangeStatus = code === 'A' ? 'added' : code === 'D' ? 'deleted' : 'modified';
-      changed.push({ path: file, status });
-    }
-    // Untracked files: the call's one `git status` lists them.
-    for (const file of (await this.status(signal)).untracked)
-      changed.push({ path: file, status: 'added', untracked: true });
-    return changed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  }
-
-  /** The unified diff of the tracked files between `base` and the work tree, per project file. */
-  async diffs(base: string, files: readonly string[], signal?: AbortSignal): Promise<Map<string, string>> {
-    const byFile = new Map<string, string>();
-    if (files.length === 0) return byFile;
-    const specs = files.map((file) => `:(literal)${this.toRepo(file)}`);
-    const result = await this.repo.output(['diff', '-U3', '--no-color', '-M', base, '--', ...specs], {
-      signal,
-    });
-    for (const section of result.stdout.split(/^(?=diff --git )/m)) {
+  /**
+   * What differs between `base` and the work tree (committed, staged, unstaged), from one
+   * `git diff --patch-with-raw`: the changed files (with the untracked ones from the call's `git status`,
+   * unless `files` limits the diff to those project files), each tracked file's unified diff, and the blob
+   * each changed file had in `base`.
+   */
+  async changes(base: string, files?: readonly string[], signal?: AbortSignal): Promise<TreeChanges> {
+    const changes: TreeChanges = { changed: [], diffs: new Map(), baseBlobs: new Map() };
+    if (files?.length === 0) return changes;
+    const specs =
+      files === undefined ? this.scope : ['--', ...files.map((file) => `:(literal)${this.toRepo(file)}`)];
+    // `--no-abbrev` gives the raw part whole blob ids and leaves the patch as plain `-U3` prints it.
+    const result = await this.repo.output(
+      ['diff', '--patch-with-raw', '-z', '--no-abbrev', '-U3', '--no-color', '-M', base, ...specs],
+      { signal },
+    );
+    const patchAt = this.readRaw(result.stdout, changes);
+    // A cut output ends in a section cut short: it is left out, not shown as the file's diff.
+    const sections = result.stdout.slice(patchAt).split(/^(?=diff --git )/m);
+    if (result.truncated) sections.pop();
+    for (const section of sections) {
       const target = /^\+\+\+ b\/(.+)$/m.exec(section)?.[1] ?? /^--- a\/(.+)$/m.exec(section)?.[1];
       const file = target === undefined ? undefined : this.toProject(target);
-      if (file !== undefined) byFile.set(file, section);
+      if (file !== undefined) changes.diffs.set(file, section);
     }
-    return byFile;
+    if (files === undefined) {
+      // Untracked files: the call's one `git status` lists them.
+      for (const file of (await this.status(signal)).untracked)
+        changes.changed.push({ path: file, status: 'added', untracked: true });
+    }
+    changes.changed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return changes;
+  }
+
+  /**
+   * The raw records of `git diff --raw -z` (`:mode mode blob blob status`, then one path, or two for a rename
+   * or copy) into `changes`; where the patch after them starts.
+   */
+  private readRaw(output: string, changes: TreeChanges): number {
+    let at = 0;
+    const field = () => {
+      const end = output.indexOf('\0', at);
+      const text = output.slice(at, end === -1 ? output.length : end);
+      at = end === -1 ? output.length : end + 1;
+      return text;
+    };
+    while (output[at] === ':') {
+      const [, , oldBlob, , code = ''] = field().split(' ');
+      const twoPaths = code.startsWith('R') || code.startsWith('C');
+      const from = this.toProject(field());
+      const to = twoPaths ? this.toProject(field()) : from;
+      if (to === undefined) continue;
+      if (code.startsWith('C')) changes.changed.push({ path: to, status: 'added' });
+      else if (code.startsWith('R'))
+        changes.changed.push({
+          path: to,
+          status: 'renamed',
+          ...(from === undefined ? {} : { previous_path: from }),
+        });
+      else
+        changes.changed.push({
+          path: to,
+          status: code === 'A' ? 'added' : code === 'D' ? 'deleted' : 'modified',
+        });
+      if (
+        from !== undefined &&
+        oldBlob !== undefined &&
+        /^[0-9a-f]{40,64}$/.test(oldBlob) &&
+        !/^0+$/.test(oldBlob)
+      )
+        changes.baseBlobs.set(from, oldBlob);
+    }
+    // The raw part ends with an empty field before the patch.
+    return output[at] === '\0' ? at + 1 : at;
+  }
+
+  /**
+   * The texts of files in `base`, by their base paths: a blob's text is kept across calls (a blob id names
+   * its bytes for ever), the others read with one whole-file diff (`baseVersions`), then one by one.
+   */
+  async baseTexts(
+    base: string,
+    files: readonly string[],
+    blobs: ReadonlyMap<string, string>,
+    signal?: AbortSignal,
+  ): Promise<Map<string, string>> {
+    const texts = new Map<string, string>();
+    const missing: string[] = [];
+    for (const file of files) {
+      const known = blobText.get(blobs.get(file) ?? '');
+      if (known === undefined) missing.push(file);
+      else texts.set(file, known);
+    }
+    const read = await this.baseVersions(base, missing, signal);
+    for (const file of missing) {
+      const text = read.get(file) ?? (await this.baseVersion(base, file, signal));
+      if (text === undefined) continue;
+      texts.set(file, text);
+      const blob = blobs.get(file);
+      if (blob !== undefined) blobText.set(blob, text);
+    }
+    return texts;
   }
 
   /**
