@@ -10,9 +10,9 @@ import { languageOf } from '../languages/fileLanguage.js';
 import { dirnameOf } from '../languages/resolvedImport.js';
 import type { IndexedProject, ProjectIndex } from '../projectIndex.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../projectScan.js';
-import { outlineSymbols, renderOutline } from '../symbolOutline.js';
 import { WorkBudget, type WorkControl } from '../workBudget.js';
 import { type ChangedDeclaration, changedDeclarations } from './changedDeclarations.js';
+import { dependentSignature } from './dependentOutlines.js';
 import { formerImporters } from './formerImporters.js';
 import type { ChangedFile, ProjectInRepository, TreeChanges } from './gitChanges.js';
 import { goTestsReaching } from './goTestBinaries.js';
@@ -243,7 +243,15 @@ export async function analyzeChangeImpact(
   const testList = [...tests.values()].sort((a, b) => a.distance - b.distance || (a.path < b.path ? -1 : 1));
   const testCommands = await rules.groups(testList);
 
-  const bundle = await bundleOf(project, changed, diffs, dependents, request.bundleTokens, signal);
+  const bundle = await bundleOf(
+    index.root,
+    project,
+    changed,
+    diffs,
+    dependents,
+    request.bundleTokens,
+    signal,
+  );
   return {
     state,
     ...(base === undefined ? {} : { base }),
@@ -258,6 +266,7 @@ export async function analyzeChangeImpact(
 }
 
 async function bundleOf(
+  root: string,
   project: IndexedProject,
   changed: readonly ChangedFile[],
   diffs: ReadonlyMap<string, string>,
@@ -274,8 +283,9 @@ async function bundleOf(
   };
   // Counted as the whole answer is (mcp-common's one tokenizer).
   let remaining = budgetTokens - (await countTokens(JSON.stringify(bundle)));
-  const take = async (entry: object): Promise<boolean> => {
-    const cost = (await countTokens(JSON.stringify(entry))) + 1;
+  /** Takes `entry` when its cost (`tokens`, counted here unless given) fits what is left. */
+  const take = async (entry: object, tokens?: number): Promise<boolean> => {
+    const cost = tokens ?? (await countTokens(JSON.stringify(entry))) + 1;
     if (cost > remaining) {
       bundle.omitted++;
       return false;
@@ -291,18 +301,16 @@ async function bundleOf(
     if (await take(entry)) bundle.hunks.push(entry);
   }
   for (const dependent of dependents.slice(0, MAX_SIGNATURE_FILES)) {
-    const language = languageOf(dependent.path);
-    if (language === undefined) continue;
-    const text = await readText(project.source, dependent.path, signal);
-    if (text === undefined) continue;
-    const symbols = await outlineSymbols(language, dependent.path, text).catch(() => []);
-    if (symbols.length === 0) continue;
-    const entry = {
-      file: dependent.path,
-      distance: dependent.distance,
-      outline: renderOutline(dependent.path, symbols),
-    };
-    if (await take(entry)) bundle.signatures.push(entry);
+    const signature = await dependentSignature(
+      root,
+      project.scan,
+      project.source,
+      dependent.path,
+      dependent.distance,
+      signal,
+    );
+    if (signature !== undefined && (await take(signature.entry, signature.tokens)))
+      bundle.signatures.push(signature.entry);
   }
   bundle.omitted += Math.max(0, dependents.length - MAX_SIGNATURE_FILES);
   return bundle;

@@ -1,9 +1,39 @@
 // Which exported declarations of a file a change touches. TS/JS: the file's outline now and in the base,
 // compared by name, and the lines the diff changed laid over each declaration's lines. Python, Go and the JVM
 // languages: each exported declaration's own text (comments left out) now and in the base, compared by name.
+import { createHash } from 'node:crypto';
 import { isTsOrJs, type Language } from '../languages/fileLanguage.js';
 import { outlineSymbols, type SymbolEntry } from '../symbolOutline.js';
+import { BoundedCache } from './boundedCache.js';
 import { type ExportedDeclaration, exportedDeclarations } from './exportedDeclarations.js';
+
+/**
+ * What parsing a version of a changed file found (its outline, or its exported declarations), by language,
+ * file and a hash of its text: a warm call compares the same versions again without parsing them. At most
+ * 2,000 versions, about 16 M characters of signatures and declarations in all.
+ */
+const parsed = new BoundedCache<SymbolEntry[] | ExportedDeclaration[]>(2000, 16_000_000, (entries) =>
+  entries.reduce(
+    (weight, entry) =>
+      weight + 100 + entry.signature.length + ('content' in entry ? entry.content.length : 0),
+    100,
+  ),
+);
+
+async function keptParse<T extends SymbolEntry[] | ExportedDeclaration[]>(
+  what: 'outline' | 'exports',
+  language: Language,
+  file: string,
+  text: string,
+  parse: () => Promise<T>,
+): Promise<T> {
+  const key = `${what}\0${language}\0${file}\0${createHash('sha256').update(text).digest('hex')}`;
+  const known = parsed.get(key) as T | undefined;
+  if (known !== undefined) return known;
+  const found = await parse();
+  parsed.set(key, found);
+  return found;
+}
 
 export interface ChangedDeclaration {
   file: string;
@@ -48,7 +78,11 @@ export async function changedDeclarations(
 ): Promise<ChangedDeclaration[]> {
   if (!isTsOrJs(language)) return changedByContent(file, language, before, after);
   const outline = async (text: string | undefined) =>
-    text === undefined ? [] : await outlineSymbols(language, file, text).catch(() => [] as SymbolEntry[]);
+    text === undefined
+      ? []
+      : await keptParse('outline', language, file, text, () =>
+          outlineSymbols(language, file, text).catch(() => [] as SymbolEntry[]),
+        );
   const [old, now] = await Promise.all([outline(before), outline(after)]);
   const oldExported = byName(old.flatMap(asExported));
   const changed: ChangedDeclaration[] = [];
@@ -110,7 +144,11 @@ async function changedByContent(
     text === undefined
       ? new Map<string, ExportedDeclaration>()
       : new Map(
-          (await exportedDeclarations(language, text).catch(() => [])).map((entry) => [entry.name, entry]),
+          (
+            await keptParse('exports', language, file, text, () =>
+              exportedDeclarations(language, text).catch(() => [] as ExportedDeclaration[]),
+            )
+          ).map((entry) => [entry.name, entry]),
         );
   const [old, now] = await Promise.all([declared(before), declared(after)]);
   const entry = (
