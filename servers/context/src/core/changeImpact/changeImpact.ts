@@ -208,7 +208,7 @@ export async function analyzeChangeImpact(
       tests.set(path, { path, distance, runner, ...(reason === undefined ? {} : { reason }) });
   };
   for (const path of starts) await consider(path, 0);
-  for (const entry of dependents) await consider(entry.path, entry.distance);
+  for (const entry of dependents) if (rules.mayBeTest(entry.path)) await consider(entry.path, entry.distance);
   // A Go test binary links whole packages: every test of a package that links a changed one.
   for (const test of goTestsReaching(
     graph,

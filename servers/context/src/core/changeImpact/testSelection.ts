@@ -46,9 +46,19 @@ export class TestRules {
     this.globs = testGlobs === undefined || testGlobs.length === 0 ? undefined : ignore().add([...testGlobs]);
   }
 
+  /**
+   * Whether `file`'s name can be a test's at all, told without reading anything: a change reaches thousands
+   * of files, and most are let go here, before their folders' runners are looked up.
+   */
+  mayBeTest(file: string): boolean {
+    if (this.globs !== undefined) return this.globs.ignores(file);
+    if (JS.test(file)) return VITEST_TEST.test(file) || JEST_TEST.test(file) || NODE_TEST.test(file);
+    return PYTHON_TEST.test(file) || GO_TEST.test(file) || JVM_TEST.test(file);
+  }
+
   /** The runner of `file` when it is a test file, else undefined. */
   async runnerOf(file: string): Promise<Runner | undefined> {
-    if (this.globs !== undefined && !this.globs.ignores(file)) return undefined;
+    if (!this.mayBeTest(file)) return undefined;
     const forced = this.globs !== undefined;
     if (JS.test(file)) {
       const runner = (await this.jsRunner(file)) ?? 'node';
