@@ -201,8 +201,11 @@ function discoveryFiles(folder: string, topLevel: string, gitDir: string, common
   return files;
 }
 
-/** Each file's identity, size and times (or its absence), in one string. */
-function signatureOf(files: readonly string[]): string {
+/**
+ * Each file's identity, size and times (or its absence), in one string: git replaces a ref or config file by
+ * renaming a new one over it, so any change moves this.
+ */
+export function signatureOf(files: readonly string[]): string {
   return files
     .map((file) => {
       const stat = lstatSync(file, { bigint: true, throwIfNoEntry: false });

@@ -3,7 +3,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { DomainError } from '../domainError.js';
-import { type GitRepository, isSafeRevision } from './hardenedGit.js';
+import { type GitRepository, isSafeRevision, signatureOf } from './hardenedGit.js';
 
 /**
  * The full hash of the commit `revision` names; a DomainError naming `argument` when it is not a revision
@@ -43,12 +43,14 @@ export async function defaultBranch(repo: GitRepository, signal?: AbortSignal): 
 
 /**
  * The default branch and its commit, from one git process (which also lists the replace refs and reads the
- * shallow file's stamp, the other things a merge-base depends on).
+ * shallow file's stamp, the other things a merge-base depends on), or from the last such read of this
+ * repository while none of the files those refs live in has changed.
  */
-async function defaultBranchTip(
-  repo: GitRepository,
-  signal?: AbortSignal,
-): Promise<{ branch: string; commit: string; history: string } | undefined> {
+async function defaultBranchTip(repo: GitRepository, signal?: AbortSignal): Promise<BranchTip | undefined> {
+  // Stamped before git reads them: a ref that moves while it does is read again next time.
+  const stamp = signatureOf(refFiles(repo));
+  const kept = tips.get(repo);
+  if (kept !== undefined && kept.stamp === stamp) return kept.tip;
   const listed = await repo.run(
     [
       'for-each-ref',
@@ -67,6 +69,30 @@ async function defaultBranchTip(
       refs.set(name, { symref, commit });
   }
   const history = [...refs].filter(([name]) => name.startsWith('refs/replace/')).join(';');
+  const tip = tipOf(refs, history);
+  // Kept only when the stamped files hold every ref read: no replace refs, no symbolic ref but origin's HEAD,
+  // and that one naming a branch directly in refs/remotes/origin/ (whose folder is stamped).
+  const symrefs = [...refs].filter(([, ref]) => ref.symref !== '');
+  const target = refs.get('refs/remotes/origin/HEAD')?.symref ?? '';
+  const stampable =
+    history === '' &&
+    symrefs.every(([name]) => name === 'refs/remotes/origin/HEAD') &&
+    (target === '' || /^refs\/remotes\/origin\/[^/]+$/.test(target));
+  if (stampable) tips.set(repo, { stamp, tip });
+  else tips.delete(repo);
+  return tip;
+}
+
+interface BranchTip {
+  branch: string;
+  commit: string;
+  history: string;
+}
+
+function tipOf(
+  refs: ReadonlyMap<string, { symref: string; commit: string }>,
+  history: string,
+): BranchTip | undefined {
   const origin = refs.get('refs/remotes/origin/HEAD');
   if (origin?.symref.startsWith('refs/remotes/'))
     return { branch: origin.symref.slice('refs/remotes/'.length), commit: origin.commit, history };
@@ -75,6 +101,26 @@ async function defaultBranchTip(
     if (found !== undefined) return { branch: name, commit: found.commit, history };
   }
   return undefined;
+}
+
+/** The default branch tips read before, per opened repository, with the stamp of the files they came from. */
+const tips = new WeakMap<GitRepository, { stamp: string; tip: BranchTip | undefined }>();
+
+/**
+ * Where the refs the default branch is found from live: each candidate branch's loose file, origin's
+ * folder (a fetch renames its refs into it) and HEAD, the replace refs' folder, packed-refs, and the reftable
+ * stack's list (rewritten on every ref update of a reftable repository).
+ */
+function refFiles(repo: GitRepository): string[] {
+  const at = (...parts: string[]) => path.join(repo.commonDir, ...parts);
+  return [
+    at('packed-refs'),
+    at('reftable', 'tables.list'),
+    at('refs', 'replace'),
+    at('refs', 'remotes', 'origin'),
+    at('refs', 'remotes', 'origin', 'HEAD'),
+    ...DEFAULT_BRANCH_NAMES.map((name) => at('refs', 'heads', name)),
+  ];
 }
 
 /**
