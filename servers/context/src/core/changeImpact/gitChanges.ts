@@ -19,7 +19,11 @@ export interface ChangedFile {
 /** Context lines that make a diff's one hunk the whole file (more lines than any file read here holds). */
 const WHOLE_FILE_CONTEXT = 100_000_000;
 
-/** Base texts by blob id, across calls and repositories: at most 2,000 of them, 32 M characters in all. */
+/**
+ * Base texts by repository and blob id, across calls: at most 2,000 of them, 32 M characters in all. Per
+ * repository, because git reads an object's bytes without checking them against its id: a hostile object
+ * store could otherwise lend a text to another project's blob of that id.
+ */
 const blobText = new BoundedCache<string>(2000, 32_000_000, (text) => text.length);
 
 /** git's empty tree: the base of a repository without commits. */
@@ -240,7 +244,8 @@ export class ProjectInRepository {
 
   /**
    * The texts of files in `base`, by their base paths: a blob's text is kept across calls (a blob id names
-   * its bytes for ever), the others read with one whole-file diff (`baseVersions`), then one by one.
+   * its bytes for ever; a replace ref made for a blob later is not seen), the others read with one whole-file
+   * diff (`baseVersions`), then one by one.
    */
   async baseTexts(
     base: string,
@@ -251,7 +256,8 @@ export class ProjectInRepository {
     const texts = new Map<string, string>();
     const missing: string[] = [];
     for (const file of files) {
-      const known = blobText.get(blobs.get(file) ?? '');
+      const blob = blobs.get(file);
+      const known = blob === undefined ? undefined : blobText.get(`${this.repo.commonDir}\0${blob}`);
       if (known === undefined) missing.push(file);
       else texts.set(file, known);
     }
@@ -261,7 +267,7 @@ export class ProjectInRepository {
       if (text === undefined) continue;
       texts.set(file, text);
       const blob = blobs.get(file);
-      if (blob !== undefined) blobText.set(blob, text);
+      if (blob !== undefined) blobText.set(`${this.repo.commonDir}\0${blob}`, text);
     }
     return texts;
   }
