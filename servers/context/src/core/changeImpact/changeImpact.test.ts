@@ -2,9 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { openGitRepository } from '@groundwork/mcp-common/git';
 import { describe, expect, it } from 'vitest';
 import { describeCodeState } from '../codeState.js';
+import { confinedFileSource, type FileSource } from '../fileSource.js';
 import { ProjectIndex } from '../projectIndex.js';
 import { analyzeChangeImpact } from './changeImpact.js';
 import { ProjectInRepository } from './gitChanges.js';
@@ -154,6 +156,38 @@ describe('change_impact', () => {
       'test/area.test.ts',
     ]);
     expect(impact.notes.join('\n')).toMatch(/deleted file’s dependents/);
+  });
+
+  it('reads, parses and counts no dependent again on a warm call', async () => {
+    const root = project();
+    write(root, {
+      'src/math.ts':
+        'export function add(a: number, b: number) {\n  return a + b;\n}\n\nexport const PI = 3.14159;\n',
+    });
+    await using directory = await ConfinedDirectory.confinedTo(root);
+    const inner = confinedFileSource(directory);
+    const reads: string[] = [];
+    const source: FileSource = {
+      read: (file, maxBytes, signal) => {
+        reads.push(file);
+        return inner.read(file, maxBytes, signal);
+      },
+      readTexts: (files, maxBytes, signal) => inner.readTexts(files, maxBytes, signal),
+    };
+    using index = new ProjectIndex(root);
+    const repo = await openGitRepository(root, { contains: (p) => p.startsWith(root) });
+    const analyze = async () => {
+      const built = await index.build({ directory, source });
+      const inRepo = new ProjectInRepository(repo, root);
+      const state = await describeCodeState(inRepo, built);
+      return analyzeChangeImpact(index, built, inRepo, state, { bundleTokens: 4000 });
+    };
+    const cold = await analyze();
+    expect(reads).toContain('src/area.ts');
+    reads.length = 0;
+    expect(await analyze()).toEqual(cold);
+    // The changed file (its state hash and its declarations) and package.json (its runner); no dependent.
+    expect([...new Set(reads)].sort()).toEqual(['package.json', 'src/math.ts']);
   });
 
   it('refuses a base that is an option or names no commit', async () => {
