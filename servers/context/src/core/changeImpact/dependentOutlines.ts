@@ -4,8 +4,7 @@
 import { countTokens } from '@groundwork/mcp-common/tokens';
 import type { FileSource } from '../fileSource.js';
 import { languageOf } from '../languages/fileLanguage.js';
-import type { ProjectScan, ScannedFile } from '../projectScan.js';
-import { DEFAULT_MAX_FILE_BYTES } from '../projectScan.js';
+import { DEFAULT_MAX_FILE_BYTES, type ProjectScan, type ScannedFile } from '../projectScan.js';
 import { outlineSymbols, renderOutline } from '../symbolOutline.js';
 import { BoundedCache } from './boundedCache.js';
 
