@@ -371,6 +371,8 @@ async function writeToolListing(bin) {
     cwd: root,
     protocolVersion: '2025-11-25',
     stderr: 'inherit',
+    // A build may run beside many others (turbo, CI on two cores): a start that takes seconds is load, not a fault.
+    timeoutMs: 120_000,
   });
   if (tools === undefined) throw new Error(`buildServer: ${bin} did not list its tools over stdio.`);
   await writeFile(path.join(staging, 'tools.json'), `${JSON.stringify({ build: buildId, tools })}\n`);
