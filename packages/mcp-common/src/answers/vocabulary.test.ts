@@ -5,7 +5,7 @@ import { countTokens as reference } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../testing/seededRandom.js';
 import { countTokens, withinTokens } from './tokenCount.js';
-import { countWith, vocabulary } from './vocabulary.js';
+import { commonVocabulary, countWith, vocabulary } from './vocabulary.js';
 
 const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
@@ -121,6 +121,49 @@ describe('o200k_base counted on the vocabulary table', () => {
     expect(countWith(table, 'a'.repeat(2 ** 20))).toBe(512 * piece);
     expect(await withinTokens('a'.repeat(2 ** 20), 512 * piece)).toBe(true);
     expect(await withinTokens('a'.repeat(2 ** 20), 512 * piece - 1)).toBe(false);
+  });
+
+  it('never counts fewer tokens with the common tokens alone than gpt-tokenizer, on every token and generated texts', async () => {
+    const common = await commonVocabulary();
+    const ranks = bpeRanks as readonly (string | number[] | undefined)[];
+    const under: string[] = [];
+    let exact = 0;
+    for (const token of ranks) {
+      if (typeof token !== 'string') continue;
+      const bound = countWith(common, token);
+      if (bound < reference(token, AS_PLAIN_TEXT)) under.push(JSON.stringify(token));
+      if (bound === 1) exact++;
+    }
+    expect(under.slice(0, 10)).toEqual([]);
+    // The common tokens are the first ranks of the file: ≈ 10,000 of them, each counted as itself.
+    expect(exact).toBeGreaterThan(9_000);
+    expect(exact).toBeLessThan(20_000);
+    const next = seededRandom(24);
+    for (let round = 0; round < 3000; round++) {
+      const text = randomText(next);
+      const bound = countWith(common, text);
+      expect({ round, text, under: bound < reference(text, AS_PLAIN_TEXT) }).toEqual({
+        round,
+        text,
+        under: false,
+      });
+    }
+  });
+
+  it('bounds a JSON answer of paths closely enough with the common tokens to settle its budget', async () => {
+    const common = await commonVocabulary();
+    const files = Array.from({ length: 500 }, (_, index) => ({
+      path: `src/module${index % 25}/component${index}.tsx`,
+      dependencies: [`src/shared/util${index % 7}.ts`, `src/module${index % 25}/index.ts`],
+      externals: ['react', 'node:path'],
+    }));
+    const text = JSON.stringify({ mode: 'files', file_count: files.length, files });
+    const tokens = reference(text, AS_PLAIN_TEXT);
+    const bound = countWith(common, text);
+    expect(bound).toBeGreaterThanOrEqual(tokens);
+    expect(bound).toBeLessThan(1.6 * tokens);
+    expect(bound).toBeLessThan(Buffer.byteLength(text) / 2);
+    expect([await withinTokens(text, tokens), await withinTokens(text, tokens - 1)]).toEqual([true, false]);
   });
 
   it('stops counting once past the limit', async () => {
