@@ -114,6 +114,12 @@ export class TsResolver {
   private readonly manifests = new Map<string, Record<string, unknown> | undefined>();
   /** The absolute root with a trailing separator: what every path inside it starts with. */
   private readonly rootPrefix: string;
+  /**
+   * What `path.join(root, file)` puts before a scanned file's path, where that is a plain prefix (POSIX):
+   * scanned paths are normalized (entry names joined by `/`), and path.join would normalize the whole path
+   * again for each folder and specifier resolved (≈ 2,300 times, 20–35 ms, on 1,000 generated files).
+   */
+  private readonly joinPrefix: string | undefined;
 
   /**
    * @param root the project's real absolute path
@@ -131,6 +137,7 @@ export class TsResolver {
   ) {
     const absolute = path.resolve(root);
     this.rootPrefix = absolute.endsWith(path.sep) ? absolute : absolute + path.sep;
+    this.joinPrefix = path.sep === '/' ? path.join(root, '_').slice(0, -1) : undefined;
   }
 
   resolve(fromFile: string, ref: ImportRef): ResolvedImport {
@@ -197,7 +204,8 @@ export class TsResolver {
       const local = this.resolveInWorkspacePackage(workspaceFolder, packageName, specifier, kind);
       if (local !== undefined) return { local: [local] };
     }
-    const importer = path.join(this.root, fromFile);
+    const importer =
+      this.joinPrefix === undefined ? path.join(this.root, fromFile) : this.joinPrefix + fromFile;
     const result = resolveInPasses(this.resolverFor(fromFile, kind), (resolver) =>
       resolver.resolveFileSync(importer, specifier),
     );
