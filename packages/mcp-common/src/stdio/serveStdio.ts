@@ -1,6 +1,5 @@
 // Serving on stdio: stdout is the JSON-RPC wire. The process lives as long as stdin, plus a short grace
 // in which requests already read are still answered (a client may write its requests, then close stdin).
-import { preloadLogger } from '../logger.js';
 import { Connection } from '../protocol/connection.js';
 import { classify } from '../protocol/eras.js';
 import { screenFor } from '../protocol/screening.js';
@@ -17,13 +16,11 @@ export async function serveStdio(app: ServerApp): Promise<void> {
     maxLineBytes: app.limits.maxRequestBytes,
     report: (message) => app.logger.warn(message),
     screen: (raw) => screenFor(classify(raw))(raw),
-    // The log is loaded (and the tool listing read) once the first answer — a client's initialize — is on
-    // its way, not before it (logger.ts, toolRegistry.ts).
-    afterFirstSend: () =>
-      setImmediate(() => {
-        void app.registry.listing;
-        preloadLogger(app.logger);
-      }),
+    // The tool listing is read once the first answer — a client's initialize — is on its way, not before
+    // it (toolRegistry.ts). pino is not preloaded: a stdio session at the default level logs nothing, and
+    // loading it cost a fresh process 10-15 ms of CPU before its first answer (logger.ts loads it at the
+    // first message at the level, keeping what came before).
+    afterFirstSend: () => setImmediate(() => void app.registry.listing),
   });
   await connection.connect(transport);
   let exiting = false;
