@@ -10,7 +10,7 @@
 // SHA-256, and serverLoader.mjs uses bundled.cjs only while the installed files are those files. When they
 // differ, it loads dist/installed.mjs instead: the same server code as ESM, importing every dependency from
 // node_modules. A server's own dependencies (parsers, drivers, native addons, wasm) stay external in both
-// and load when a tool first needs them.
+// and load when a tool first needs them, except those its package.json bundles ("groundwork.bundle").
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -35,6 +35,18 @@ const commonDependencies = Object.keys(commonPkg.dependencies ?? {});
 const external = Object.keys(installed).filter(
   (name) => name !== '@groundwork/mcp-common' && !commonDependencies.includes(name),
 );
+// Server dependencies bundled into bundled.cjs all the same (package.json "groundwork.bundle"): plain
+// JavaScript that a first call needs, e.g. build's XML parser. Loaded from node_modules, a package is
+// compiled afresh by every process (and an ES module goes through Node's ESM loader, 50-70 ms of CPU for
+// fast-xml-parser); in bundled.cjs it shares the code cache, and a dynamic import of it still evaluates it
+// only when first called. vendor.json lists its files like the SDK's; installed.mjs imports it as before.
+const bundledDependencies = pkg.groundwork?.bundle ?? [];
+if (
+  !Array.isArray(bundledDependencies) ||
+  !bundledDependencies.every((name) => typeof name === 'string' && external.includes(name))
+) {
+  throw new Error(`${pkg.name}: groundwork.bundle must list names of the server's own dependencies.`);
+}
 // mcp-common dependencies that only a rare request needs (yaml: the skills folder, read when first asked
 // for; gpt-tokenizer: counting an answer that could exceed its budget) stay out of bundled.cjs too, so a
 // start never reads them: imported when first needed.
@@ -192,7 +204,9 @@ const cjsBuild = (externals) =>
     metafile: true,
     write: false,
   });
-const bundledExternal = [...new Set([...external, ...LAZY_COMMON])];
+const bundledExternal = [
+  ...new Set([...external.filter((name) => !bundledDependencies.includes(name)), ...LAZY_COMMON]),
+];
 let { metafile, outputFiles } = await cjsBuild(bundledExternal);
 const esmOnly = [
   ...new Set(
