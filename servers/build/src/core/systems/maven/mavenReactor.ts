@@ -255,15 +255,19 @@ function readReactor(system: BuildSystemModel, members: readonly Pom[], poms: Ma
       const resolvedGroup = resolveProperties(dependency.groupId, lineage).value;
       const resolvedCoordinates = `${resolvedGroup}:${dependency.artifactId}`;
       const local = reactorIds.has(resolvedCoordinates);
-      // A dependency without a scope takes its <dependencyManagement> entry's (Maven injects it).
-      const scope = dependency.scope ?? nearestManaged(dependency, lineage)?.entry.scope ?? 'compile';
+      // A dependency without a scope or version takes its <dependencyManagement> entry's (Maven injects them).
+      const managed =
+        dependency.scope === undefined || dependency.version === undefined
+          ? nearestManaged(dependency, lineage)
+          : undefined;
+      const scope = dependency.scope ?? managed?.entry.scope ?? 'compile';
       system.dependencies.push({
         system: 'maven',
         module: idOf(pom),
         configuration: scope,
         coordinates: resolvedCoordinates === coordinates ? coordinates : resolvedCoordinates,
         kind: local ? 'project' : dependency.type === 'pom' && scope === 'import' ? 'platform' : 'external',
-        version: versionOf(dependency, lineage),
+        version: versionOf(dependency, lineage, managed),
         at: dependency.at,
       });
       if (local)
@@ -417,7 +421,12 @@ function resolveProperty(
   return result;
 }
 
-function versionOf(dependency: PomDependency, lineage: readonly Pom[]): DeclaredVersion {
+/** `managed`: the dependency's <dependencyManagement> entry, when the caller has looked it up already. */
+function versionOf(
+  dependency: PomDependency,
+  lineage: readonly Pom[],
+  managed = dependency.version === undefined ? nearestManaged(dependency, lineage) : undefined,
+): DeclaredVersion {
   if (dependency.version !== undefined) {
     if (!dependency.version.includes('${')) return { spec: dependency.version, source: 'literal' };
     const resolved = resolveProperties(dependency.version, lineage);
@@ -432,7 +441,6 @@ function versionOf(dependency: PomDependency, lineage: readonly Pom[]): Declared
   }
   // No version: the nearest <dependencyManagement> entry (own POM first, then each parent) supplies it, and
   // the line to edit is where its version is written (a property's definition when it names one).
-  const managed = nearestManaged(dependency, lineage);
   if (managed?.entry.version !== undefined) {
     const resolved = resolveProperties(managed.entry.version, lineage);
     return {
