@@ -8,14 +8,26 @@ import { ProjectInRepository } from './gitChanges.js';
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'git-changes-')));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-const git = (...args: string[]) =>
-  execFileSync(
-    'git',
-    ['-c', 'core.hooksPath=/dev/null', '-c', 'user.email=a@b', '-c', 'user.name=a', ...args],
-    {
-      cwd: root,
-    },
-  );
+/** git in `cwd`, without hooks, its output as text. */
+const gitIn =
+  (cwd: string) =>
+  (...args: string[]) =>
+    execFileSync(
+      'git',
+      ['-c', 'core.hooksPath=/dev/null', '-c', 'user.email=a@b', '-c', 'user.name=a', ...args],
+      { cwd, encoding: 'utf8' },
+    );
+const git = gitIn(root);
+
+/** `files` written into `dir` and committed as the first commit of `main`; git in `dir`. */
+function committed(dir: string, files: Record<string, string>): ReturnType<typeof gitIn> {
+  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
+  const run = gitIn(dir);
+  run('init', '-q', '-b', 'main');
+  run('add', '-A');
+  run('commit', '-qm', 'base');
+  return run;
+}
 
 describe('base versions from one whole-file diff', () => {
   it('are the texts git show gives, for every shape of change', async () => {
@@ -29,10 +41,7 @@ describe('base versions from one whole-file diff', () => {
       'grows.ts': 'a\n',
       'long.ts': `${Array.from({ length: 500 }, (_, line) => `export const v${line} = ${line};`).join('\n')}\n`,
     };
-    for (const [file, text] of Object.entries(base)) writeFileSync(path.join(root, file), text);
-    git('init', '-q', '-b', 'main');
-    git('add', '-A');
-    git('commit', '-qm', 'base');
+    committed(root, base);
     writeFileSync(path.join(root, 'plain.ts'), 'export const a = 1;\nexport const b = 3;\n');
     writeFileSync(path.join(root, 'no-newline.ts'), 'export const a = 2;\nexport const b = 2;\n');
     writeFileSync(path.join(root, 'crlf.ts'), 'export const a = 1;\r\n');
@@ -60,12 +69,6 @@ describe('base versions from one whole-file diff', () => {
 describe('changes from one diff with its raw part', () => {
   it('are the files, hunks and base blobs git gives with --name-status, -U3 and rev-parse', async () => {
     const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'git-raw-')));
-    const run = (...args: string[]) =>
-      execFileSync(
-        'git',
-        ['-c', 'core.hooksPath=/dev/null', '-c', 'user.email=a@b', '-c', 'user.name=a', ...args],
-        { cwd: dir, encoding: 'utf8' },
-      );
     try {
       const base: Record<string, string> = {
         'kept.ts': 'export const kept = 1;\n',
@@ -76,10 +79,7 @@ describe('changes from one diff with its raw part', () => {
         'old-name.ts': 'export const moved = 1;\nexport const kept = 2;\nexport const more = 3;\n',
         'mode.sh': 'echo hi\n',
       };
-      for (const [file, text] of Object.entries(base)) writeFileSync(path.join(dir, file), text);
-      run('init', '-q', '-b', 'main');
-      run('add', '-A');
-      run('commit', '-qm', 'base');
+      const run = committed(dir, base);
       const commit = run('rev-parse', 'HEAD').trim();
       writeFileSync(path.join(dir, 'edited.ts'), 'export const a = 1;\nexport const b = 3;\n');
       writeFileSync(path.join(dir, 'with space.ts'), 'export const s = 2;\n');
