@@ -2,20 +2,11 @@
 // stdio and over streamable HTTP, and prints what it got. Each server names its demo call in its
 // package.json ("groundwork": { "demo": … }), so this file knows nothing server-specific.
 import { type ChildProcess, spawn } from 'node:child_process';
-import {
-  accessSync,
-  constants,
-  cpSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findExecutable } from '@groundwork/mcp-common/childProcess';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -239,25 +230,14 @@ async function overHttp(server: DemoServer): Promise<void> {
   }
 }
 
-/** Whether `command` is an executable file in a PATH folder (looked up, not started: a JVM tool starts slowly). */
-function onPath(command: string): boolean {
-  const folders = (process.env.PATH ?? '').split(path.delimiter).filter((folder) => folder !== '');
-  return folders.some((folder) => {
-    const candidate = path.join(folder, command);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return statSync(candidate).isFile();
-    } catch {
-      return false;
-    }
-  });
-}
-
 /** The server's `run` call, on a throw-away copy of its fixture, when its tool is installed; else a note. */
 async function showRun(server: DemoServer): Promise<void> {
   const steps = server.call.run ?? [];
   if (steps.length === 0) return;
-  const step = steps.find((candidate) => onPath(candidate.requires));
+  // Looked up, not started (a JVM tool starts slowly).
+  const step = steps.find(
+    (candidate) => findExecutable(candidate.requires, process.cwd(), process.env.PATH) !== undefined,
+  );
   if (step === undefined) {
     const tools = steps.map((candidate) => candidate.requires).join(' or ');
     console.log(
