@@ -22,7 +22,8 @@ import {
 import { stripAnsi } from '../ansiText.js';
 import { reportedLines } from '../go/goTestOutput.js';
 import { JUnitMarkupScanner, type MarkupHandlers, UnsupportedMarkup } from './junitMarkupScanner.js';
-import { XmlBodySplitter } from './xmlBodySplitter.js';
+import { ReportChangedError, ReportFile } from './reportBodies.js';
+import { decodeBody, decodeXmlText, XmlBodySplitter } from './xmlBodySplitter.js';
 import { cleanXmlText } from './xmlTextCleaner.js';
 
 /** Shared by every test without failures (most of them); frozen so that no one can add to it. */
@@ -48,7 +49,7 @@ interface CaseFrame {
 }
 
 type Capture =
-  | { into: 'failure'; detail: FailureDetail }
+  | { into: 'failure'; detail: FailureDetail; kept?: KeptBody }
   | { into: 'case-output' }
   | { into: 'suite-output' };
 
@@ -107,6 +108,14 @@ export async function readJUnitWith(
   options: ParseOptions,
 ): Promise<number> {
   const parser = reader === 'fast' ? undefined : await saxesReader();
+  // UTF-16 reports (some .NET and Windows tools) are turned into UTF-8 as they are read.
+  const start = await file.readAt(0, 2);
+  const utf16 =
+    start[0] === 0xff && start[1] === 0xfe ? 'le' : start[0] === 0xfe && start[1] === 0xff ? 'be' : undefined;
+  // Where the bytes being split start in the file; a UTF-16 report's bytes are not the file's, so its
+  // bodies are decoded as read.
+  let fileOffset = 0;
+  const report = utf16 === undefined ? new ReportFile(file.realPath, file.stat) : undefined;
   let sawContent = false;
   const splitter = new XmlBodySplitter({
     markup: (text) => {
@@ -117,6 +126,17 @@ export async function readJUnitWith(
       markup.write(cleanXmlText(text));
     },
     ...(options.details ? { body: (text: string) => collect(text) } : {}),
+    ...(options.details && report !== undefined
+      ? {
+          failureBody: (buffer: Buffer, from: number, to: number) => {
+            if (capture?.into === 'failure' && captured === '') {
+              capture.kept = keptBody(capture.detail, buffer, from, to, fileOffset, report);
+              if (capture.kept !== undefined) return;
+            }
+            collect(decodeBody(buffer.subarray(from, to)));
+          },
+        }
+      : {}),
     // saxes keeps the pieces apart, so that its errors say where they are.
     coalesceMarkup: reader === 'fast',
   });
@@ -244,7 +264,8 @@ export async function readJUnitWith(
       case 'failure':
       case 'error':
         if (capture?.into === 'failure') {
-          finishFailure(capture.detail, captured);
+          if (capture.kept !== undefined) capture.detail.unfinished = capture.kept;
+          else finishFailure(capture.detail, captured);
           capture = undefined;
         }
         return;
@@ -271,10 +292,6 @@ export async function readJUnitWith(
 
   // The splitter works in one buffer; what it could not yet decide moves to the buffer's front. The next
   // read is already in flight (into one of two landing buffers) while the current bytes are parsed.
-  // UTF-16 reports (some .NET and Windows tools) are turned into UTF-8 as they are read.
-  const start = await file.readAt(0, 2);
-  const utf16 =
-    start[0] === 0xff && start[1] === 0xfe ? 'le' : start[0] === 0xfe && start[1] === 0xff ? 'be' : undefined;
   const decoder = utf16 === undefined ? undefined : new TextDecoder(`utf-16${utf16}`);
   let position = 0;
   // The read in flight lands in one while the other's bytes are copied out: fresh buffers per read cost
@@ -304,6 +321,7 @@ export async function readJUnitWith(
         work = Buffer.concat([work.subarray(0, pending)], (pending + read) * 2);
       landed.copy(work, pending, 0, read);
       const end = pending + read;
+      fileOffset = bytesRead - end;
       const stop = splitter.feed(work.subarray(0, end), read === 0);
       if (read === 0) break;
       work.copyWithin(0, stop, end);
@@ -350,11 +368,10 @@ async function saxesReader() {
 }
 
 function finishFailure(detail: FailureDetail, body: string): void {
-  const generic = detail.message === undefined || GENERIC_MESSAGES.has(detail.message);
   // Most bodies are never shown: cleaned when first read. One that may be a Go panic (`goroutine N [`
   // follows the panic line) or must give the message is finished now.
-  if (!generic && !body.includes('goroutine')) {
-    if (body !== '') detail.unfinished = new UnfinishedBody(body);
+  if (!isGeneric(detail) && !body.includes('goroutine')) {
+    if (body !== '') detail.unfinished = new TextBody(body, startOf(body));
     return;
   }
   const text = finishedBody(body);
@@ -377,31 +394,83 @@ function finishedBody(body: string): string {
   return stripAnsi(cleanXmlText(body)).trim();
 }
 
+function isGeneric(detail: FailureDetail): boolean {
+  return detail.message === undefined || GENERIC_MESSAGES.has(detail.message);
+}
+
 /** Of a body, at most this much is cleaned to find its first lines (a cluster signature's frame). */
 const PREFIX_CHARS = 1_024;
 
+/** A body's beginning whose lines UnfinishedBody may give before finishing it: up to a line end. */
+function startOf(body: string): string {
+  const cut = body.length > PREFIX_CHARS ? body.lastIndexOf('\n', PREFIX_CHARS) : -1;
+  return cut < 0 ? '' : body.slice(0, cut + 1);
+}
+
 /**
- * A failure body kept as read, finished (cleaned, trimmed, bounded) when first read. Its first lines
- * are had by cleaning only the body's beginning: cleaning is line by line except for an OSC escape
- * (which may span lines: a beginning with an escape is not used), and the trimming at the ends can only
- * change the first line's indentation (trimmed here too) and the last lines (those with nothing but
- * whitespace after them in the beginning are not used).
+ * Of a body held whole as bytes (see XmlBodySplitter's failureBody), a longer one is kept as where it is in
+ * the report and the text of its first HEAD_BYTES (up to a line end); a shorter one is decoded now.
  */
-class UnfinishedBody implements UnfinishedStack {
+const HEAD_BYTES = 512;
+const LF = 0x0a;
+const LT = 0x3c;
+const GT = 0x3e;
+const SLASH = 0x2f;
+const GOROUTINE = Buffer.from('goroutine', 'latin1');
+const BRACKET = 0x5b;
+const CHARACTER_REFERENCE = Buffer.from('&#', 'latin1');
+
+/**
+ * The body `buffer[from..to)` (the report's bytes from `fileOffset + from`) kept in the report, or undefined
+ * when it must be decoded now: short, or one finishFailure must read whole (a generic message, a Go panic
+ * or a character reference that may spell one).
+ */
+function keptBody(
+  detail: FailureDetail,
+  buffer: Buffer,
+  from: number,
+  to: number,
+  fileOffset: number,
+  report: ReportFile,
+): KeptBody | undefined {
+  if (to - from <= HEAD_BYTES || isGeneric(detail)) return undefined;
+  const bytes = buffer.subarray(from, to);
+  // finishFailure reads a Go panic from a body with `goroutine N [`: one without `[` (or a reference that
+  // may spell it) cannot be one, and a search for one byte is far quicker than for a word.
+  if (bytes.indexOf(CHARACTER_REFERENCE) >= 0) return undefined;
+  if (bytes.indexOf(BRACKET) >= 0 && bytes.indexOf(GOROUTINE) >= 0) return undefined;
+  const cut = bytes.lastIndexOf(LF, HEAD_BYTES - 1);
+  // A beginning with CDATA or a comment is not decoded apart from the rest.
+  const plain = cut >= 0 && bytes.subarray(0, cut).indexOf(LT) < 0;
+  const start = plain ? decodeXmlText(bytes.toString('utf8', 0, cut + 1)) : '';
+  return new KeptBody(start, report, fileOffset + from, fileOffset + to);
+}
+
+/**
+ * A failure body kept as read (or where it is in the report), finished (cleaned, trimmed, bounded) when
+ * first read. Its first lines are had by cleaning only its beginning (`start`, a prefix of the body text
+ * ending in a line end): cleaning is line by line except for an OSC escape (which may span lines: a
+ * beginning with an escape is not used), and the trimming at the ends can only change the first line's
+ * indentation (trimmed here too) and the last lines (those with nothing but whitespace after them in the
+ * beginning are not used).
+ */
+abstract class UnfinishedBody implements UnfinishedStack {
   private finished: string | undefined;
 
-  constructor(private readonly body: string) {}
+  constructor(private readonly start: string) {}
+
+  /** The body as finishFailure is given it: at most one character over MAX_STACK_CHARS. */
+  protected abstract text(): string;
 
   finish(): string {
-    this.finished ??= head(finishedBody(this.body), MAX_STACK_CHARS);
+    this.finished ??= head(finishedBody(this.text()), MAX_STACK_CHARS);
     return this.finished;
   }
 
   *lines(): Generator<string> {
     let given = 0;
     if (this.finished === undefined) {
-      const cut = this.body.length > PREFIX_CHARS ? this.body.lastIndexOf('\n', PREFIX_CHARS) : -1;
-      const start = cut < 0 ? '' : this.body.slice(0, cut + 1);
+      const start = this.start;
       if (start !== '' && !start.includes('\x1B')) {
         const cleaned = stripAnsi(cleanXmlText(start)).trimStart();
         // The lines before the last line with text (its own end may be trimmed in the whole body).
@@ -423,6 +492,41 @@ class UnfinishedBody implements UnfinishedStack {
       skipped += 1;
       if (skipped > given) yield line;
     }
+  }
+}
+
+/** A body kept as its text. */
+class TextBody extends UnfinishedBody {
+  constructor(
+    private readonly body: string,
+    start: string,
+  ) {
+    super(start);
+  }
+
+  protected text(): string {
+    return this.body;
+  }
+}
+
+/** A body kept as where it is in the report (bytes `at` to `end`), read again when finished. */
+export class KeptBody extends UnfinishedBody {
+  constructor(
+    start: string,
+    private readonly report: ReportFile,
+    private readonly at: number,
+    private readonly end: number,
+  ) {
+    super(start);
+  }
+
+  protected text(): string {
+    // With the bytes around it: the `>` ending the open tag and the `</` of the close tag, a check that
+    // the file still holds this body where it was (beside its size and modification time).
+    const bytes = this.report.read(this.at - 1, this.end + 2);
+    if (bytes[0] !== GT || bytes[bytes.length - 2] !== LT || bytes[bytes.length - 1] !== SLASH)
+      throw new ReportChangedError();
+    return decodeBody(bytes.subarray(1, bytes.length - 2)).slice(0, MAX_STACK_CHARS + 1);
   }
 }
 

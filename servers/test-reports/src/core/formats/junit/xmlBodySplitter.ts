@@ -11,6 +11,7 @@ const BODY_ELEMENTS = ['failure', 'error', 'skipped', 'system-out', 'system-err'
   (name) => ({
     name,
     output: name === 'system-out' || name === 'system-err' || name === 'stackTrace',
+    failure: name === 'failure' || name === 'error',
     bytes: Buffer.from(name, 'latin1'),
     /** The open tag as runners write it, kept without a copy when an output element is dropped. */
     plainOpen: Buffer.from(`<${name}>`, 'latin1'),
@@ -20,6 +21,11 @@ const BODY_ELEMENTS = ['failure', 'error', 'skipped', 'system-out', 'system-err'
 /** Markup runs shorter than this are copied byte by byte (Buffer#copy allocates a view per call). */
 const SHORT_COPY = 256;
 const LONGEST_NAME = 12;
+/**
+ * A failure body up to this long is handed on whole, as bytes (see SplitTarget.failureBody): when its end is
+ * not in the buffer yet, the splitter waits for more bytes. A longer one is decoded piece by piece.
+ */
+export const MAX_WHOLE_BODY_BYTES = 512 * 1024;
 /** Text between elements longer than this is handed on even without a following `<`. */
 const MAX_MARKUP_CARRY = 1 << 16;
 
@@ -39,6 +45,13 @@ export interface SplitTarget {
   markup(text: string): void;
   /** Decoded text of the current body element, delivered between its open and close tags. */
   body?(text: string): void;
+  /**
+   * The whole content of a `<failure>` or `<error>` (from after its open tag to its close tag), undecoded:
+   * `buffer[start..end)`, valid only during the call (decodeBody gives its text). Given only for a body of
+   * text, CDATA and comments up to MAX_WHOLE_BODY_BYTES; any other goes to `body` in pieces as before.
+   * Lets the reader keep where a body is instead of its text (most are never shown).
+   */
+  failureBody?(buffer: Buffer, start: number, end: number): void;
   /**
    * Without a body target: hand the markup of each `feed` on in one piece rather than one piece per run
    * between bodies (far fewer strings, decoder and parser calls; error positions then only say which
@@ -125,6 +138,22 @@ export class XmlBodySplitter {
         // Without a body target (counts only), output elements say nothing the parser needs: left out whole.
         const drop = element.output && this.target.body === undefined;
         if (drop) flushTo(open);
+        if (buffer[tagEnd - 1] !== SLASH && element.failure && this.target.failureBody !== undefined) {
+          const closeAt = wholeBodyEnd(buffer, position, element.close);
+          if (closeAt === INCOMPLETE_BODY && !final && length - position < MAX_WHOLE_BODY_BYTES) {
+            // Wait for the rest of the body: the open tag is read again with it.
+            flushTo(open);
+            return open;
+          }
+          if (closeAt >= 0) {
+            flushTo(position);
+            this.consumed += closeAt - position;
+            this.target.failureBody(buffer, position, closeAt);
+            // The close tag starts the next markup piece.
+            position = closeAt;
+            continue;
+          }
+        }
         if (buffer[tagEnd - 1] !== SLASH) {
           if (drop)
             this.droppedOpenTag =
@@ -229,6 +258,57 @@ export class XmlBodySplitter {
     const text = this.bodyDecoder.write(buffer.subarray(start, end));
     this.target.body(verbatim ? text : decodeXmlText(text));
   }
+}
+
+const INCOMPLETE_BODY = -1;
+const MIXED_BODY = -2;
+
+/**
+ * Where the close tag of the body starting at `from` begins, if the body is text, CDATA and comments only
+ * and ends in `buffer`; INCOMPLETE_BODY when the buffer ends first, MIXED_BODY for an element inside it.
+ */
+function wholeBodyEnd(buffer: Buffer, from: number, closeTag: Buffer): number {
+  let position = from;
+  for (;;) {
+    const open = buffer.indexOf(LT, position);
+    if (open < 0 || open + closeTag.length + 9 > buffer.length) return INCOMPLETE_BODY;
+    if (startsWith(buffer, open, CDATA_OPEN)) {
+      const end = buffer.indexOf(']]>', open + CDATA_OPEN.length, 'latin1');
+      if (end < 0) return INCOMPLETE_BODY;
+      position = end + 3;
+    } else if (startsWith(buffer, open, COMMENT_OPEN)) {
+      const end = buffer.indexOf('-->', open + COMMENT_OPEN.length, 'latin1');
+      if (end < 0) return INCOMPLETE_BODY;
+      position = end + 3;
+    } else if (startsWith(buffer, open, closeTag) && isNameEnd(buffer[open + closeTag.length])) {
+      return buffer.indexOf(GT, open) < 0 ? INCOMPLETE_BODY : open;
+    } else {
+      return MIXED_BODY;
+    }
+  }
+}
+
+/**
+ * The text of a body held whole (SplitTarget.failureBody), exactly as `body` would have been handed it:
+ * text with references resolved and line ends normalized, CDATA as it is, comments left out.
+ */
+export function decodeBody(bytes: Buffer): string {
+  const decoder = new StringDecoder('utf8');
+  let text = '';
+  let position = 0;
+  while (position < bytes.length) {
+    const open = bytes.indexOf(LT, position);
+    const textEnd = open < 0 ? bytes.length : open;
+    if (textEnd > position) text += decodeXmlText(decoder.write(bytes.subarray(position, textEnd)));
+    if (open < 0) break;
+    const cdata = startsWith(bytes, open, CDATA_OPEN);
+    const from = open + (cdata ? CDATA_OPEN.length : COMMENT_OPEN.length);
+    let end = bytes.indexOf(cdata ? ']]>' : '-->', from, 'latin1');
+    if (end < 0) end = bytes.length;
+    if (cdata && end > from) text += decoder.write(bytes.subarray(from, end));
+    position = end + 3;
+  }
+  return text + decoder.end();
 }
 
 /** Where a `<!…>` construct seen in markup ends, or -1 when the buffer does not hold its end yet. */
