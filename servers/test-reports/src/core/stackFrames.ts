@@ -51,7 +51,11 @@ export function* eachFrame(text: string | Iterable<string>): Generator<SourceFra
 }
 
 function isNoise(line: string): boolean {
-  return isNoiseFrame(line) || /node_modules|node:internal|\/usr\/local\/go\//.test(line);
+  return (
+    isNoiseFrame(line) ||
+    ((line.includes('node') || line.includes('/usr/local/go/')) &&
+      /node_modules|node:internal|\/usr\/local\/go\//.test(line))
+  );
 }
 
 function frameOf(line: string, goFunction: string | undefined): SourceFrame | undefined {
@@ -108,7 +112,11 @@ const TEST_FILE = [
   /(^|\/)test_[^/]*\.py$|_test\.py$/,
 ];
 
+/** Every TEST_FILE match contains one of these: a path with none is not tried against the patterns. */
+const TEST_FILE_WORDS = ['test', 'spec', 'Test', 'Spec', 'IT'];
+
 /** Whether a path looks like a test file rather than code under test. */
 export function isTestPath(path: string): boolean {
+  if (!TEST_FILE_WORDS.some((word) => path.includes(word))) return false;
   return TEST_FILE.some((pattern) => pattern.test(path));
 }

@@ -132,9 +132,22 @@ export function isNoiseFrame(line: string): boolean {
   return isNoiseAt(line, indentEnd(line, 0, line.length));
 }
 
+/**
+ * Words one of which every JS_NOISE match contains (`node:`, `internal/`, `node_modules`, `<anonymous>`,
+ * `processTicksAndRejections`, `Promise.all`, `runMicrotasks`, `process._tickCallback`): a line with none
+ * is not tried against the patterns (most lines are other runtimes' frames and messages).
+ */
+const JS_NOISE_WORDS = ['node', 'internal', 'anonymous', 'Promise', 'process', 'Microtasks'];
+
+function mayBeJsNoise(line: string): boolean {
+  for (const word of JS_NOISE_WORDS) if (line.includes(word)) return true;
+  return false;
+}
+
 /** Whether `line`, whose indentation ends at `start`, is noise. */
 function isNoiseAt(line: string, start: number): boolean {
-  if (isJvmNoise(line, start) || JS_NOISE.some((noise) => noise.test(line))) return true;
+  if (isJvmNoise(line, start) || (mayBeJsNoise(line) && JS_NOISE.some((noise) => noise.test(line))))
+    return true;
   if (line.startsWith('File "', start)) return PYTHON_NOISE.test(line);
   // The Go patterns match where their alternatives start, or on a line that names a `src` directory.
   if (!GO_NOISE_FIRST.has(line.charCodeAt(start)) && !line.includes('src')) return false;
