@@ -15,6 +15,7 @@ import { stackOf } from '../../testResult.js';
 import { type FoldedTest, isFailing } from '../../testRun.js';
 import { KeptBody } from './junitParser.js';
 import { ReportChangedError } from './reportBodies.js';
+import { MAX_WHOLE_BODY_BYTES } from './xmlBodySplitter.js';
 
 const random = seededRandom(2_026);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
@@ -44,7 +45,7 @@ const ANY = [
 
 function randomBody(): string {
   // Mostly stacks of a few kilobytes; some longer than a body held whole, some shorter than a kept one.
-  const count = random() < 0.02 ? 12_000 : random() < 0.1 ? 2 : 1 + Math.floor(random() * 120);
+  const count = random() < 0.005 ? 20_000 : random() < 0.1 ? 2 : 1 + Math.floor(random() * 120);
   const pieces = random() < 0.6 ? PLAIN : ANY;
   const parts: string[] = [];
   for (let index = 0; index < count; index += 1) parts.push(pick(pieces));
@@ -94,6 +95,8 @@ describe('failure bodies kept in the report', () => {
     // Not vacuous: most bodies were kept in the report, and some were not (short, panics, references, too long).
     expect(kept).toBeGreaterThan(600);
     expect(kept).toBeLessThan(1_450);
+    // Some bodies are longer than the splitter holds whole (decoded in pieces, as before).
+    expect(texts.filter((text) => text.length > MAX_WHOLE_BODY_BYTES).length).toBeGreaterThan(2);
   });
 
   it('are not read from a report rewritten since: the call fails and asks to be made again', async () => {
