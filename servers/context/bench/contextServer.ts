@@ -4,7 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { cpuMillisecondsIn, withCpuTime } from './cpuTime.js';
 
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+// BENCH_BIN runs the same measures against another build's bin (an A/B of two builds).
+const bin = process.env.BENCH_BIN ?? fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
 export interface TreeFileResult {
   path: string;
@@ -25,10 +26,13 @@ export class ContextServer {
     return this.transport.pid ?? undefined;
   }
 
-  /** Starts the bin (under GNU time when `measureCpu`, which then reports its CPU time on close). */
-  static async start(allowedDir: string, measureCpu = false): Promise<ContextServer> {
+  /**
+   * Starts the bin (under GNU time when `measureCpu`, which then reports its CPU time on close); `binPath`
+   * names another build's bin (an A/B of two builds).
+   */
+  static async start(allowedDir: string, measureCpu = false, binPath = bin): Promise<ContextServer> {
     const client = new Client({ name: 'context-bench', version: '1.0.0' });
-    const plain = { command: process.execPath, args: [bin, '--allowed-dir', allowedDir] };
+    const plain = { command: process.execPath, args: [binPath, '--allowed-dir', allowedDir] };
     const launch = measureCpu ? withCpuTime(plain.command, plain.args) : plain;
     const transport = new StdioClientTransport({ ...launch, stderr: measureCpu ? 'pipe' : 'ignore' });
     const server = new ContextServer(client, transport);
@@ -64,9 +68,10 @@ export class ContextServer {
 /** A cold project_tree: a fresh server process, from spawn to the last page of the full file list. */
 export async function coldProjectTree(
   root: string,
+  binPath = bin,
 ): Promise<{ milliseconds: number; cpuMilliseconds?: number; edges: Set<string> }> {
   const started = performance.now();
-  const server = await ContextServer.start(root, true);
+  const server = await ContextServer.start(root, true, binPath);
   const edges = new Set<string>();
   let cursor: unknown;
   do {
