@@ -3,6 +3,7 @@
 // JSX and anything the lexer cannot read, and the forms the lexer does not report — require() and
 // `import x = require()`, `declare module "m"`, `/// <reference path>` — from its module record, comments and,
 // for require(), its AST.
+import { createRequire } from 'node:module';
 import type { ImportRef } from '../sourceFacts.js';
 
 type OxcParser = typeof import('oxc-parser');
@@ -23,8 +24,10 @@ export function loadOxcParser(): Promise<OxcParser> {
   return parserModule;
 }
 
+/** es-module-lexer by its CommonJS entry, as oxc-resolver (loadOxcResolver says why). */
 export function loadModuleLexer(): Promise<ModuleLexer> {
-  lexerModule ??= import('es-module-lexer').then(async (lexer) => {
+  lexerModule ??= Promise.resolve().then(async () => {
+    const lexer = createRequire(import.meta.url)('es-module-lexer') as ModuleLexer;
     await lexer.init;
     return lexer;
   });
