@@ -144,9 +144,14 @@ export function commonVocabulary(): Promise<Table> {
 
 /** The vocabulary file, or the part of it `lines` keeps (whole lines), as a table. */
 async function readVocabulary(lines: (file: Buffer) => Buffer): Promise<Table> {
-  // gpt-tokenizer's split pattern, so that pieces are its pieces (a tiny module; the tables are elsewhere).
-  const { O200K_TOKEN_SPLIT_REGEX } = await import('gpt-tokenizer/encodingParams/constants');
-  const file = readFileSync(createRequire(import.meta.url).resolve('gpt-tokenizer/data/o200k_base.tiktoken'));
+  const require = createRequire(import.meta.url);
+  // gpt-tokenizer's split pattern, so that pieces are its pieces (a tiny module; the tables are elsewhere). By
+  // require, not import(): in a server's CommonJS bundle an import() brings up Node's ES module loader, tens of
+  // milliseconds of a cold call's CPU (servers/context/bench/RESULTS.md).
+  const { O200K_TOKEN_SPLIT_REGEX } = require('gpt-tokenizer/encodingParams/constants') as {
+    O200K_TOKEN_SPLIT_REGEX: RegExp;
+  };
+  const file = readFileSync(require.resolve('gpt-tokenizer/data/o200k_base.tiktoken'));
   return parse(lines(file), O200K_TOKEN_SPLIT_REGEX);
 }
 
