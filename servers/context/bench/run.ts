@@ -4,7 +4,8 @@
 //   throughput vs gpt-tokenizer called directly. Env: BENCH_FILES (sizes, default 1000,5000,20000),
 //   BENCH_COMPETITOR_MAX (largest size the competitors run on, default 5000), BENCH_SEED (default 42),
 //   BENCH_PARTS (any of cold,warm,tokens; default all), BENCH_COMPETITORS (default dependency-cruiser,madge),
-//   BENCH_REAL (real corpora, default effect-rxjs,zod,ajv; BENCH_FILES= for none of the generated ones).
+//   BENCH_REAL (real corpora, default effect-rxjs,zod,ajv; BENCH_FILES= for none of the generated ones),
+//   BENCH_RUNS (cold runs of each tool, the median reported; default 1), BENCH_BIN (another build's bin).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -29,6 +30,8 @@ const competitorNames = (process.env.BENCH_COMPETITORS ?? 'dependency-cruiser,ma
   .split(',')
   .map((name) => name.trim());
 const realWanted = (process.env.BENCH_REAL ?? 'effect-rxjs,zod,ajv').split(',').map((name) => name.trim());
+/** Cold runs of each tool per corpus, the median reported (BENCH_RUNS; one by default). */
+const coldRuns = Math.max(1, Number(process.env.BENCH_RUNS ?? 1));
 const parts = new Set((process.env.BENCH_PARTS ?? 'cold,warm,tokens').split(',').map((part) => part.trim()));
 const dataDir = fileURLToPath(new URL('../bench-data', import.meta.url));
 const pnpmStore = fileURLToPath(new URL('../../../node_modules/.pnpm', import.meta.url));
@@ -100,9 +103,21 @@ const say = (line = '') => {
   report.push(line);
 };
 
+/** Of `coldRuns` runs (BENCH_RUNS), the one of median CPU time (of median wall time without GNU time). */
+async function medianRun<Run extends { milliseconds: number; cpuMilliseconds?: number }>(
+  run: () => Promise<Run>,
+): Promise<Run> {
+  const runs: Run[] = [];
+  for (let index = 0; index < coldRuns; index++) runs.push(await run());
+  const cost = (each: Run) => each.cpuMilliseconds ?? each.milliseconds;
+  return runs.sort((a, b) => cost(a) - cost(b))[Math.floor(runs.length / 2)]!;
+}
+
 async function compareCold(corpus: Corpus): Promise<void> {
-  say(`\n### ${corpus.name}: ${corpus.files} files`);
-  const ours = await coldProjectTree(corpus.root);
+  say(
+    `\n### ${corpus.name}: ${corpus.files} files${coldRuns > 1 ? ` (each tool: median of ${coldRuns} runs)` : ''}`,
+  );
+  const ours = await medianRun(() => coldProjectTree(corpus.root));
   say(
     `- groundwork-context cold project_tree (fresh process, spawn → answer): ${fmt(ours.milliseconds)} wall, ` +
       `${cpu(ours.cpuMilliseconds)} CPU, ${ours.edges.size} edges`,
@@ -119,7 +134,7 @@ async function compareCold(corpus: Corpus): Promise<void> {
     if (!competitorNames.some((wanted) => name.startsWith(wanted))) continue;
     let theirs: ToolRun;
     try {
-      theirs = await runTool();
+      theirs = await medianRun(runTool);
     } catch (error) {
       const stderr = String((error as { stderr?: unknown }).stderr ?? '');
       const cpuSpent = cpuMillisecondsIn(stderr);
