@@ -63,5 +63,7 @@ describe('groovyChunks', () => {
     expect(groovyLexicalErrors('s = """open\n')).toEqual([1]);
     // Brackets and quotes inside strings, comments and slashy regexes are no brackets.
     expect(groovyLexicalErrors("a = '}' // (\nb = \"it's\"\nc = d ==~ /[(]/\n")).toEqual([]);
+    // Lines are counted through multi-line strings and comments, and past non-ASCII blanks.
+    expect(groovyLexicalErrors("a = '''x\ny'''\n/* c\n*/ b = x ==~ /\\(/\n\u00a0}\n")).toEqual([5]);
   });
 });

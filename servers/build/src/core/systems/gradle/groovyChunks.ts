@@ -58,7 +58,7 @@ export function groovyChunks(source: string): GroovyChunk[] {
     if (token === '{' && depth === 0 && open === -1) open = current.length;
     if (token === '}' && depth === 1) close = current.length;
     current += text;
-    line += token.split('\n').length - 1;
+    line += newlines(token);
     if (token.length === 1 && '{(['.includes(char)) depth++;
     else if (token.length === 1 && '})]'.includes(char)) depth = Math.max(0, depth - 1);
     if (char === '\n' && depth === 0 && !CONTINUES.has(last)) {
@@ -92,15 +92,19 @@ export function groovyLexicalErrors(source: string): number[] {
     const char = source[index] as string;
     const token = tokenAt(source, index, last);
     index += token.length;
-    if (token.length === 1 && '{(['.includes(char)) open.push({ char, line });
-    else if (token.length === 1 && char in pairs) {
+    if (token.length > 1) {
+      if (unclosedBlock(token)) errors.add(line);
+      line += newlines(token);
+      if (!token.startsWith('//') && !token.startsWith('/*')) last = 'literal';
+      continue;
+    }
+    if (char === '{' || char === '(' || char === '[') open.push({ char, line });
+    else if (char === '}' || char === ')' || char === ']') {
       if (open.at(-1)?.char === pairs[char]) open.pop();
       else errors.add(line);
-    } else if (token.length === 1 && (char === "'" || char === '"')) errors.add(line);
-    else if (unclosedBlock(token)) errors.add(line);
-    line += token.split('\n').length - 1;
-    const comment = token.startsWith('//') || token.startsWith('/*');
-    if (!comment && token.trim() !== '') last = token.length === 1 ? char : 'literal';
+    } else if (char === "'" || char === '"') errors.add(line);
+    else if (char === '\n') line++;
+    if (!blank(char)) last = char;
   }
   // Without a stray closer, an opener never closed is where the script breaks off.
   if (errors.size === 0) for (const unclosed of open) errors.add(unclosed.line);
@@ -118,9 +122,25 @@ function unclosedBlock(token: string): boolean {
   return false;
 }
 
+/** Whether a one-character token is white space (what trim() removes), without trimming printable ASCII. */
+function blank(char: string): boolean {
+  if (char > ' ' && char <= '~') return false;
+  return char.trim() === '';
+}
+
+/** The newlines in a token (most tokens are one character: no string is split for them). */
+function newlines(token: string): number {
+  if (token.length === 1) return token === '\n' ? 1 : 0;
+  let count = 0;
+  for (let at = token.indexOf('\n'); at !== -1; at = token.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
 /** The token at `index`: a comment, a string or slashy literal, or one character. */
 function tokenAt(source: string, index: number, last: string): string {
   const char = source[index] as string;
+  // Only these start a longer token; every other character is its own (the common case, sliced for nothing).
+  if (char !== '/' && char !== "'" && char !== '"') return char;
   const next = source[index + 1];
   const upTo = (end: number) => source.slice(index, end === -1 ? source.length : end);
   if (char === '/' && next === '/') return upTo(source.indexOf('\n', index));
