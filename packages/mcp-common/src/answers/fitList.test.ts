@@ -89,8 +89,18 @@ describe('fitList', () => {
     const budget = answerBudget();
     const key = cursorKey('x');
     vi.mocked(withinTokens).mockClear();
-    const fitted = await fitList(items, { budget, cursorKey: key, frame: heavy });
+    let frames = 0;
+    const fitted = await fitList(items, {
+      budget,
+      cursorKey: key,
+      frame: (page, paging) => {
+        frames++;
+        return heavy(page, paging);
+      },
+    });
     expect(vi.mocked(withinTokens)).toHaveBeenCalledTimes(1);
+    // Each frame is a render of up to the whole answer: the search places its probes, it does not bisect.
+    expect(frames).toBeLessThanOrEqual(6);
     const end = fitted.nextOffset ?? items.length;
     expect(end).toBeLessThan(items.length);
     expect(fitted.items).toEqual(items.slice(0, end));
@@ -101,6 +111,40 @@ describe('fitList', () => {
       next_cursor: encodeCursor(end + 1, key),
     });
     expect(await answerFits(longer, budget)).toBe(false);
+  });
+
+  it('fills a page whose first item outweighs the rest in a few renders, as bisection would fill it', async () => {
+    // A Maven reactor's shape: the root module aggregates every other one, so the first item brings most edges.
+    const items = findings(600, (index) => `module ${index}`);
+    const edges = (page: Finding[]) =>
+      page.flatMap((item, index) =>
+        index === 0 && item === items[0]
+          ? items.map((other) => `${other.file} <- root`)
+          : [`${item.file} -> a`],
+      );
+    const budget = answerBudget(10_000);
+    const key = cursorKey('x');
+    let frames = 0;
+    const fitted = await fitList(items, {
+      budget,
+      cursorKey: key,
+      frame: (page, paging) => {
+        frames++;
+        return { findings: page, edges: edges(page), ...paging };
+      },
+    });
+    expect(frames).toBeLessThanOrEqual(7);
+    const end = fitted.nextOffset ?? items.length;
+    const json = (upTo: number) =>
+      JSON.stringify({
+        findings: items.slice(0, upTo),
+        edges: edges(items.slice(0, upTo)),
+        truncated: true,
+        total: items.length,
+        next_cursor: encodeCursor(upTo, key),
+      });
+    expect(json(end).length).toBeLessThanOrEqual(budget.maxChars);
+    expect(json(end + 1).length).toBeGreaterThan(budget.maxChars);
   });
 
   it('answers an empty list, and a cursor at its end, with an empty page', async () => {

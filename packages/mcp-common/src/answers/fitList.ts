@@ -80,27 +80,46 @@ export async function fitList<T, Answer>(
   const charsOf = (end: number) => (JSON.stringify(pageTo(end).answer) ?? '').length;
   // A first guess: where the items' JSON alone would exceed the characters (but one item at least).
   let high = offset;
-  let chars = JSON.stringify(frame([], pagingTo(offset)))?.length ?? 0;
+  const emptyChars = JSON.stringify(frame([], pagingTo(offset)))?.length ?? 0;
+  let chars = emptyChars;
   while (high < last) {
     chars += (JSON.stringify(items[high])?.length ?? 4) + 1;
     if (chars > budget.maxChars && high > offset) break;
     high++;
   }
   let low = offset;
-  if (charsOf(high) <= budget.maxChars) {
+  const guessChars = charsOf(high);
+  if (guessChars <= budget.maxChars) {
     // The guess counts a little more than the JSON holds (a separator per item, the cursor): one more may fit.
     while (high < last && charsOf(high + 1) <= budget.maxChars) high++;
     low = high;
   } else {
-    // The frame outweighs the guess: the longest run that fits the characters, below it.
-    while (high - low > 1) {
-      const middle = Math.floor((low + high) / 2);
-      if (charsOf(middle) <= budget.maxChars) low = middle;
+    // The frame outweighs the guess (build_workspace: each module brings its edges): the longest run that fits
+    // the characters, below it. Each probe goes where the line through the last two runs measured reaches the
+    // budget (a secant step: past a first heavy item, such as a reactor root with every module's edge, the
+    // characters grow by about the same per item), so a list takes four or five renders, not bisection's ten
+    // (each a render of up to the whole answer). Past a few such probes (uneven items), it halves.
+    let previous = { end: offset, chars: emptyChars };
+    let latest = { end: high, chars: guessChars };
+    for (let probes = 0; high - low > 1; probes++) {
+      const perItem = (latest.chars - previous.chars) / (latest.end - previous.end);
+      const probe =
+        probes < SECANT_PROBES && perItem > 0
+          ? latest.end + Math.floor((budget.maxChars - latest.chars) / perItem)
+          : Math.floor((low + high) / 2);
+      const middle = Math.min(high - 1, Math.max(low + 1, probe));
+      const measured = charsOf(middle);
+      if (measured <= budget.maxChars) low = middle;
       else high = middle;
+      previous = latest;
+      latest = { end: middle, chars: measured };
     }
   }
-  if (low > offset && !(await answerFits(pageTo(low).answer, budget))) {
+  // The page measured for its tokens is the page answered, unless the tokens bind.
+  let fitted = low > offset ? pageTo(low) : undefined;
+  if (fitted !== undefined && !(await answerFits(fitted.answer, budget))) {
     // The tokens bind: the longest run that fits them, below the characters' run.
+    fitted = undefined;
     high = low;
     low = offset;
     while (high - low > 1) {
@@ -113,8 +132,11 @@ export async function fitList<T, Answer>(
   if (low === offset && offset < last) {
     return pageTo(offset + 1, [], { ...pagingTo(offset + 1), truncated: true });
   }
-  return pageTo(low);
+  return fitted ?? pageTo(low);
 }
+
+/** Probes of the characters' search placed by a secant step before it falls back to halving. */
+const SECANT_PROBES = 4;
 
 /** Where the page starts: at the cursor, checked against its list, or at the top. */
 function startOf(
