@@ -99,12 +99,15 @@ export const buildWorkspaceTool = defineTool({
       const modules = systems.flatMap((system) => system.modules.filter((module) => wanted(module.id)));
       const edges = systems.flatMap((system) => system.edges.filter((edge) => wanted(edge.from)));
       const pageCursor = pageOf('build_workspace', args, workspace);
-      // The modules are the paged list; each page carries the edges from its modules.
+      // The modules are the paged list; each page carries the edges from its modules. fitList frames several
+      // pages to find the one that fits: each edge's module key is built once, not once a frame.
+      const moduleKey = (system: string, id: string) => `${system}\0${id}`;
+      const edgeModules = edges.map((edge) => moduleKey(edge.system, edge.from));
       const { answer } = await fitList(modules, {
         budget: ctx.answer,
         ...pageCursor,
         frame: (page, paging) => {
-          const ids = new Set(page.map((module) => `${module.system}\0${module.id}`));
+          const ids = new Set(page.map((module) => moduleKey(module.system, module.id)));
           return {
             systems: systems.map((system) => ({
               kind: system.kind,
@@ -121,7 +124,7 @@ export const buildWorkspaceTool = defineTool({
               ...(module.version === undefined ? {} : { version: module.version }),
             })),
             edges: edges
-              .filter((edge) => ids.has(`${edge.system}\0${edge.from}`))
+              .filter((_, index) => ids.has(edgeModules[index] as string))
               .map((edge) => ({
                 system: edge.system,
                 from: edge.from,
