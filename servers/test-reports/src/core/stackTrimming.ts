@@ -93,7 +93,7 @@ export function* trimmedLines(lines: Iterable<string>, counted = { folded: 0 }):
     }
     if (skipPythonSource) {
       skipPythonSource = false;
-      if (/^\s{4,}\S/.test(line) && !isFrame(line)) continue;
+      if (/^\s{4,}\S/.test(line) && !isFrame(line, start)) continue;
     }
     // Only a line whose text starts with `.` can be a runner's "... 42 more".
     const elided = line.charCodeAt(start) === 0x2e ? ELIDED.exec(line) : null;
@@ -102,7 +102,7 @@ export function* trimmedLines(lines: Iterable<string>, counted = { folded: 0 }):
       continue;
     }
     const isNoise = isNoiseAt(line, start);
-    const isAFrame = isNoise || isFrame(line);
+    const isAFrame = isNoise || isFrame(line, start);
     if (isNoise || (isAFrame && keptFrames >= MAX_KEPT_FRAMES)) {
       counted.folded += 1;
       run += 1;
@@ -154,8 +154,18 @@ function isNoiseAt(line: string, start: number): boolean {
   return GO_NOISE.some((noise) => noise.test(line));
 }
 
-function isFrame(line: string): boolean {
-  return FRAME.some((frame) => frame.test(line));
+/**
+ * Every FRAME match has `at ` or `File "` where its text starts, or contains `(`, `❯` or `.go:`: a line
+ * with none (a message, most lines that are not frames) is not tried against the patterns.
+ */
+function isFrame(line: string, start: number): boolean {
+  const mayBeFrame =
+    line.startsWith('at ', start) ||
+    line.startsWith('File "', start) ||
+    line.includes('(') ||
+    line.includes('❯') ||
+    line.includes('.go:');
+  return mayBeFrame && FRAME.some((frame) => frame.test(line));
 }
 
 /**
