@@ -3,6 +3,7 @@
 import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { addAbortSignal, Readable } from 'node:stream';
+import { FileRereader } from './fileRereader.js';
 import { FileTooLargeError } from './pathErrors.js';
 import { descriptorPath } from './pathWalk.js';
 
@@ -114,6 +115,14 @@ export class ConfinedFile implements AsyncDisposable {
       position += bytesRead;
       yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
     }
+  }
+
+  /**
+   * A way to read this file's bytes again after the handle is closed, synchronously, for as long as it is
+   * still this very file (fileRereader.ts says how that is told).
+   */
+  rereader(): FileRereader {
+    return new FileRereader(this.realPath, this.stat);
   }
 
   /** Closes the descriptor; safe to call more than once. */

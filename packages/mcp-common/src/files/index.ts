@@ -48,6 +48,7 @@ export {
 } from './confinedDirectory.js';
 export { ConfinedFile, type ReadOptions, type StreamOptions } from './confinedFile.js';
 export type { FileKind } from './fileKind.js';
+export type { FileRereader } from './fileRereader.js';
 export {
   FileTooLargeError,
   InvalidPathError,

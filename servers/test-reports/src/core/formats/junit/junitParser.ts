@@ -115,7 +115,7 @@ export async function readJUnitWith(
   // Where the bytes being split start in the file; a UTF-16 report's bytes are not the file's, so its
   // bodies are decoded as read.
   let fileOffset = 0;
-  const report = utf16 === undefined ? new ReportFile(file.realPath, file.stat) : undefined;
+  const report = utf16 === undefined ? new ReportFile(file) : undefined;
   let sawContent = false;
   const splitter = new XmlBodySplitter({
     markup: (text) => {
