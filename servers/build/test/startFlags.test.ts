@@ -1,5 +1,6 @@
 // The bin sets package.json's "groundwork.v8Flags" (`--liftoff-only`: tree-sitter's grammars are not
-// recompiled by TurboFan during a fresh process's first parses) before it compiles the bundle. V8 keys a code
+// recompiled by TurboFan during a fresh process's first parses; `--interrupt-budget`: nor is a first call's
+// JavaScript, see scripts/serverLoader.mjs) before it compiles the bundle. V8 keys a code
 // cache by its flags, so a flag set any later would make the cache a first start writes at exit one that
 // every later start rejects and writes again. Here a copy of the built dist starts twice, each parsing a
 // Kotlin build (the grammar's wasm loads): the first writes the cache, the second must accept it.
@@ -80,7 +81,7 @@ afterAll(async () => {
 
 describe('the bin’s V8 flags', () => {
   it('are the ones package.json names, passed to the loader', async () => {
-    expect(packageJson.groundwork.v8Flags).toEqual(['--liftoff-only']);
+    expect(packageJson.groundwork.v8Flags).toEqual(['--liftoff-only', '--interrupt-budget=540672']);
     const bin = await readFile(path.join(copy, 'bin.js'), 'utf8');
     expect(bin).toContain(`startServer(${JSON.stringify(packageJson.groundwork.v8Flags)})`);
   });
