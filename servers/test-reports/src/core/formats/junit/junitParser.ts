@@ -23,7 +23,7 @@ import { stripAnsi } from '../ansiText.js';
 import { reportedLines } from '../go/goTestOutput.js';
 import { JUnitMarkupScanner, type MarkupHandlers, UnsupportedMarkup } from './junitMarkupScanner.js';
 import { ReportChangedError, ReportFile } from './reportBodies.js';
-import { decodeBody, decodeXmlText, XmlBodySplitter } from './xmlBodySplitter.js';
+import { decodeBody, decodeXmlText, GT, LT, SLASH, XmlBodySplitter } from './xmlBodySplitter.js';
 import { cleanXmlText } from './xmlTextCleaner.js';
 
 /** Shared by every test without failures (most of them); frozen so that no one can add to it. */
@@ -413,9 +413,6 @@ function startOf(body: string): string {
  */
 const HEAD_BYTES = 512;
 const LF = 0x0a;
-const LT = 0x3c;
-const GT = 0x3e;
-const SLASH = 0x2f;
 const GOROUTINE = Buffer.from('goroutine', 'latin1');
 const BRACKET = 0x5b;
 const CHARACTER_REFERENCE = Buffer.from('&#', 'latin1');

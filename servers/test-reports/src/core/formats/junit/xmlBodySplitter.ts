@@ -29,11 +29,12 @@ export const MAX_WHOLE_BODY_BYTES = 512 * 1024;
 /** Text between elements longer than this is handed on even without a following `<`. */
 const MAX_MARKUP_CARRY = 1 << 16;
 
-const LT = 0x3c;
-const GT = 0x3e;
+/** Bytes of XML's markup, shared with the reader that checks a kept body is still between its tags. */
+export const LT = 0x3c;
+export const GT = 0x3e;
 const AMP = 0x26;
 const SEMICOLON = 0x3b;
-const SLASH = 0x2f;
+export const SLASH = 0x2f;
 const BANG = 0x21;
 const CDATA_OPEN = Buffer.from('<![CDATA[', 'latin1');
 const COMMENT_OPEN = Buffer.from('<!--', 'latin1');
