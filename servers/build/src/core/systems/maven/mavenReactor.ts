@@ -4,8 +4,9 @@
 import type { XMLParser } from 'fast-xml-parser';
 import { getProperties } from 'properties-file';
 import { LineIndex } from '../../text/lineIndex.js';
-import type { BuildSystemModel, DeclaredVersion, SourceLocation } from '../../workspace/model.js';
+import type { BuildSystemModel, SourceLocation } from '../../workspace/model.js';
 import { emptySystem, fileIn, folderOf, joinPath, type ReadContext } from '../readContext.js';
+import { PomVersions, resolveProperties } from './pomVersions.js';
 
 type Element = Record<string | symbol, unknown>;
 
@@ -61,7 +62,7 @@ export interface Pom {
   plugins: Array<{ key: string; version?: string | undefined; managed: boolean; at: SourceLocation }>;
 }
 
-interface PomDependency {
+export interface PomDependency {
   groupId: string;
   artifactId: string;
   version?: string | undefined;
@@ -189,6 +190,8 @@ export async function readMavenReactors(context: ReadContext): Promise<BuildSyst
       if (dir !== undefined) listed.add(dir);
     }
   }
+  // One for all reactors: a BOM read for versions may be any POM of the tree, in a reactor or not.
+  const versions = new PomVersions(poms.values(), (pom) => ancestry(pom, poms));
   const systems: BuildSystemModel[] = [];
   for (const root of [...poms.values()].filter((pom) => !listed.has(pom.dir))) {
     const system = emptySystem('maven', root.dir);
@@ -220,7 +223,7 @@ export async function readMavenReactors(context: ReadContext): Promise<BuildSyst
       }
     };
     visit(root, new Set());
-    readReactor(system, members, poms);
+    readReactor(system, members, poms, versions);
     await readMavenWrapper(context, system, root.dir);
     systems.push(system);
   }
@@ -237,7 +240,12 @@ export function parentOf(pom: Pom, poms: Map<string, Pom>): Pom | undefined {
   return undefined;
 }
 
-function readReactor(system: BuildSystemModel, members: readonly Pom[], poms: Map<string, Pom>): void {
+function readReactor(
+  system: BuildSystemModel,
+  members: readonly Pom[],
+  poms: Map<string, Pom>,
+  versions: PomVersions,
+): void {
   const reactorIds = new Set(members.map(idOf));
   for (const pom of members) {
     system.files.push(pom.file);
@@ -255,7 +263,7 @@ function readReactor(system: BuildSystemModel, members: readonly Pom[], poms: Ma
       if (parent !== undefined || reactorIds.has(to))
         system.edges.push({ system: 'maven', from: idOf(pom), to, kind: 'parent', at: pom.parent.at });
     }
-    const lineage = ancestry(pom, poms);
+    const lineage = versions.lineageOf(pom);
     for (const dependency of pom.dependencies) {
       const coordinates = `${dependency.groupId}:${dependency.artifactId}`;
       const resolvedGroup = resolveProperties(dependency.groupId, lineage).value;
@@ -264,16 +272,19 @@ function readReactor(system: BuildSystemModel, members: readonly Pom[], poms: Ma
       // A dependency without a scope or version takes its <dependencyManagement> entry's (Maven injects them).
       const managed =
         dependency.scope === undefined || dependency.version === undefined
-          ? nearestManaged(dependency, lineage)
+          ? versions.managedFor(dependency, pom)
           : undefined;
-      const scope = dependency.scope ?? managed?.entry.scope ?? 'compile';
+      const scope =
+        dependency.scope ??
+        (managed !== undefined && 'entry' in managed ? managed.entry.scope : undefined) ??
+        'compile';
       system.dependencies.push({
         system: 'maven',
         module: idOf(pom),
         configuration: scope,
         coordinates: resolvedCoordinates === coordinates ? coordinates : resolvedCoordinates,
         kind: local ? 'project' : dependency.type === 'pom' && scope === 'import' ? 'platform' : 'external',
-        version: versionOf(dependency, lineage, managed),
+        version: versions.versionOf(dependency, pom, managed),
         at: dependency.at,
       });
       if (local)
@@ -294,7 +305,7 @@ function readReactor(system: BuildSystemModel, members: readonly Pom[], poms: Ma
           configuration: 'import',
           coordinates: `${managed.groupId}:${managed.artifactId}`,
           kind: 'platform',
-          version: versionOf(managed, lineage),
+          version: versions.versionOf(managed, pom),
           at: managed.at,
         });
       }
@@ -331,170 +342,6 @@ function managedPluginVersion(key: string, lineage: readonly Pom[]): string | un
       (plugin) => plugin.managed && plugin.key === key && plugin.version !== undefined,
     );
     if (managed !== undefined) return managed.version;
-  }
-  return undefined;
-}
-
-const BUILT_IN = new Set([
-  'project.version',
-  'project.groupId',
-  'project.artifactId',
-  'pom.version',
-  'version',
-]);
-
-/** Property references deeper than this are refused (Maven itself refuses a cycle). */
-const MAX_PROPERTY_DEPTH = 16;
-/** A resolved value longer than this is refused: `${a}${a}` chains would otherwise grow it exponentially. */
-const MAX_VALUE_CHARS = 1_000;
-
-interface Resolved {
-  value: string;
-  /** The first property named. */
-  via?: string;
-  /** Where the value of the first reference is finally written (the line to edit). */
-  at?: SourceLocation;
-  /** The first property that cannot be resolved: not defined, in a cycle, too deep or too long. */
-  unresolved?: string;
-}
-
-/**
- * `${x}` replaced from the nearest POM defining x (and project.version), and so on through properties whose
- * values are references themselves. Each property is resolved once per call (`memo`), so a hostile POM costs
- * at most its property count in work.
- */
-function resolveProperties(
-  value: string,
-  lineage: readonly Pom[],
-  memo = new Map<string, Resolved>(),
-  depth = 0,
-): Resolved {
-  if (!value.includes('${')) return { value };
-  let via: string | undefined;
-  let at: SourceLocation | undefined;
-  let unresolved: string | undefined;
-  const replaced = value.replace(/\$\{([^}]+)\}/g, (whole, name: string) => {
-    via ??= name;
-    if (BUILT_IN.has(name)) {
-      const own = lineage[0];
-      const version = name.endsWith('groupId')
-        ? own?.groupId
-        : name.endsWith('artifactId')
-          ? own?.artifactId
-          : own?.version;
-      if (version !== undefined && !version.includes('${')) {
-        if (name.endsWith('version')) at ??= own?.versionAt;
-        return version;
-      }
-    }
-    const found = resolveProperty(name, lineage, memo, depth);
-    if (found.unresolved !== undefined) {
-      unresolved ??= found.unresolved;
-      return whole;
-    }
-    at ??= found.at;
-    return found.value;
-  });
-  return {
-    value: unresolved === undefined ? replaced : value,
-    ...(via === undefined ? {} : { via }),
-    ...(at === undefined ? {} : { at }),
-    ...(unresolved === undefined ? {} : { unresolved }),
-  };
-}
-
-function resolveProperty(
-  name: string,
-  lineage: readonly Pom[],
-  memo: Map<string, Resolved>,
-  depth: number,
-): Resolved {
-  const known = memo.get(name);
-  if (known !== undefined) return known;
-  const property = lineage.map((pom) => pom.properties.get(name)).find((found) => found !== undefined);
-  const refused: Resolved = { value: '', unresolved: name };
-  if (property === undefined || depth >= MAX_PROPERTY_DEPTH) return refused;
-  // Refused while it is being resolved: a reference back to it is a cycle.
-  memo.set(name, refused);
-  const inner = resolveProperties(property.value, lineage, memo, depth + 1);
-  const result: Resolved =
-    inner.unresolved !== undefined
-      ? { value: '', unresolved: inner.unresolved }
-      : inner.value.length > MAX_VALUE_CHARS
-        ? refused
-        : { value: inner.value, at: inner.at ?? property.at };
-  memo.set(name, result);
-  return result;
-}
-
-/** `managed`: the dependency's <dependencyManagement> entry, when the caller has looked it up already. */
-function versionOf(
-  dependency: PomDependency,
-  lineage: readonly Pom[],
-  managed = dependency.version === undefined ? nearestManaged(dependency, lineage) : undefined,
-): DeclaredVersion {
-  if (dependency.version !== undefined) {
-    if (!dependency.version.includes('${')) return { spec: dependency.version, source: 'literal' };
-    const resolved = resolveProperties(dependency.version, lineage);
-    if (resolved.unresolved !== undefined) {
-      return {
-        source: 'property',
-        via: resolved.unresolved,
-        unknown: `the property ${resolved.unresolved} is not defined in the POMs read (a parent outside the tree, a profile or -D; or it refers to itself, or grows past ${MAX_VALUE_CHARS} characters); only Maven knows it.`,
-      };
-    }
-    return { spec: resolved.value, source: 'property', via: resolved.via, definedAt: resolved.at };
-  }
-  // No version: the nearest <dependencyManagement> entry (own POM first, then each parent) supplies it, and
-  // the line to edit is where its version is written (a property's definition when it names one).
-  if (managed?.entry.version !== undefined) {
-    const resolved = resolveProperties(managed.entry.version, lineage);
-    return {
-      spec: resolved.unresolved === undefined ? resolved.value : undefined,
-      source: managed.pom === lineage[0] ? 'dependency-management' : 'parent',
-      via: `${managed.pom.file}:${managed.entry.at.line} <dependencyManagement>${resolved.via === undefined ? '' : ` \${${resolved.via}}`}`,
-      definedAt: resolved.at ?? managed.entry.versionAt ?? managed.entry.at,
-      ...(resolved.unresolved === undefined
-        ? {}
-        : { unknown: `the property ${resolved.unresolved} cannot be resolved from the POMs read.` }),
-    };
-  }
-  const boms = lineage.flatMap((pom) => pom.managed.filter((entry) => entry.scope === 'import'));
-  if (boms.length > 0) {
-    return {
-      source: 'bom',
-      via: boms.map((bom) => `${bom.groupId}:${bom.artifactId}`).join(', '),
-      unknown:
-        'the version comes from an imported BOM outside the repository; only Maven (resolve) knows it.',
-    };
-  }
-  const outside = lineage[lineage.length - 1]?.parent;
-  return {
-    source: outside === undefined ? 'none' : 'parent',
-    unknown:
-      outside === undefined
-        ? 'no version and no <dependencyManagement> entry for it: Maven refuses this POM.'
-        : `the version comes from the parent ${outside.groupId ?? '?'}:${outside.artifactId ?? '?'}, which is not in the tree; only Maven (resolve) knows it.`,
-  };
-}
-
-/**
- * The <dependencyManagement> entry that applies to a dependency: a child's entry replaces its parents' for
- * the same groupId:artifactId (imported BOMs are not read: they are outside the repository).
- */
-function nearestManaged(
-  dependency: PomDependency,
-  lineage: readonly Pom[],
-): { pom: Pom; entry: PomDependency } | undefined {
-  const group = resolveProperties(dependency.groupId, lineage).value;
-  for (const pom of lineage) {
-    const entry = pom.managed.find(
-      (managed) =>
-        managed.scope !== 'import' &&
-        managed.artifactId === dependency.artifactId &&
-        resolveProperties(managed.groupId, lineage).value === group,
-    );
-    if (entry !== undefined) return { pom, entry };
   }
   return undefined;
 }

@@ -1,0 +1,124 @@
+// BOM imports read statically where Maven cannot be asked, or would refuse: a cycle between BOMs, a chain
+// past the depth cap, and what is outside the tree (never guessed past). What Maven resolves is checked
+// against Maven in test/oracles/mavenBoms.test.ts.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfinedDirectory } from '@groundwork/mcp-common/files';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DeclaredVersion } from '../../workspace/model.js';
+import { readWorkspace } from '../../workspace/readWorkspace.js';
+import { MAX_BOM_DEPTH } from './pomVersions.js';
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'pom-versions-'));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const pom = (artifact: string, body: string) =>
+  `<project><groupId>g</groupId><artifactId>${artifact}</artifactId><version>1</version>${body}</project>\n`;
+/** An `import` of the BOM `artifact` (group g) or `group:artifact`, at version 1. */
+const bom = (name: string) => {
+  const [group, artifact] = name.includes(':') ? name.split(':') : ['g', name];
+  return `<dependency><groupId>${group}</groupId><artifactId>${artifact}</artifactId><version>1</version><type>pom</type><scope>import</scope></dependency>`;
+};
+/** The managed entry for x:d at `version`. */
+const d = (version: string) =>
+  `<dependency><groupId>x</groupId><artifactId>d</artifactId><version>${version}</version></dependency>`;
+const managed = (...entries: string[]) =>
+  `<dependencyManagement><dependencies>${entries.join('')}</dependencies></dependencyManagement>`;
+const USES =
+  '<dependencies><dependency><groupId>x</groupId><artifactId>d</artifactId></dependency></dependencies>';
+
+/** The version the module `app` (app/pom.xml) answers for x:d, in a tree of these POMs. */
+async function versionOfD(files: Record<string, string>): Promise<DeclaredVersion | undefined> {
+  for (const [file, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+    await writeFile(path.join(root, file), text);
+  }
+  await using directory = await ConfinedDirectory.confinedTo(root);
+  const workspace = await readWorkspace(directory, 'boms');
+  return workspace.systems
+    .flatMap((system) => system.dependencies)
+    .find((dependency) => dependency.module === 'g:app' && dependency.coordinates === 'x:d')?.version;
+}
+
+describe('BOM imports read statically', () => {
+  it('refuses BOMs that import each other in a cycle, naming it, and answers no version', async () => {
+    const files = {
+      'app/pom.xml': pom('app', `${managed(bom('bom-x'))}${USES}`),
+      'bom-x/pom.xml': pom('bom-x', managed(bom('bom-y'))),
+    };
+    const cyclic = await versionOfD({ ...files, 'bom-y/pom.xml': pom('bom-y', managed(bom('bom-x'))) });
+    expect(cyclic?.spec).toBeUndefined();
+    expect(cyclic?.unknown).toBe(
+      'the BOMs import each other in a cycle (bom-x/pom.xml → bom-y/pom.xml → bom-x/pom.xml): Maven refuses this build.',
+    );
+    // Maven refuses the build even where a BOM in the cycle manages the artifact before its import.
+    await rm(root, { recursive: true, force: true });
+    const managedFirst = await versionOfD({
+      ...files,
+      'bom-y/pom.xml': pom('bom-y', managed(d('2'), bom('bom-x'))),
+    });
+    expect(managedFirst?.spec).toBeUndefined();
+    expect(managedFirst?.unknown).toContain('a cycle');
+  });
+
+  it('follows BOMs importing BOMs up to the cap, and says so past it', async () => {
+    const chain = (length: number) =>
+      Object.fromEntries([
+        ['app/pom.xml', pom('app', `${managed(bom('b0'))}${USES}`)],
+        ...Array.from({ length }, (_, i) => [
+          `b${i}/pom.xml`,
+          pom(`b${i}`, i === length - 1 ? managed(d('3')) : managed(bom(`b${i + 1}`))),
+        ]),
+      ]);
+    const within = await versionOfD(chain(MAX_BOM_DEPTH));
+    expect(within).toMatchObject({
+      spec: '3',
+      source: 'bom',
+      definedAt: { file: `b${MAX_BOM_DEPTH - 1}/pom.xml` },
+    });
+    await rm(root, { recursive: true, force: true });
+    const past = await versionOfD(chain(MAX_BOM_DEPTH + 2));
+    expect(past?.spec).toBeUndefined();
+    expect(past?.unknown).toContain(`more than ${MAX_BOM_DEPTH} deep`);
+  });
+
+  it('does not answer past a BOM outside the tree: it comes first and may manage the artifact', async () => {
+    const version = await versionOfD({
+      'app/pom.xml': pom('app', `${managed(bom('org.outside:bom'), bom('bom-x'))}${USES}`),
+      'bom-x/pom.xml': pom('bom-x', managed(d('4'))),
+    });
+    expect(version).toMatchObject({ source: 'bom', via: 'org.outside:bom' });
+    expect(version?.spec).toBeUndefined();
+    expect(version?.unknown).toContain('org.outside:bom:1, which is not a POM in the tree');
+    // Listed after the in-tree BOM, it is never reached.
+    await rm(root, { recursive: true, force: true });
+    const first = await versionOfD({
+      'app/pom.xml': pom('app', `${managed(bom('bom-x'), bom('org.outside:bom'))}${USES}`),
+      'bom-x/pom.xml': pom('bom-x', managed(d('4'))),
+    });
+    expect(first).toMatchObject({
+      spec: '4',
+      source: 'bom',
+      via: 'g:bom-x:1 bom-x/pom.xml:1 <dependencyManagement>',
+    });
+  });
+
+  it('does not answer from a BOM when a parent outside the tree comes first', async () => {
+    const version = await versionOfD({
+      'app/pom.xml': pom(
+        'app',
+        `<parent><groupId>org.outside</groupId><artifactId>parent</artifactId><version>7</version></parent>${managed(bom('bom-x'))}${USES}`,
+      ),
+      'bom-x/pom.xml': pom('bom-x', managed(d('4'))),
+    });
+    expect(version).toMatchObject({ source: 'parent', via: 'org.outside:parent' });
+    expect(version?.spec).toBeUndefined();
+    expect(version?.unknown).toContain('org.outside:parent:7, which is not in the tree');
+  });
+});

@@ -1,0 +1,319 @@
+// Where a Maven dependency's version comes from, read statically the way Maven's model builder settles it:
+// `${…}` properties through the POM's lineage; <dependencyManagement> inherited (a child's entry before its
+// parents'); then the `import`-scope BOMs of that lineage in declaration order (child's first, the first BOM
+// that manages an artifact wins). A BOM that is a POM of the tree is read like any other POM: its own lineage,
+// properties and imports. What cannot be read (a BOM or a parent outside the tree, a cycle) leaves the answer
+// unknown, naming it: a version is never guessed.
+import type { DeclaredVersion, SourceLocation } from '../../workspace/model.js';
+import type { Pom, PomDependency } from './mavenReactor.js';
+
+const BUILT_IN = new Set([
+  'project.version',
+  'project.groupId',
+  'project.artifactId',
+  'pom.version',
+  'version',
+]);
+
+/** Property references deeper than this are refused (Maven itself refuses a cycle). */
+const MAX_PROPERTY_DEPTH = 16;
+/** A resolved value longer than this is refused: `${a}${a}` chains would otherwise grow it exponentially. */
+const MAX_VALUE_CHARS = 1_000;
+/** BOMs importing BOMs deeper than this are not followed (the answer says so): a hostile tree cannot recurse. */
+export const MAX_BOM_DEPTH = 16;
+
+interface Resolved {
+  value: string;
+  /** The first property named. */
+  via?: string;
+  /** Where the value of the first reference is finally written (the line to edit). */
+  at?: SourceLocation;
+  /** The first property that cannot be resolved: not defined, in a cycle, too deep or too long. */
+  unresolved?: string;
+}
+
+/**
+ * `${x}` replaced from the nearest POM defining x (and project.version), and so on through properties whose
+ * values are references themselves. Each property is resolved once per call (`memo`), so a hostile POM costs
+ * at most its property count in work.
+ */
+export function resolveProperties(
+  value: string,
+  lineage: readonly Pom[],
+  memo = new Map<string, Resolved>(),
+  depth = 0,
+): Resolved {
+  if (!value.includes('${')) return { value };
+  let via: string | undefined;
+  let at: SourceLocation | undefined;
+  let unresolved: string | undefined;
+  const replaced = value.replace(/\$\{([^}]+)\}/g, (whole, name: string) => {
+    via ??= name;
+    if (BUILT_IN.has(name)) {
+      const own = lineage[0];
+      const version = name.endsWith('groupId')
+        ? own?.groupId
+        : name.endsWith('artifactId')
+          ? own?.artifactId
+          : own?.version;
+      if (version !== undefined && !version.includes('${')) {
+        if (name.endsWith('version')) at ??= own?.versionAt;
+        return version;
+      }
+    }
+    const found = resolveProperty(name, lineage, memo, depth);
+    if (found.unresolved !== undefined) {
+      unresolved ??= found.unresolved;
+      return whole;
+    }
+    at ??= found.at;
+    return found.value;
+  });
+  return {
+    value: unresolved === undefined ? replaced : value,
+    ...(via === undefined ? {} : { via }),
+    ...(at === undefined ? {} : { at }),
+    ...(unresolved === undefined ? {} : { unresolved }),
+  };
+}
+
+function resolveProperty(
+  name: string,
+  lineage: readonly Pom[],
+  memo: Map<string, Resolved>,
+  depth: number,
+): Resolved {
+  const known = memo.get(name);
+  if (known !== undefined) return known;
+  const property = lineage.map((pom) => pom.properties.get(name)).find((found) => found !== undefined);
+  const refused: Resolved = { value: '', unresolved: name };
+  if (property === undefined || depth >= MAX_PROPERTY_DEPTH) return refused;
+  // Refused while it is being resolved: a reference back to it is a cycle.
+  memo.set(name, refused);
+  const inner = resolveProperties(property.value, lineage, memo, depth + 1);
+  const result: Resolved =
+    inner.unresolved !== undefined
+      ? { value: '', unresolved: inner.unresolved }
+      : inner.value.length > MAX_VALUE_CHARS
+        ? refused
+        : { value: inner.value, at: inner.at ?? property.at };
+  memo.set(name, result);
+  return result;
+}
+
+/** A <dependencyManagement> entry that applies, and the lineage its `${…}` resolve in (its own POM's). */
+export interface Managed {
+  entry: PomDependency;
+  /** The POM that writes the entry. */
+  pom: Pom;
+  lineage: readonly Pom[];
+  /** The BOMs it was imported through, the importer's own import first (`g:a:v`); empty when inherited. */
+  boms: string[];
+}
+
+/** Where the statically read management ends: entries after it (a later BOM's) cannot be trusted. */
+interface Gap {
+  source: 'bom' | 'parent';
+  via: string;
+  reason: string;
+  /** Maven refuses the whole build (a cycle): no entry is answered, not even one read before it. */
+  refused?: true;
+}
+
+interface Management {
+  entries: Map<string, Managed>;
+  gap?: Gap | undefined;
+}
+
+/**
+ * The versions a reactor's POMs manage, BOMs included. One per read of the tree: each POM's management is
+ * worked out once (memo), so BOMs imported by every module, or by each other in a diamond, cost one reading.
+ */
+export class PomVersions {
+  private readonly management = new Map<Pom, Management | 'in progress'>();
+  private readonly lineages = new Map<Pom, readonly Pom[]>();
+  private byCoordinates: Map<string, Pom> | undefined;
+
+  /** `ancestry`: a POM and its parents in the tree, nearest first. */
+  constructor(
+    private readonly poms: Iterable<Pom>,
+    private readonly ancestry: (pom: Pom) => readonly Pom[],
+  ) {}
+
+  /** A POM and its parents in the tree, nearest first: the POMs its properties and management come from. */
+  lineageOf(pom: Pom): readonly Pom[] {
+    const known = this.lineages.get(pom);
+    if (known !== undefined) return known;
+    const lineage = this.ancestry(pom);
+    this.lineages.set(pom, lineage);
+    return lineage;
+  }
+
+  /** The entry that manages `dependency` in `pom`, where the management read statically stops, or neither. */
+  managedFor(dependency: PomDependency, pom: Pom): Managed | Gap | undefined {
+    const key = this.keyOf(dependency, this.lineageOf(pom));
+    const management = this.managementOf(pom, [pom]);
+    if (management.gap?.refused) return management.gap;
+    return management.entries.get(key) ?? management.gap;
+  }
+
+  /** A dependency's version; `managed`: its managedFor answer, when the caller has looked it up already. */
+  versionOf(
+    dependency: PomDependency,
+    pom: Pom,
+    managed = dependency.version === undefined ? this.managedFor(dependency, pom) : undefined,
+  ): DeclaredVersion {
+    const lineage = this.lineageOf(pom);
+    if (dependency.version !== undefined) {
+      if (!dependency.version.includes('${')) return { spec: dependency.version, source: 'literal' };
+      const resolved = resolveProperties(dependency.version, lineage);
+      if (resolved.unresolved !== undefined) {
+        return {
+          source: 'property',
+          via: resolved.unresolved,
+          unknown: `the property ${resolved.unresolved} is not defined in the POMs read (a parent outside the tree, a profile or -D; or it refers to itself, or grows past ${MAX_VALUE_CHARS} characters); only Maven knows it.`,
+        };
+      }
+      return { spec: resolved.value, source: 'property', via: resolved.via, definedAt: resolved.at };
+    }
+    if (managed === undefined) {
+      return {
+        source: 'none',
+        unknown: 'no version and no <dependencyManagement> entry for it: Maven refuses this POM.',
+      };
+    }
+    if (!('entry' in managed)) return { source: managed.source, via: managed.via, unknown: managed.reason };
+    // The line to edit is where the managed version is written (a property's definition when it names one),
+    // and a BOM's property resolves against the BOM's own lineage, not the importer's.
+    const { entry } = managed;
+    const where = `${managed.pom.file}:${entry.at.line} <dependencyManagement>`;
+    const source = managed.boms.length > 0 ? 'bom' : managed.pom === pom ? 'dependency-management' : 'parent';
+    const through = managed.boms.length > 0 ? `${managed.boms.join(' → ')} ` : '';
+    if (entry.version === undefined) {
+      return {
+        source,
+        via: `${through}${where}`,
+        unknown: `the <dependencyManagement> entry at ${managed.pom.file}:${entry.at.line} has no version: Maven refuses this POM.`,
+      };
+    }
+    const resolved = resolveProperties(entry.version, managed.lineage);
+    return {
+      spec: resolved.unresolved === undefined ? resolved.value : undefined,
+      source,
+      via: `${through}${where}${resolved.via === undefined ? '' : ` \${${resolved.via}}`}`,
+      definedAt: resolved.at ?? entry.versionAt ?? entry.at,
+      ...(resolved.unresolved === undefined
+        ? {}
+        : { unknown: `the property ${resolved.unresolved} cannot be resolved from the POMs read.` }),
+    };
+  }
+
+  /** `groupId:artifactId` with the groupId's properties resolved in `lineage` (how entries are matched). */
+  private keyOf(dependency: PomDependency, lineage: readonly Pom[]): string {
+    return `${resolveProperties(dependency.groupId, lineage).value}:${dependency.artifactId}`;
+  }
+
+  /**
+   * A POM's managed entries in Maven's precedence: its lineage's own entries (nearest POM first), then — unless
+   * the lineage ends at a parent outside the tree, whose entries would come first — each import in order.
+   * `stack`: the BOMs being read, the POM asked about first, to refuse a cycle and cap the depth.
+   */
+  private managementOf(pom: Pom, stack: readonly Pom[]): Management {
+    const known = this.management.get(pom);
+    if (known !== undefined && known !== 'in progress') return known;
+    this.management.set(pom, 'in progress');
+    const lineage = this.lineageOf(pom);
+    const entries = new Map<string, Managed>();
+    const imports: PomDependency[] = [];
+    const importKeys = new Set<string>();
+    for (const owner of lineage) {
+      for (const entry of owner.managed) {
+        const key = this.keyOf(entry, lineage);
+        if (entry.scope === 'import') {
+          // The same BOM imported by a child and a parent: the child's import (its version) is the one.
+          if (!importKeys.has(key)) imports.push(entry);
+          importKeys.add(key);
+        } else if (!entries.has(key)) entries.set(key, { entry, pom: owner, lineage, boms: [] });
+      }
+    }
+    const outside = lineage[lineage.length - 1]?.parent;
+    const result: Management = {
+      entries,
+      gap:
+        outside === undefined
+          ? this.importInto(entries, imports, lineage, stack)
+          : {
+              source: 'parent',
+              via: `${outside.groupId ?? '?'}:${outside.artifactId ?? '?'}`,
+              reason: `the version comes from the parent ${outside.groupId ?? '?'}:${outside.artifactId ?? '?'}:${outside.version ?? '?'}, which is not in the tree (its <dependencyManagement> comes before any imported BOM's); only Maven (resolve: true) knows it.`,
+            },
+    };
+    this.management.set(pom, result);
+    return result;
+  }
+
+  /** Adds each import's entries not managed already, in order; the gap where reading stops, if any. */
+  private importInto(
+    entries: Map<string, Managed>,
+    imports: readonly PomDependency[],
+    lineage: readonly Pom[],
+    stack: readonly Pom[],
+  ): Gap | undefined {
+    for (const entry of imports) {
+      const name = this.keyOf(entry, lineage);
+      const version = resolveProperties(entry.version ?? '', lineage);
+      const coordinates = `${name}:${version.unresolved === undefined ? version.value : (entry.version ?? '')}`;
+      const bom = version.unresolved === undefined ? this.pomAt(coordinates) : undefined;
+      if (bom === undefined) {
+        return {
+          source: 'bom',
+          via: name,
+          reason:
+            version.unresolved === undefined
+              ? `the version comes from the imported BOM ${coordinates}, which is not a POM in the tree; only Maven (resolve: true) knows it.`
+              : `the imported BOM ${name}'s version names the property ${version.unresolved}, not defined in the POMs read; only Maven (resolve: true) knows it.`,
+        };
+      }
+      if (stack.includes(bom)) {
+        const cycle = [...stack.slice(stack.indexOf(bom)), bom].map((pom) => pom.file).join(' → ');
+        return {
+          source: 'bom',
+          via: name,
+          reason: `the BOMs import each other in a cycle (${cycle}): Maven refuses this build.`,
+          refused: true,
+        };
+      }
+      if (stack.length > MAX_BOM_DEPTH) {
+        return {
+          source: 'bom',
+          via: name,
+          reason: `BOMs import BOMs more than ${MAX_BOM_DEPTH} deep here; not followed further, only Maven (resolve: true) knows it.`,
+        };
+      }
+      const imported = this.managementOf(bom, [...stack, bom]);
+      for (const [key, managed] of imported.entries) {
+        if (!entries.has(key)) entries.set(key, { ...managed, boms: [coordinates, ...managed.boms] });
+      }
+      if (imported.gap !== undefined) {
+        return { ...imported.gap, via: `${coordinates} → ${imported.gap.via}` };
+      }
+    }
+    return undefined;
+  }
+
+  /** The tree's POM with these `groupId:artifactId:version` (each POM's own resolved in its lineage). */
+  private pomAt(coordinates: string): Pom | undefined {
+    if (this.byCoordinates === undefined) {
+      this.byCoordinates = new Map();
+      for (const pom of this.poms) {
+        const lineage = this.lineageOf(pom);
+        const group = resolveProperties(pom.groupId ?? '', lineage);
+        const version = resolveProperties(pom.version ?? '', lineage);
+        if (group.unresolved !== undefined || version.unresolved !== undefined) continue;
+        const key = `${group.value}:${pom.artifactId}:${version.value}`;
+        if (!this.byCoordinates.has(key)) this.byCoordinates.set(key, pom);
+      }
+    }
+    return this.byCoordinates.get(coordinates);
+  }
+}
