@@ -120,9 +120,17 @@ interface Gap {
   refused?: true;
 }
 
+/**
+ * A POM's management as Maven merges it, kept as references rather than merged copies: a BOM imported by every
+ * module (or by each other, in a diamond) is held once, and searched once per artifact (`found`).
+ */
 interface Management {
-  entries: Map<string, Managed>;
+  /** The lineage's own entries, the nearest POM's first. */
+  own: Map<string, Managed>;
+  /** The imported BOMs' managements in Maven's order, up to the gap. */
+  imports: Array<{ coordinates: string; management: Management }>;
   gap?: Gap | undefined;
+  found: Map<string, Managed | Gap | undefined>;
 }
 
 /**
@@ -154,7 +162,25 @@ export class PomVersions {
     const key = this.keyOf(dependency, this.lineageOf(pom));
     const management = this.managementOf(pom, [pom]);
     if (management.gap?.refused) return management.gap;
-    return management.entries.get(key) ?? management.gap;
+    return this.lookup(management, key);
+  }
+
+  /** The entry for `key`: the POM's own, else the first import's that manages it, else the gap, if any. */
+  private lookup(management: Management, key: string): Managed | Gap | undefined {
+    if (management.found.has(key)) return management.found.get(key);
+    let answer: Managed | Gap | undefined = management.own.get(key);
+    for (const { coordinates, management: imported } of answer === undefined ? management.imports : []) {
+      const inner = this.lookup(imported, key);
+      if (inner === undefined) continue;
+      answer =
+        'entry' in inner
+          ? { ...inner, boms: [coordinates, ...inner.boms] }
+          : { ...inner, via: `${coordinates} → ${inner.via}` };
+      break;
+    }
+    answer ??= management.gap;
+    management.found.set(key, answer);
+    return answer;
   }
 
   /** A dependency's version; `managed`: its managedFor answer, when the caller has looked it up already. */
@@ -223,7 +249,7 @@ export class PomVersions {
     if (known !== undefined && known !== 'in progress') return known;
     this.management.set(pom, 'in progress');
     const lineage = this.lineageOf(pom);
-    const entries = new Map<string, Managed>();
+    const own = new Map<string, Managed>();
     const imports: PomDependency[] = [];
     const importKeys = new Set<string>();
     for (const owner of lineage) {
@@ -233,28 +259,26 @@ export class PomVersions {
           // The same BOM imported by a child and a parent: the child's import (its version) is the one.
           if (!importKeys.has(key)) imports.push(entry);
           importKeys.add(key);
-        } else if (!entries.has(key)) entries.set(key, { entry, pom: owner, lineage, boms: [] });
+        } else if (!own.has(key)) own.set(key, { entry, pom: owner, lineage, boms: [] });
       }
     }
     const outside = lineage[lineage.length - 1]?.parent;
-    const result: Management = {
-      entries,
-      gap:
-        outside === undefined
-          ? this.importInto(entries, imports, lineage, stack)
-          : {
-              source: 'parent',
-              via: `${outside.groupId ?? '?'}:${outside.artifactId ?? '?'}`,
-              reason: `the version comes from the parent ${outside.groupId ?? '?'}:${outside.artifactId ?? '?'}:${outside.version ?? '?'}, which is not in the tree (its <dependencyManagement> comes before any imported BOM's); only Maven (resolve: true) knows it.`,
-            },
-    };
+    const result: Management = { own, imports: [], found: new Map() };
+    result.gap =
+      outside === undefined
+        ? this.importInto(result, imports, lineage, stack)
+        : {
+            source: 'parent',
+            via: `${outside.groupId ?? '?'}:${outside.artifactId ?? '?'}`,
+            reason: `the version comes from the parent ${outside.groupId ?? '?'}:${outside.artifactId ?? '?'}:${outside.version ?? '?'}, which is not in the tree (its <dependencyManagement> comes before any imported BOM's); only Maven (resolve: true) knows it.`,
+          };
     this.management.set(pom, result);
     return result;
   }
 
-  /** Adds each import's entries not managed already, in order; the gap where reading stops, if any. */
+  /** Adds each import's management, in order; the gap where reading stops, if any. */
   private importInto(
-    entries: Map<string, Managed>,
+    importer: Management,
     imports: readonly PomDependency[],
     lineage: readonly Pom[],
     stack: readonly Pom[],
@@ -291,9 +315,7 @@ export class PomVersions {
         };
       }
       const imported = this.managementOf(bom, [...stack, bom]);
-      for (const [key, managed] of imported.entries) {
-        if (!entries.has(key)) entries.set(key, { ...managed, boms: [coordinates, ...managed.boms] });
-      }
+      importer.imports.push({ coordinates, management: imported });
       if (imported.gap !== undefined) {
         return { ...imported.gap, via: `${coordinates} → ${imported.gap.via}` };
       }
