@@ -87,8 +87,17 @@ export async function openProject(
     });
   try {
     const index = projectIndexFor(root.realPath);
+    // git runs in child processes: found and asked for its status while the index builds, so the two share
+    // the cores (a cold project_tree waited ≈ 20 ms for git after the build). status() is read once per
+    // repository handle, so describeCodeState takes this same answer.
+    const repository = openRepository(root.realPath, ctx).then((found) => {
+      found.git?.status(ctx.signal).catch(() => undefined);
+      return found;
+    });
+    // A failed build is the error the call reports; git's own failure is then moot.
+    repository.catch(() => undefined);
     const project = await index.build({ ...workControl(ctx), directory: root });
-    const { git, whyNot } = await openRepository(root.realPath, ctx);
+    const { git, whyNot } = await repository;
     const state = await describeCodeState(git, project, ctx.signal, whyNot);
     return { index, project, git, state, [Symbol.asyncDispose]: () => root.close() };
   } catch (error) {
