@@ -1,6 +1,6 @@
 // Cold project_tree of two builds, interleaved in pairs so both meet the same load (the A/B the bench rules
-// ask for before a start-up or resolution change is kept): CPU medians under GNU time, and the edge sets
-// compared (they must be identical).
+// ask for before a start-up or resolution change is kept): CPU and wall medians (CPU under GNU time), and the
+// edge sets compared (they must be identical).
 //   npx tsx bench/coldPairs.ts <root> <before/dist/bin.js> <after/dist/bin.js> [pairs=10]
 import { loadavg } from 'node:os';
 import { coldProjectTree } from './contextServer.js';
@@ -27,16 +27,18 @@ for (let pair = 0; pair < pairs; pair++) {
   }
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-const [before, after] = [median(cpu.before), median(cpu.after)];
+const change = (before: number, after: number) => `${(((after - before) / before) * 100).toFixed(1)} %`;
 console.log(
   `${pairs} pairs on ${root}, ${reference?.length} edges (identical), load ${loadavg()
     .map((load) => load.toFixed(2))
     .join(' ')}`,
 );
+for (const name of ['before', 'after'] as const) {
+  const wallRounded = wall[name].map((milliseconds) => Math.round(milliseconds));
+  console.log(
+    `${`${name}:`.padEnd(7)} CPU median ${median(cpu[name]).toFixed(0)} ms [${cpu[name].join(', ')}], wall median ${median(wall[name]).toFixed(0)} ms [${wallRounded.join(', ')}]`,
+  );
+}
 console.log(
-  `before: CPU median ${before.toFixed(0)} ms [${cpu.before.join(', ')}], wall ${median(wall.before).toFixed(0)} ms`,
+  `change: CPU ${change(median(cpu.before), median(cpu.after))}, wall ${change(median(wall.before), median(wall.after))}`,
 );
-console.log(
-  `after:  CPU median ${after.toFixed(0)} ms [${cpu.after.join(', ')}], wall ${median(wall.after).toFixed(0)} ms`,
-);
-console.log(`change: ${(((after - before) / before) * 100).toFixed(1)} %`);
