@@ -13,7 +13,8 @@
 //   stands in: a failed assertion is evidence about its own test only, so tests cluster when they fail on the
 //   same line (parameterised tests), not because their assertions read alike.
 import { createHash } from 'node:crypto';
-import { eachFrame, isTestPath, type SourceFrame } from './stackFrames.js';
+import { eachFrame, isTestPath, projectFrameIn, type SourceFrame } from './stackFrames.js';
+import { KEPT, KEPT_FRAME, startTrimming, trimLine } from './stackTrimming.js';
 import { type FoldedTest, testId, trimmedLinesOf } from './testRun.js';
 
 export interface FailureSignature {
@@ -88,9 +89,11 @@ export function signatureOf(test: FoldedTest): FailureSignature {
 /**
  * The type and message parts by the report's type and raw message, worked out once per distinct pair: a
  * run's failures mostly repeat a few messages (93 % of the bench's 30,034), and masking them was a sixth
- * of clustering. Bounded: emptied when full, and long messages are not kept.
+ * of clustering. By type, then message, so that no key is built per failure (the message's hash is known
+ * once asked). Bounded: emptied when full, and long messages are not kept.
  */
-const messageParts = new Map<string, Pick<FailureSignature, 'type' | 'message'>>();
+const messageParts = new Map<string | undefined, Map<string, Pick<FailureSignature, 'type' | 'message'>>>();
+let memoEntries = 0;
 const MAX_MEMO_ENTRIES = 4_096;
 const MAX_MEMO_MESSAGE_CHARS = 1_024;
 
@@ -99,13 +102,21 @@ function messagePartsOf(
   rawMessage: string,
 ): Pick<FailureSignature, 'type' | 'message'> {
   if (rawMessage.length > MAX_MEMO_MESSAGE_CHARS) return workedOutMessageParts(reportType, rawMessage);
-  // The type's length first, so no type and message pair reads as another (nor as a message without a type).
-  const key = reportType === undefined ? `-${rawMessage}` : `${reportType.length}:${reportType}${rawMessage}`;
-  let parts = messageParts.get(key);
+  let byMessage = messageParts.get(reportType);
+  let parts = byMessage?.get(rawMessage);
   if (parts === undefined) {
-    if (messageParts.size >= MAX_MEMO_ENTRIES) messageParts.clear();
+    if (memoEntries >= MAX_MEMO_ENTRIES) {
+      messageParts.clear();
+      memoEntries = 0;
+      byMessage = undefined;
+    }
+    if (byMessage === undefined) {
+      byMessage = new Map();
+      messageParts.set(reportType, byMessage);
+    }
     parts = workedOutMessageParts(reportType, rawMessage);
-    messageParts.set(key, parts);
+    byMessage.set(rawMessage, parts);
+    memoEntries += 1;
   }
   return parts;
 }
@@ -157,30 +168,101 @@ export function maskVarying(text: string): string {
 /** The frame part of the signature (see the module comment). */
 function signatureFrame(test: FoldedTest): string {
   const chosen: Pick<SourceFrame, 'path' | 'line'> | undefined =
-    firstCodeFrame(trimmedLinesOf(test)) ??
+    firstCodeFrame(test) ??
     (shownPath(test) === undefined ? undefined : { path: shownPath(test) as string, line: test.line ?? 0 });
   if (chosen === undefined) return '';
   return `${baseName(chosen.path)}:${chosen.line}`;
 }
 
 /**
- * The innermost frame outside the tests, else the innermost frame, of the trimmed stack's lines (read no
- * further than needed). Python prints the innermost frame last (a
- * stack of .py frames only is read to its end); every other runtime first, so the search stops at the first
- * frame outside the tests.
+ * The innermost frame outside the tests, else the innermost frame, of the shown failure's trimmed stack.
+ * Read in one scan of the text known without finishing the stack (its kept beginning, mostly), each line
+ * trimmed and read for a frame once; only a frame further in than that, or a stack trimmed already, is read
+ * through trimmedLinesOf (which finishes the stack).
  */
-function firstCodeFrame(stack: Iterable<string>): SourceFrame | undefined {
-  const frames = eachFrame(stack);
-  const first = frames.next();
-  if (first.done === true) return undefined;
-  if (!first.value.path.endsWith('.py')) {
-    if (!isTestPath(first.value.path)) return first.value;
-    for (const frame of frames) if (!isTestPath(frame.path)) return frame;
-    return first.value;
+function firstCodeFrame(test: FoldedTest): SourceFrame | undefined {
+  const known = knownStack(test);
+  if (known !== undefined) {
+    const frame = codeFrameIn(known.text, known.whole);
+    if (frame !== FURTHER_IN) return frame;
   }
-  const all = [first.value, ...frames];
-  const innermostFirst = all.every((frame) => frame.path.endsWith('.py')) ? all.reverse() : all;
-  return innermostFirst.find((frame) => !isTestPath(frame.path)) ?? innermostFirst[0];
+  const choice = new FrameChoice();
+  for (const frame of eachFrame(trimmedLinesOf(test))) if (choice.offer(frame)) break;
+  return choice.chosen();
+}
+
+/**
+ * The untrimmed text of the lines trimmedLinesOf starts with: the whole stack, or its beginning (`whole`
+ * false); undefined when that is not known without finishing the stack, or the stack is trimmed already.
+ */
+function knownStack(test: FoldedTest): { text: string; whole: boolean } | undefined {
+  if (test.trimmedStack !== undefined) return undefined;
+  // The shown failure is the first with a stack: a kept beginning has a line, a stack at least one.
+  for (const failure of test.failures) {
+    if (failure.unfinished !== undefined) {
+      const known = failure.unfinished.known();
+      return known.text === '' ? undefined : known;
+    }
+    if (failure.stack !== undefined) return { text: failure.stack, whole: true };
+  }
+  return undefined;
+}
+
+const FURTHER_IN = Symbol('the frame lies further in');
+
+/** The chosen frame of the stack's lines in `text` (all of it when `whole`, else its first lines). */
+function codeFrameIn(text: string, whole: boolean): SourceFrame | undefined | typeof FURTHER_IN {
+  const trimming = startTrimming();
+  const choice = new FrameChoice();
+  for (let lineStart = 0; lineStart <= text.length; ) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = text.length;
+    const verdict = trimLine(trimming, text, lineStart, lineEnd);
+    if (verdict === KEPT || verdict === KEPT_FRAME) {
+      const kept = trimming.line.trimEnd();
+      // trimLine found the line no noise frame; cut at its end it may be one (a pattern ends in `$`).
+      const frame = projectFrameIn(kept, kept === trimming.line);
+      if (frame !== undefined && choice.offer(frame)) return choice.chosen();
+    }
+    lineStart = lineEnd + 1;
+  }
+  return whole ? choice.chosen() : FURTHER_IN;
+}
+
+/**
+ * The choice among a stack's frames, offered top first. Python prints the innermost frame last (a stack of
+ * .py frames only is read to its end); every other runtime first, so the choice is made at the first frame
+ * outside the tests.
+ */
+class FrameChoice {
+  private first: SourceFrame | undefined;
+  private found: SourceFrame | undefined;
+  private python: SourceFrame[] | undefined;
+
+  /** True once the choice is made: no later frame changes it. */
+  offer(frame: SourceFrame): boolean {
+    if (this.python !== undefined) {
+      this.python.push(frame);
+      return false;
+    }
+    if (this.first === undefined) {
+      this.first = frame;
+      if (frame.path.endsWith('.py')) {
+        this.python = [frame];
+        return false;
+      }
+    }
+    if (isTestPath(frame.path)) return false;
+    this.found = frame;
+    return true;
+  }
+
+  chosen(): SourceFrame | undefined {
+    if (this.python === undefined) return this.found ?? this.first;
+    const all = this.python;
+    const innermostFirst = all.every((frame) => frame.path.endsWith('.py')) ? all.reverse() : all;
+    return innermostFirst.find((frame) => !isTestPath(frame.path)) ?? innermostFirst[0];
+  }
 }
 
 function shownPath(test: FoldedTest): string | undefined {

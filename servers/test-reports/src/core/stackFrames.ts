@@ -36,7 +36,7 @@ export function* eachFrame(text: string | Iterable<string>): Generator<SourceFra
     const goFunction = /^[\w./*()-]+\(.*\)$/.test(line.trim()) ? line.trim().replace(/\(.*$/, '') : undefined;
     // Every frame form names a line (`:12`, `line 12`); a line that names none (a message, a folded count)
     // is no frame, and the noise patterns matter for it only as a Go function line before its frame.
-    if (!/:\d|line \d/.test(line)) {
+    if (!NAMES_A_LINE.test(line)) {
       lastGoFunction = goFunction === undefined || isNoise(line) ? undefined : goFunction;
       continue;
     }
@@ -50,11 +50,27 @@ export function* eachFrame(text: string | Iterable<string>): Generator<SourceFra
   }
 }
 
+/** What every frame form has: it names a line (`:12`, `line 12`). */
+const NAMES_A_LINE = /:\d|line \d/;
+
+/**
+ * The project frame `line` names, if any, as eachFrame reads it (but without a Go function's name);
+ * `notNoiseFrame` when the caller already knows isNoiseFrame(line) to be false.
+ */
+export function projectFrameIn(line: string, notNoiseFrame: boolean): SourceFrame | undefined {
+  if (!NAMES_A_LINE.test(line)) return undefined;
+  if (notNoiseFrame ? isDependencyPath(line) : isNoise(line)) return undefined;
+  return frameOf(line, undefined);
+}
+
 function isNoise(line: string): boolean {
+  return isNoiseFrame(line) || isDependencyPath(line);
+}
+
+function isDependencyPath(line: string): boolean {
   return (
-    isNoiseFrame(line) ||
-    ((line.includes('node') || line.includes('/usr/local/go/')) &&
-      /node_modules|node:internal|\/usr\/local\/go\//.test(line))
+    (line.includes('node') || line.includes('/usr/local/go/')) &&
+    /node_modules|node:internal|\/usr\/local\/go\//.test(line)
   );
 }
 

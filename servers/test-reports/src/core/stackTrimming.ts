@@ -6,8 +6,6 @@
 // (the three patterns that did it backtracked over every frame's class name); the other runtimes'
 // patterns see only the other lines.
 
-import { linesOf } from './testResult.js';
-
 /**
  * JVM packages whose frames are noise. A frame is `at `, then optionally a class loader or module
  * (`app//`, `java.base@17.0.9/`: characters of [\w.@-] ending in one or two slashes), then the class.
@@ -68,59 +66,111 @@ export interface TrimmedStack {
 }
 
 export function trimStack(stack: string): TrimmedStack {
-  const counted = { folded: 0 };
-  const kept = [...trimmedLines(linesOf(stack), counted)];
+  const trimming = startTrimming();
+  const kept: string[] = [];
+  for (let lineStart = 0; lineStart <= stack.length; ) {
+    let lineEnd = stack.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = stack.length;
+    const verdict = trimLine(trimming, stack, lineStart, lineEnd);
+    if (verdict !== FOLDED && verdict !== LEFT_OUT) {
+      if (trimming.runBefore > 0) kept.push(foldedRun(trimming.runBefore));
+      if (verdict !== KEPT_PAST_MAX) kept.push(trimming.line.trimEnd());
+    }
+    lineStart = lineEnd + 1;
+  }
+  if (trimming.run > 0) kept.push(foldedRun(trimming.run));
   while (kept.length > 0 && kept[kept.length - 1]?.trim() === '') kept.pop();
-  return { stack: kept.join('\n'), folded: counted.folded };
+  return { stack: kept.join('\n'), folded: trimming.folded };
 }
 
 /**
- * The lines trimStack keeps of a stack's `lines`, one at a time (trailing blank lines included), counting
- * what it folds into `counted`: a caller that needs only the first frames (a cluster signature) stops there.
+ * The lines trimStack keeps of a stack's `lines`, one at a time (trailing blank lines included): a caller
+ * that needs only the first frames stops there.
  */
-export function* trimmedLines(lines: Iterable<string>, counted = { folded: 0 }): Generator<string> {
-  let run = 0;
-  let keptFrames = 0;
-  let keptLines = 0;
-  let skipPythonSource = false;
+export function* trimmedLines(lines: Iterable<string>): Generator<string> {
+  const trimming = startTrimming();
   for (const line of lines) {
-    // A JVM noise frame, most of what there is, is told apart and counted without a regex.
-    const start = indentEnd(line, 0, line.length);
-    if (!skipPythonSource && isJvmNoise(line, start)) {
-      counted.folded += 1;
-      run += 1;
-      continue;
-    }
-    if (skipPythonSource) {
-      skipPythonSource = false;
-      if (/^\s{4,}\S/.test(line) && !isFrame(line, start)) continue;
-    }
-    // Only a line whose text starts with `.` can be a runner's "... 42 more".
-    const elided = line.charCodeAt(start) === 0x2e ? ELIDED.exec(line) : null;
-    if (elided !== null) {
-      counted.folded += Number(elided[1]);
-      continue;
-    }
-    const isNoise = isNoiseAt(line, start);
-    const isAFrame = isNoise || isFrame(line, start);
-    if (isNoise || (isAFrame && keptFrames >= MAX_KEPT_FRAMES)) {
-      counted.folded += 1;
-      run += 1;
-      skipPythonSource = line.startsWith('File "', start);
-      continue;
-    }
-    if (run > 0) {
-      keptLines += 1;
-      yield foldedRun(run);
-    }
-    run = 0;
-    if (isAFrame) keptFrames += 1;
-    if (keptLines < MAX_LINES) {
-      keptLines += 1;
-      yield line.trimEnd();
-    } else counted.folded += isAFrame ? 1 : 0;
+    const verdict = trimLine(trimming, line, 0, line.length);
+    if (verdict === FOLDED || verdict === LEFT_OUT) continue;
+    if (trimming.runBefore > 0) yield foldedRun(trimming.runBefore);
+    if (verdict !== KEPT_PAST_MAX) yield line.trimEnd();
   }
-  if (run > 0) yield foldedRun(run);
+  if (trimming.run > 0) yield foldedRun(trimming.run);
+}
+
+/** Where trimming is in a stack: what it has kept and folded so far (see trimLine). */
+export interface Trimming {
+  folded: number;
+  /** Noise frames folded since the last kept line. */
+  run: number;
+  /** The run of folded frames the line just kept ends (0 for none): its `… N frames folded` line comes first. */
+  runBefore: number;
+  keptFrames: number;
+  keptLines: number;
+  skipPythonSource: boolean;
+  /** The line last kept (as it is, not trimmed at its end), when trimLine returned KEPT or KEPT_FRAME. */
+  line: string;
+}
+
+export function startTrimming(): Trimming {
+  return { folded: 0, run: 0, runBefore: 0, keptFrames: 0, keptLines: 0, skipPythonSource: false, line: '' };
+}
+
+/** trimLine's verdicts. */
+export const FOLDED = 0;
+/** An elided count, or a Python source line after a noise frame: nothing is shown for it. */
+export const LEFT_OUT = 1;
+export const KEPT = 2;
+export const KEPT_FRAME = 3;
+/** Kept, but past the line limit: only its folded run (if any) is shown. */
+export const KEPT_PAST_MAX = 4;
+type Verdict = typeof FOLDED | typeof LEFT_OUT | typeof KEPT | typeof KEPT_FRAME | typeof KEPT_PAST_MAX;
+
+/**
+ * What trimming does with the line `text[lineStart, lineEnd)`, the next of a stack; `text` may go on past
+ * the line (a stack's whole text), so a JVM noise frame, most of what there is, is told apart and counted
+ * with neither a regex nor a string of its own.
+ */
+export function trimLine(trimming: Trimming, text: string, lineStart: number, lineEnd: number): Verdict {
+  const start = indentEnd(text, lineStart, lineEnd);
+  if (!trimming.skipPythonSource && isJvmNoise(text, start)) {
+    trimming.folded += 1;
+    trimming.run += 1;
+    return FOLDED;
+  }
+  const line = lineStart === 0 && lineEnd === text.length ? text : text.slice(lineStart, lineEnd);
+  const at = start - lineStart;
+  const skippedPython = trimming.skipPythonSource;
+  if (skippedPython) {
+    trimming.skipPythonSource = false;
+    if (/^\s{4,}\S/.test(line) && !isFrame(line, at)) return LEFT_OUT;
+  }
+  // Only a line whose text starts with `.` can be a runner's "... 42 more".
+  const elided = line.charCodeAt(at) === 0x2e ? ELIDED.exec(line) : null;
+  if (elided !== null) {
+    trimming.folded += Number(elided[1]);
+    return LEFT_OUT;
+  }
+  // A Python source line after a noise frame was not yet asked whether it is a JVM noise frame.
+  const isNoise = isNoiseAt(line, at, !skippedPython);
+  const isAFrame = isNoise || isFrame(line, at);
+  if (isNoise || (isAFrame && trimming.keptFrames >= MAX_KEPT_FRAMES)) {
+    trimming.folded += 1;
+    trimming.run += 1;
+    trimming.skipPythonSource = line.startsWith('File "', at);
+    return FOLDED;
+  }
+  trimming.runBefore = trimming.run;
+  if (trimming.run > 0) trimming.keptLines += 1;
+  trimming.run = 0;
+  if (isAFrame) trimming.keptFrames += 1;
+  if (trimming.keptLines >= MAX_LINES) {
+    trimming.folded += isAFrame ? 1 : 0;
+    return KEPT_PAST_MAX;
+  }
+  trimming.keptLines += 1;
+  trimming.line = line;
+  return isAFrame ? KEPT_FRAME : KEPT;
 }
 
 function foldedRun(run: number): string {
@@ -144,10 +194,10 @@ function mayBeJsNoise(line: string): boolean {
   return false;
 }
 
-/** Whether `line`, whose indentation ends at `start`, is noise. */
-function isNoiseAt(line: string, start: number): boolean {
-  if (isJvmNoise(line, start) || (mayBeJsNoise(line) && JS_NOISE.some((noise) => noise.test(line))))
-    return true;
+/** Whether `line`, whose indentation ends at `start`, is noise (`notJvmNoise`: known not a JVM noise frame). */
+function isNoiseAt(line: string, start: number, notJvmNoise = false): boolean {
+  if (!notJvmNoise && isJvmNoise(line, start)) return true;
+  if (mayBeJsNoise(line) && JS_NOISE.some((noise) => noise.test(line))) return true;
   if (line.startsWith('File "', start)) return PYTHON_NOISE.test(line);
   // The Go patterns match where their alternatives start, or on a line that names a `src` directory.
   if (!GO_NOISE_FIRST.has(line.charCodeAt(start)) && !line.includes('src')) return false;

@@ -26,6 +26,11 @@ export interface UnfinishedStack {
   finish(): string;
   /** The finished stack's lines in order, finishing no more of it than is read (a signature reads a few). */
   lines(): Iterable<string>;
+  /**
+   * What is known of the lines without finishing: the finished stack (`whole`), or the text of the first
+   * lines `lines()` gives before finishing ('' when it gives none that way).
+   */
+  known(): { text: string; whole: boolean };
 }
 
 /** The failure's stack, finished if it was not yet. */

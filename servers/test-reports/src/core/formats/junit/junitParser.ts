@@ -464,22 +464,19 @@ abstract class UnfinishedBody implements UnfinishedStack {
     return this.finished;
   }
 
+  known(): { text: string; whole: boolean } {
+    return this.finished === undefined
+      ? { text: this.beginning(), whole: false }
+      : { text: this.finished, whole: true };
+  }
+
   *lines(): Generator<string> {
     let given = 0;
-    if (this.finished === undefined) {
-      const start = this.start;
-      if (start !== '' && !start.includes('\x1B')) {
-        const cleaned = stripAnsi(cleanXmlText(start)).trimStart();
-        // The lines before the last line with text (its own end may be trimmed in the whole body).
-        let end = cleaned.length - 1;
-        while (end >= 0 && isWhitespace(cleaned.charCodeAt(end))) end -= 1;
-        const lastText = cleaned.lastIndexOf('\n', end);
-        if (lastText > 0) {
-          for (const line of linesOf(cleaned.slice(0, lastText))) {
-            given += 1;
-            yield line;
-          }
-        }
+    const beginning = this.finished === undefined ? this.beginning() : '';
+    if (beginning !== '') {
+      for (const line of linesOf(beginning)) {
+        given += 1;
+        yield line;
       }
     }
     // Not kept: a signature that reads past the beginning (a stack of test and framework frames only) reads
@@ -491,6 +488,18 @@ abstract class UnfinishedBody implements UnfinishedStack {
       skipped += 1;
       if (skipped > given) yield line;
     }
+  }
+
+  /** The lines of the cleaned beginning that are the finished body's first lines, as one text ('' for none). */
+  private beginning(): string {
+    const start = this.start;
+    if (start === '' || start.includes('\x1B')) return '';
+    const cleaned = stripAnsi(cleanXmlText(start)).trimStart();
+    // The lines before the last line with text (its own end may be trimmed in the whole body).
+    let end = cleaned.length - 1;
+    while (end >= 0 && isWhitespace(cleaned.charCodeAt(end))) end -= 1;
+    const lastText = cleaned.lastIndexOf('\n', end);
+    return lastText > 0 ? cleaned.slice(0, lastText) : '';
   }
 }
 

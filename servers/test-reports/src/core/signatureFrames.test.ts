@@ -1,0 +1,130 @@
+// A signature's frame, read in one scan of the stack's known text (trimmed and read for a frame line by
+// line, each line once), against the pipeline it replaced, kept here verbatim: the frames read off the
+// stack trimmed as the patterns trimmed it, through eachFrame, chosen as before. On generated stacks of
+// every runtime given as text, and on a generated JUnit report read as list_failures reads it (bodies kept
+// in the report with their cleaned beginning, bodies decoded at once, frames past the beginning), every
+// frame is the same, before the stack is finished and after it is trimmed.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { seededRandom } from '@groundwork/mcp-testkit';
+import { afterAll, describe, expect, it } from 'vitest';
+import { accessUnder, readAt } from '../testing/fixtureRun.js';
+import { generatedStack, trimByPatterns } from '../testing/generatedStacks.js';
+import { signatureOf } from './failureClusters.js';
+import { eachFrame, isTestPath, type SourceFrame } from './stackFrames.js';
+import { stackOf } from './testResult.js';
+import { type FoldedTest, isFailing, trimmedStackOf } from './testRun.js';
+
+/** The frame search as it was: over the trimmed stack's lines, Python's read to the end. */
+function firstCodeFrameAsBefore(stack: Iterable<string>): SourceFrame | undefined {
+  const frames = eachFrame(stack);
+  const first = frames.next();
+  if (first.done === true) return undefined;
+  if (!first.value.path.endsWith('.py')) {
+    if (!isTestPath(first.value.path)) return first.value;
+    for (const frame of frames) if (!isTestPath(frame.path)) return frame;
+    return first.value;
+  }
+  const all = [first.value, ...frames];
+  const innermostFirst = all.every((frame) => frame.path.endsWith('.py')) ? all.reverse() : all;
+  return innermostFirst.find((frame) => !isTestPath(frame.path)) ?? innermostFirst[0];
+}
+
+/** The frame part of the signature as it was, of the stack as the patterns trimmed it. */
+function frameAsBefore(test: FoldedTest, stack: string | undefined): string {
+  const chosen =
+    stack === undefined ? undefined : firstCodeFrameAsBefore(trimByPatterns(stack).stack.split('\n'));
+  const shown = test.sourceFile ?? test.file;
+  const frame = chosen ?? (shown === undefined ? undefined : { path: shown, line: test.line ?? 0 });
+  if (frame === undefined) return '';
+  const normalized = frame.path.replace(/\\/g, '/');
+  return `${normalized.slice(normalized.lastIndexOf('/') + 1)}:${frame.line}`;
+}
+
+const random = seededRandom(31);
+
+/** Mostly test frames before the first frame of code (some with none), so the search reads far in. */
+function testHeavyStack(): string {
+  const lines = ['java.lang.AssertionError: boom'];
+  const frames = Math.floor(random() * 30);
+  for (let index = 0; index < frames; index += 1)
+    lines.push(`\tat com.acme.cart.CartTest.step${index}(CartTest.java:${index + 1})`);
+  if (random() < 0.7) lines.push('\tat com.acme.Service.handle(Service.java:12)');
+  return `${lines.join('\n')}\n${generatedStack(random)}`;
+}
+
+function stackOfAnyKind(): string {
+  const roll = random();
+  if (roll < 0.4) return generatedStack(random);
+  if (roll < 0.8) return generatedStack(random, 0.1);
+  return testHeavyStack();
+}
+
+describe('the signature frame, read in one scan', () => {
+  it('is the frame the replaced pipeline read, of 8,000 generated stacks given as text', () => {
+    const differing: string[] = [];
+    for (let index = 0; index < 8_000; index += 1) {
+      const stack = stackOfAnyKind();
+      const test: FoldedTest = {
+        suite: 's',
+        classname: 'c',
+        name: `t${index}`,
+        status: 'failed',
+        failures: [{ kind: 'failure', message: 'm', stack }],
+        attempts: 1,
+        failedAttempts: 1,
+        ...(index % 3 === 0 ? { file: 'src/cart.test.ts', line: 7 } : {}),
+      };
+      if (signatureOf(test).frame !== frameAsBefore(test, stack)) differing.push(stack);
+    }
+    expect(differing.slice(0, 3)).toEqual([]);
+  });
+
+  describe('on a generated report read as list_failures reads it', () => {
+    let directory: string | undefined;
+    afterAll(async () => {
+      if (directory !== undefined) await rm(directory, { recursive: true, force: true });
+    });
+
+    it('is the frame the replaced pipeline read, before the stack is finished and after it is trimmed', {
+      timeout: 60_000,
+    }, async () => {
+      directory = await mkdtemp(path.join(tmpdir(), 'signature-frames-'));
+      const escapeXml = (text: string) =>
+        text
+          .replace(/&/g, '&amp;')
+          .replace(/</g, '&lt;')
+          .replace(/>/g, '&gt;')
+          .replace(/[\v\f\ufeff]/g, ' ');
+      const cases = Array.from({ length: 3_000 }, (_, index) => {
+        // Some short bodies (decoded at once), some with leading blank lines or colour codes.
+        const stack = index % 7 === 0 ? 'boom\n\tat com.acme.A.b(A.java:3)' : stackOfAnyKind();
+        const lead = index % 5 === 0 ? '\n  \n' : index % 11 === 0 ? '[31m' : '';
+        return `<testcase classname="c${index % 17}" name="t${index}"><failure message="m${index}" type="E">${escapeXml(lead + stack)}</failure></testcase>`;
+      });
+      const file = path.join(directory, 'report.xml');
+      await writeFile(file, `<?xml version="1.0"?>\n<testsuite name="s">${cases.join('\n')}</testsuite>\n`);
+      const run = await readAt(await accessUnder(directory), file, { details: true });
+      const failing = [...run.tests.values()].filter(isFailing);
+      expect(failing.length).toBe(3_000);
+      const kinds = { kept: 0, whole: 0 };
+      const differing: string[] = [];
+      for (const test of failing) {
+        const failure = test.failures[0];
+        if (failure?.unfinished?.known().text) kinds.kept += 1;
+        else if (failure?.stack !== undefined) kinds.whole += 1;
+        const before = signatureOf(test).frame;
+        const stack = failure === undefined ? undefined : stackOf(failure);
+        const expected = frameAsBefore(test, stack);
+        trimmedStackOf(test);
+        const after = signatureOf(test).frame;
+        if (before !== expected || after !== expected) differing.push(`${before} ${after} ${expected}`);
+      }
+      expect(differing.slice(0, 3)).toEqual([]);
+      // Both ways of knowing a stack were read: a kept beginning, and a stack finished at once.
+      expect(kinds.kept).toBeGreaterThan(1_000);
+      expect(kinds.whole).toBeGreaterThan(100);
+    });
+  });
+});
