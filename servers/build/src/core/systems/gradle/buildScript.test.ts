@@ -94,6 +94,18 @@ describe('parseScript (Kotlin DSL)', () => {
     ]);
     expect(script.statements[2]).toMatchObject({ kind: 'call', name: 'register', receiver: 'tasks' });
   });
+
+  it('gives up on a script whose error recovery would run for minutes, and parses the next one whole', async () => {
+    // nowinandroid's core/datastore/build.gradle.kts with one stray backtick: unbounded, the grammar was still
+    // at it after 45 s (and ran out of wasm memory soon after).
+    const stray =
+      'plugins {\n    alias(libs.plugins.nowinandroid.android.library)\n    alias(libs.plugins.nowinandroid.android.library.jacoco)\n   ` alias(libs.plugins.nowinandroid.hilt)\n}\n\nandroid {\n    defaultConfig {\n        consumerProguardFiles("consumer-proguard-rules.pro")\n    }\n    namespace = "com.google.samples.apps.nowinandroid.core.datastore"\n}\n\ndependencies {\n    api(libs.androidx.dataStore)\n    api(projects.core.datastoreProto)\n    api(projects.core.model)\n\n    implementation(projects.core.common)\n\n    testImplementation(projects.core.datastoreTest)\n    testImplementation(libs.kotlinx.coroutines.test)\n}\n';
+    expect(await parseScript(stray, 'kotlin')).toEqual({ statements: [], errorLines: [1] });
+    const next = await parseScript('dependencies {\n  api("g:n:1")\n}\n', 'kotlin');
+    expect(next.errorLines).toEqual([]);
+    expect((await dependencies('dependencies {\n  api("g:n:1")\n}\n', 'kotlin'))[0]?.name).toBe('api');
+    expect(next.statements).toHaveLength(1);
+  });
 });
 
 describe('calls with arguments and a trailing lambda', () => {
