@@ -46,6 +46,11 @@ interface CaseFrame {
   flakyAttempts: number;
   rerunAttempts: number;
   output: string;
+  /**
+   * Where its output elements left out so far are (start, end pairs of report offsets): read again if a
+   * failure follows them, else never.
+   */
+  outputLeftOut: number[];
 }
 
 type Capture =
@@ -135,6 +140,23 @@ export async function readJUnitWith(
             }
             collect(decodeBody(buffer.subarray(from, to)));
           },
+          // A passing test's output is not decoded: no answer shows it (the run keeps no details of a
+          // passing test). Whether the test fails is known when its output comes after its failures, as
+          // runners write it; output before a failure is read again from the report when the failure comes.
+          outputWanted: () =>
+            current === undefined ||
+            elements[elements.length - 1] !== 'testcase' ||
+            current.failures !== NO_FAILURES,
+          outputLeftOut: (start: number, end: number, cut: boolean) => {
+            if (current === undefined) return;
+            if (!cut) {
+              current.outputLeftOut.push(start, end);
+              return;
+            }
+            // The element holds elements and is read as markup from here: what came before, in order.
+            joinLeftOut(current);
+            resumedOutput = outputText(start, end, true);
+          },
         }
       : {}),
     // saxes keeps the pieces apart, so that its errors say where they are.
@@ -150,9 +172,12 @@ export async function readJUnitWith(
     flakyAttempts: 0,
     rerunAttempts: 0,
     output: '',
+    outputLeftOut: [],
   };
   let capture: Capture | undefined;
   let captured = '';
+  /** The text of an output element left out before it turned out to hold elements (see outputLeftOut). */
+  let resumedOutput = '';
   // Output nested inside a failure interrupts the failure's own text, which resumes after it.
   let suspended: { capture: Capture; captured: string } | undefined;
   let cases = 0;
@@ -188,6 +213,7 @@ export async function readJUnitWith(
         current.flakyAttempts = 0;
         current.rerunAttempts = 0;
         current.output = '';
+        current.outputLeftOut.length = 0;
         return;
       case 'failure':
       case 'error':
@@ -213,12 +239,38 @@ export async function readJUnitWith(
           capture = { into: 'case-output' };
         else if (parent === 'testsuite') capture = { into: 'suite-output' };
         captured = '';
+        if (resumedOutput !== '') collect(resumedOutput);
+        resumedOutput = '';
         return;
     }
   };
 
+  /**
+   * The text of the output content at report offsets `start`–`end` (followed by its close tag, or by an
+   * element when `cut`), as `collect` would have been given it.
+   */
+  const outputText = (start: number, end: number, cut = false): string => {
+    if (report === undefined || end <= start) return '';
+    // With the bytes around it, a check that the file still holds it where it was (as KeptBody does).
+    const bytes = report.read(start - 1, end + 2);
+    if (bytes[0] !== GT || bytes[bytes.length - 2] !== LT || (!cut && bytes[bytes.length - 1] !== SLASH))
+      throw new ReportChangedError();
+    return tail(decodeBody(bytes.subarray(1, bytes.length - 2)), MAX_OUTPUT_CHARS);
+  };
+  /** Output left out before a failure, joined as it would have been at its close tag. */
+  const joinLeftOut = (frame: CaseFrame) => {
+    const spans = frame.outputLeftOut;
+    for (let index = 0; index < spans.length; index += 2)
+      frame.output = tail(
+        joinOutput(frame.output, outputText(spans[index] as number, spans[index + 1] as number)),
+        MAX_OUTPUT_CHARS,
+      );
+    spans.length = 0;
+  };
+
   const startFailure = (frame: CaseFrame, kind: 'failure' | 'error', attributes: Record<string, string>) => {
     const detail: FailureDetail = { kind };
+    if (frame.outputLeftOut.length > 0) joinLeftOut(frame);
     if (options.details) {
       if (attributes.message !== undefined && attributes.message !== '')
         detail.message = head(stripAnsi(attributes.message), MAX_MESSAGE_CHARS);

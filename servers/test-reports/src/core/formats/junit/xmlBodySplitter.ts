@@ -59,6 +59,18 @@ export interface SplitTarget {
    * chunk).
    */
   coalesceMarkup?: boolean;
+  /**
+   * With a body target: asked at the open tag of each output element, after all markup before it was
+   * handed on; false leaves the element out as a counts-only read does (not decoded, never handed on), and
+   * says where its content was with `outputLeftOut`. Most output is a passing test's, which no answer shows.
+   */
+  outputWanted?(): boolean;
+  /**
+   * The content of an output element left out, as stream offsets (the file's, for a UTF-8 report):
+   * `[start, end)`. `cut` when the element turned out to hold elements: its markup is handed on from here,
+   * and only the text before it was left out.
+   */
+  outputLeftOut?(start: number, end: number, cut: boolean): void;
 }
 
 type State = 'markup' | 'body' | 'body-cdata' | 'body-comment';
@@ -73,6 +85,10 @@ export class XmlBodySplitter {
   /** Markup gathered during one `feed` when coalescing. */
   private gathered: Buffer | undefined;
   private gatheredLength = 0;
+  /** Where the dropped element's content starts in the stream (see SplitTarget.outputLeftOut). */
+  private droppedFrom = 0;
+  /** Where the buffer being split starts in the stream: what earlier feeds returned. */
+  private offset = 0;
   /** Bytes handed on so far, to say where a parse error happened. */
   consumed = 0;
 
@@ -87,6 +103,7 @@ export class XmlBodySplitter {
     const stop = this.run(buffer, final);
     if (final && stop < buffer.length) this.emitMarkup(buffer, stop, buffer.length);
     this.flushGathered();
+    this.offset += stop;
     if (!final) return stop;
     const rest = this.markupDecoder.end();
     if (rest !== '') this.target.markup(rest);
@@ -137,7 +154,13 @@ export class XmlBodySplitter {
         }
         position = tagEnd + 1;
         // Without a body target (counts only), output elements say nothing the parser needs: left out whole.
-        const drop = element.output && this.target.body === undefined;
+        let drop = element.output && this.target.body === undefined;
+        if (element.output && !drop && this.target.outputWanted !== undefined) {
+          // The reader decides on everything before this tag.
+          flushTo(open);
+          from = open;
+          drop = !this.target.outputWanted();
+        }
         if (drop) flushTo(open);
         if (buffer[tagEnd - 1] !== SLASH && element.failure && this.target.failureBody !== undefined) {
           const closeAt = wholeBodyEnd(buffer, position, element.close);
@@ -156,6 +179,7 @@ export class XmlBodySplitter {
           }
         }
         if (buffer[tagEnd - 1] !== SLASH) {
+          this.droppedFrom = this.offset + position;
           if (drop)
             this.droppedOpenTag =
               tagEnd + 1 - open === element.plainOpen.length && startsWith(buffer, open, element.plainOpen)
@@ -189,14 +213,18 @@ export class XmlBodySplitter {
         ) {
           const close = buffer.indexOf(GT, open);
           if (close < 0) return open;
-          if (this.droppedOpenTag === undefined) from = open; // the close tag starts the next markup piece
+          // Kept, the close tag starts the next markup piece; left out, the reader learns where it was.
+          if (this.droppedOpenTag === undefined) from = open;
+          else this.target.outputLeftOut?.(this.droppedFrom, this.offset + open, false);
           this.droppedOpenTag = undefined;
           position = close + 1;
           this.state = 'markup';
         } else {
           // An element inside a text-only element: not a dialect we know, so let the XML parser see it all.
-          if (this.droppedOpenTag !== undefined)
+          if (this.droppedOpenTag !== undefined) {
+            this.target.outputLeftOut?.(this.droppedFrom, this.offset + open, true);
             this.emitMarkup(this.droppedOpenTag, 0, this.droppedOpenTag.length);
+          }
           this.droppedOpenTag = undefined;
           this.state = 'markup';
         }
@@ -255,7 +283,7 @@ export class XmlBodySplitter {
 
   private emitBody(buffer: Buffer, start: number, end: number, verbatim: boolean): void {
     this.consumed += end - start;
-    if (end <= start || this.target.body === undefined) return;
+    if (end <= start || this.target.body === undefined || this.droppedOpenTag !== undefined) return;
     const text = this.bodyDecoder.write(buffer.subarray(start, end));
     this.target.body(verbatim ? text : decodeXmlText(text));
   }
