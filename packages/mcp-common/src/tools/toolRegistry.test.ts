@@ -227,6 +227,83 @@ describe('ToolRegistry.call', () => {
     expect(JSON.stringify(outcome).length).toBeLessThan(4096);
   });
 
+  it('measures the reply limit on the exact bytes of the outcome: quotes, backslashes, non-ASCII, lone surrogates', async () => {
+    // Long enough for a summary, whose cut of a field can split a surrogate pair.
+    const tricky = `say "hi" \\ back\\slash é ✓ 😀 lone \ud800 and \udc00, tab\t, nul\u0000 ${'😀'.repeat(60)}`;
+    const value = {
+      note: tricky,
+      rows: Array.from({ length: 40 }, (_, id) => ({ id, name: `${tricky}${id}` })),
+    };
+    const output = z.object({
+      note: z.string(),
+      rows: z.array(z.object({ id: z.number(), name: z.string() })),
+    });
+    for (const textBlock of ['json', 'summary'] as const) {
+      const { registry } = registryOf([toolThat(async () => ToolResult.success(value), output)], textBlock);
+      const options = { structuredOutput: true };
+      const whole = await registry.call('probe', { query: 'x' }, ctx, options);
+      expect(whole.structuredContent).toEqual(value);
+      const exact = Buffer.byteLength(JSON.stringify(whole));
+      const atLimit = await registry.call(
+        'probe',
+        { query: 'x' },
+        { ...ctx, maxResultBytes: exact },
+        options,
+      );
+      expect(atLimit).toEqual(whole);
+      const over = await registry.call(
+        'probe',
+        { query: 'x' },
+        { ...ctx, maxResultBytes: exact - 1 },
+        options,
+      );
+      expect(over.isError).toBe(true);
+      expect(JSON.parse(over.content[0]?.text ?? '').result_bytes).toBe(exact);
+    }
+  });
+
+  it('checks the page a tool rendered once: the value it returns is not checked again, another value is', async () => {
+    let checks = 0;
+    const output = z.object({ found: z.string() }).refine(() => ++checks > 0);
+    const rendered = { found: 'page' };
+    const { registry } = registryOf([
+      toolThat(async (args, toolCtx) => {
+        toolCtx.answer.render?.(rendered);
+        return ToolResult.success(args.query === 'same' ? rendered : { found: args.query });
+      }, output),
+    ]);
+    const same = await registry.call('probe', { query: 'same' }, ctx);
+    expect(same.structuredContent).toEqual({ found: 'page' });
+    expect(checks).toBe(1);
+    checks = 0;
+    const other = await registry.call('probe', { query: 'other' }, ctx);
+    expect(other.structuredContent).toEqual({ found: 'other' });
+    expect(checks).toBe(2);
+  });
+
+  it('refuses a value that breaks the output schema with the same error after a page was rendered', async () => {
+    const { registry, log } = registryOf([
+      toolThat(
+        async (_args, toolCtx) => {
+          toolCtx.answer.render?.({ found: 'page' });
+          return ToolResult.success({ found: 3 });
+        },
+        z.object({ found: z.string() }),
+      ),
+    ]);
+    const outcome = await registry.call('probe', { query: 'x' }, ctx);
+    expect(outcome).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: "Tool 'probe' produced a result that does not match its output schema (a server bug).",
+        },
+      ],
+      isError: true,
+    });
+    expect(log()).toContain('does not match its output schema');
+  });
+
   it('sends a null output field as an absent one', async () => {
     const { registry } = registryOf([
       toolThat(
