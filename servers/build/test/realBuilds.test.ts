@@ -77,6 +77,26 @@ describe('nowinandroid (Kotlin DSL)', () => {
     });
     expect(coroutines?.version.spec).toMatch(/^\d+\.\d+/);
   });
+
+  it("reads :core:analytics' platform(libs.firebase.bom) as a platform, and what it manages as unknown", async () => {
+    const main = (await read('nowinandroid')).systems.find((system) => system.root === '.');
+    const analytics = (main?.dependencies ?? []).filter(
+      (dependency) =>
+        dependency.module === ':core:analytics' && dependency.configuration === 'prodImplementation',
+    );
+    // core/analytics/build.gradle.kts lines 29-30; the catalog gives the BOM a version.ref and firebase-analytics none.
+    expect(analytics.map((d) => `${d.coordinates} ${d.kind} line ${d.at.line}`)).toEqual([
+      'com.google.firebase:firebase-bom platform line 29',
+      'com.google.firebase:firebase-analytics external line 30',
+    ]);
+    expect(analytics[0]?.version).toMatchObject({
+      spec: '33.7.0',
+      source: 'catalog',
+      via: 'libs.firebase.bom',
+    });
+    expect(analytics[1]?.version.spec).toBeUndefined();
+    expect(analytics[1]?.version.unknown).toContain('a platform or a constraint supplies it');
+  });
 });
 
 describe('kafka (Groovy DSL)', () => {

@@ -471,9 +471,12 @@ function readNotation(
       at,
     });
   };
-  /** A dependency on another project of the build: also an edge between the two modules. */
+  /**
+   * A dependency on another project of the build: also an edge between the two modules. Under `platform(…)`
+   * the project is a platform (its constraints are what is consumed), yet Gradle still depends on it.
+   */
   const pushProject = (target: string) => {
-    push(target, 'project', { source: 'none' });
+    push(target, kind === 'platform' ? 'platform' : 'project', { source: 'none' });
     system.edges.push({
       system: 'gradle',
       from: module.id,
