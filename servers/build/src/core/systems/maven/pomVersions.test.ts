@@ -8,7 +8,7 @@ import { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeclaredVersion } from '../../workspace/model.js';
 import { readWorkspace } from '../../workspace/readWorkspace.js';
-import { MAX_BOM_DEPTH } from './pomVersions.js';
+import { MAX_BOM_DEPTH, MAX_BOM_SEARCHES } from './pomVersions.js';
 
 let root: string;
 beforeEach(async () => {
@@ -120,5 +120,62 @@ describe('BOM imports read statically', () => {
     expect(version).toMatchObject({ source: 'parent', via: 'org.outside:parent' });
     expect(version?.spec).toBeUndefined();
     expect(version?.unknown).toContain('org.outside:parent:7, which is not in the tree');
+  });
+});
+
+describe('hostile trees answer unknown, in bounded time and memory', () => {
+  it('refuses a property that references another hundreds of thousands of times (no engine string limit hit)', async () => {
+    // 600,000 references to 999 characters would be 600 million characters, past what V8 holds in a string.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Maven's property syntax, not a template
+    const reference = '${p0}';
+    const properties = `<properties><p0>${'x'.repeat(999)}</p0><p1>${reference.repeat(600_000)}</p1></properties>`;
+    const version = await versionOfD({
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Maven's property syntax, not a template
+      'app/pom.xml': pom('app', `${properties}${managed(d('${p1}'))}${USES}`),
+    });
+    expect(version?.spec).toBeUndefined();
+    expect(version?.unknown).toContain('cannot be resolved');
+  });
+
+  it('answers no BOM when two POMs of the tree have its coordinates, naming both', async () => {
+    const version = await versionOfD({
+      'app/pom.xml': pom('app', `${managed(bom('bom-x'))}${USES}`),
+      'one/pom.xml': pom('bom-x', managed(d('1'))),
+      'two/pom.xml': pom('bom-x', managed(d('2'))),
+    });
+    expect(version).toMatchObject({ source: 'bom', via: 'g:bom-x' });
+    expect(version?.spec).toBeUndefined();
+    expect(version?.unknown).toContain('2 POMs of the tree are g:bom-x:1 (one/pom.xml, two/pom.xml)');
+  });
+
+  it('stops searching BOMs past its budget, answering what it searched and saying where it stopped', async () => {
+    // Each versionless dependency searches all the BOMs (none manages it): their product passes the budget.
+    const boms = 1_000;
+    const dependencies = Math.ceil(MAX_BOM_SEARCHES / boms) + 10;
+    const uses = Array.from(
+      { length: dependencies },
+      (_, i) => `<dependency><groupId>x</groupId><artifactId>u${i}</artifactId></dependency>`,
+    ).join('');
+    const files: Record<string, string> = {
+      'app/pom.xml': pom(
+        'app',
+        `${managed(...Array.from({ length: boms }, (_, i) => bom(`b${i}`)))}<dependencies>${uses}</dependencies>`,
+      ),
+    };
+    for (let i = 0; i < boms; i++) files[`b${i}/pom.xml`] = pom(`b${i}`, managed(''));
+    for (const [file, text] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+      await writeFile(path.join(root, file), text);
+    }
+    await using directory = await ConfinedDirectory.confinedTo(root);
+    const workspace = await readWorkspace(directory, 'boms');
+    const versions = workspace.systems
+      .flatMap((system) => system.dependencies)
+      .filter((dependency) => dependency.module === 'g:app' && dependency.coordinates.startsWith('x:u'))
+      .map((dependency) => dependency.version);
+    expect(versions).toHaveLength(dependencies);
+    expect(versions[0]?.unknown).toContain('no <dependencyManagement> entry for it');
+    expect(versions[dependencies - 1]).toMatchObject({ source: 'bom' });
+    expect(versions[dependencies - 1]?.unknown).toContain(`searched ${MAX_BOM_SEARCHES} times`);
   });
 });

@@ -21,6 +21,12 @@ const MAX_PROPERTY_DEPTH = 16;
 const MAX_VALUE_CHARS = 1_000;
 /** BOMs importing BOMs deeper than this are not followed (the answer says so): a hostile tree cannot recurse. */
 export const MAX_BOM_DEPTH = 16;
+/**
+ * Imported BOMs one read of the tree searches at most, over all its lookups: a POM importing thousands of
+ * BOMs and declaring thousands of versionless dependencies would otherwise cost their product in time and
+ * in remembered answers. A real build needs a small part of it; past it the answer says so.
+ */
+export const MAX_BOM_SEARCHES = 1_000_000;
 
 interface Resolved {
   value: string;
@@ -47,34 +53,46 @@ export function resolveProperties(
   let via: string | undefined;
   let at: SourceLocation | undefined;
   let unresolved: string | undefined;
-  const replaced = value.replace(/\$\{([^}]+)\}/g, (whole, name: string) => {
+  // What the references add is capped as it grows, and the first reference that cannot be resolved ends the
+  // reading: `${p}` written a million times would otherwise build a string past what the engine can hold.
+  const parts: string[] = [];
+  let added = 0;
+  let last = 0;
+  for (const reference of value.matchAll(/\$\{([^}]+)\}/g)) {
+    const name = reference[1] as string;
     via ??= name;
-    if (BUILT_IN.has(name)) {
-      const own = lineage[0];
-      const version = name.endsWith('groupId')
-        ? own?.groupId
-        : name.endsWith('artifactId')
-          ? own?.artifactId
-          : own?.version;
-      if (version !== undefined && !version.includes('${')) {
-        if (name.endsWith('version')) at ??= own?.versionAt;
-        return version;
-      }
-    }
-    const found = resolveProperty(name, lineage, memo, depth);
-    if (found.unresolved !== undefined) {
-      unresolved ??= found.unresolved;
-      return whole;
+    const found = builtIn(name, lineage) ?? resolveProperty(name, lineage, memo, depth);
+    added += found.value.length;
+    if (found.unresolved !== undefined || added > MAX_VALUE_CHARS) {
+      unresolved = found.unresolved ?? name;
+      break;
     }
     at ??= found.at;
-    return found.value;
-  });
+    parts.push(value.slice(last, reference.index), found.value);
+    last = reference.index + reference[0].length;
+  }
+  parts.push(value.slice(last));
+  const replaced = parts.join('');
   return {
     value: unresolved === undefined ? replaced : value,
     ...(via === undefined ? {} : { via }),
     ...(at === undefined ? {} : { at }),
     ...(unresolved === undefined ? {} : { unresolved }),
   };
+}
+
+/** `project.version` and its kin, from the POM itself when it writes them without references. */
+function builtIn(name: string, lineage: readonly Pom[]): Resolved | undefined {
+  if (!BUILT_IN.has(name)) return undefined;
+  const own = lineage[0];
+  const value = name.endsWith('groupId')
+    ? own?.groupId
+    : name.endsWith('artifactId')
+      ? own?.artifactId
+      : own?.version;
+  if (value === undefined || value.includes('${')) return undefined;
+  const at = name.endsWith('version') ? own?.versionAt : undefined;
+  return at === undefined ? { value } : { value, at };
 }
 
 function resolveProperty(
@@ -140,7 +158,8 @@ interface Management {
 export class PomVersions {
   private readonly management = new Map<Pom, Management | 'in progress'>();
   private readonly lineages = new Map<Pom, readonly Pom[]>();
-  private byCoordinates: Map<string, Pom> | undefined;
+  private byCoordinates: Map<string, Pom[]> | undefined;
+  private searches = 0;
 
   /** `ancestry`: a POM and its parents in the tree, nearest first. */
   constructor(
@@ -167,9 +186,20 @@ export class PomVersions {
 
   /** The entry for `key`: the POM's own, else the first import's that manages it, else the gap, if any. */
   private lookup(management: Management, key: string): Managed | Gap | undefined {
+    const own = management.own.get(key);
+    // Its own entries come first, and a BOM importing none has nothing else: no answer needs remembering.
+    if (own !== undefined || management.imports.length === 0) return own ?? management.gap;
     if (management.found.has(key)) return management.found.get(key);
-    let answer: Managed | Gap | undefined = management.own.get(key);
-    for (const { coordinates, management: imported } of answer === undefined ? management.imports : []) {
+    let answer: Managed | Gap | undefined;
+    for (const { coordinates, management: imported } of management.imports) {
+      if (++this.searches > MAX_BOM_SEARCHES) {
+        // Not remembered: the answer is where the search stopped, not what the BOMs manage.
+        return {
+          source: 'bom',
+          via: coordinates,
+          reason: `the tree's BOMs were searched ${MAX_BOM_SEARCHES} times in this reading (it imports too many, too often), and not further; only Maven (resolve: true) knows it.`,
+        };
+      }
       const inner = this.lookup(imported, key);
       if (inner === undefined) continue;
       answer =
@@ -287,7 +317,16 @@ export class PomVersions {
       const name = this.keyOf(entry, lineage);
       const version = resolveProperties(entry.version ?? '', lineage);
       const coordinates = `${name}:${version.unresolved === undefined ? version.value : (entry.version ?? '')}`;
-      const bom = version.unresolved === undefined ? this.pomAt(coordinates) : undefined;
+      const candidates = version.unresolved === undefined ? this.pomsAt(coordinates) : [];
+      const bom = candidates.length === 1 ? candidates[0] : undefined;
+      if (candidates.length > 1) {
+        const files = candidates.map((pom) => pom.file).join(', ');
+        return {
+          source: 'bom',
+          via: name,
+          reason: `${candidates.length} POMs of the tree are ${coordinates} (${files}): Maven refuses a reactor holding both, and which one it imports otherwise is the repository's; only Maven (resolve: true) knows it.`,
+        };
+      }
       if (bom === undefined) {
         return {
           source: 'bom',
@@ -323,8 +362,11 @@ export class PomVersions {
     return undefined;
   }
 
-  /** The tree's POM with these `groupId:artifactId:version` (each POM's own resolved in its lineage). */
-  private pomAt(coordinates: string): Pom | undefined {
+  /**
+   * The tree's POMs with these `groupId:artifactId:version` (each POM's own resolved in its lineage): more than
+   * one is no answer, never the first one met.
+   */
+  private pomsAt(coordinates: string): readonly Pom[] {
     if (this.byCoordinates === undefined) {
       this.byCoordinates = new Map();
       for (const pom of this.poms) {
@@ -333,9 +375,11 @@ export class PomVersions {
         const version = resolveProperties(pom.version ?? '', lineage);
         if (group.unresolved !== undefined || version.unresolved !== undefined) continue;
         const key = `${group.value}:${pom.artifactId}:${version.value}`;
-        if (!this.byCoordinates.has(key)) this.byCoordinates.set(key, pom);
+        const same = this.byCoordinates.get(key);
+        if (same === undefined) this.byCoordinates.set(key, [pom]);
+        else same.push(pom);
       }
     }
-    return this.byCoordinates.get(coordinates);
+    return this.byCoordinates.get(coordinates) ?? [];
   }
 }
