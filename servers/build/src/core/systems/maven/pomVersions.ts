@@ -36,6 +36,8 @@ interface Resolved {
   at?: SourceLocation;
   /** The first property that cannot be resolved: not defined, in a cycle, too deep or too long. */
   unresolved?: string;
+  /** The value itself grew past the cap (the property holding it is the one refused). */
+  grew?: true;
 }
 
 /**
@@ -53,6 +55,7 @@ export function resolveProperties(
   let via: string | undefined;
   let at: SourceLocation | undefined;
   let unresolved: string | undefined;
+  let grew = false;
   // What the references add is capped as it grows, and the first reference that cannot be resolved ends the
   // reading: `${p}` written a million times would otherwise build a string past what the engine can hold.
   const parts: string[] = [];
@@ -65,6 +68,7 @@ export function resolveProperties(
     added += found.value.length;
     if (found.unresolved !== undefined || added > MAX_VALUE_CHARS) {
       unresolved = found.unresolved ?? name;
+      grew = found.unresolved === undefined;
       break;
     }
     at ??= found.at;
@@ -78,6 +82,7 @@ export function resolveProperties(
     ...(via === undefined ? {} : { via }),
     ...(at === undefined ? {} : { at }),
     ...(unresolved === undefined ? {} : { unresolved }),
+    ...(grew ? { grew } : {}),
   };
 }
 
@@ -110,9 +115,9 @@ function resolveProperty(
   memo.set(name, refused);
   const inner = resolveProperties(property.value, lineage, memo, depth + 1);
   const result: Resolved =
-    inner.unresolved !== undefined
+    inner.unresolved !== undefined && inner.grew === undefined
       ? { value: '', unresolved: inner.unresolved }
-      : inner.value.length > MAX_VALUE_CHARS
+      : inner.grew !== undefined || inner.value.length > MAX_VALUE_CHARS
         ? refused
         : { value: inner.value, at: inner.at ?? property.at };
   memo.set(name, result);
