@@ -6,7 +6,7 @@ import { getProperties } from 'properties-file';
 import { LineIndex } from '../../text/lineIndex.js';
 import type { BuildSystemModel, SourceLocation } from '../../workspace/model.js';
 import { emptySystem, fileIn, folderOf, joinPath, type ReadContext } from '../readContext.js';
-import { PomVersions, resolveProperties } from './pomVersions.js';
+import { MAX_PARENT_DEPTH, PomVersions, resolveProperties } from './pomVersions.js';
 
 type Element = Record<string | symbol, unknown>;
 
@@ -323,15 +323,17 @@ function readReactor(
   }
 }
 
-/** The POM and its ancestors that are in the tree, nearest first. */
+/** The POM and its ancestors that are in the tree, nearest first, at most MAX_PARENT_DEPTH of them. */
 function ancestry(pom: Pom, poms: Map<string, Pom>): Pom[] {
   const chain: Pom[] = [];
+  const seen = new Set<Pom>();
   for (
     let current: Pom | undefined = pom;
-    current !== undefined && !chain.includes(current);
+    current !== undefined && !seen.has(current) && chain.length < MAX_PARENT_DEPTH;
     current = parentOf(current, poms)
   ) {
     chain.push(current);
+    seen.add(current);
   }
   return chain;
 }

@@ -8,7 +8,7 @@ import { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeclaredVersion } from '../../workspace/model.js';
 import { readWorkspace } from '../../workspace/readWorkspace.js';
-import { MAX_BOM_DEPTH, MAX_BOM_SEARCHES } from './pomVersions.js';
+import { MAX_BOM_DEPTH, MAX_BOM_SEARCHES, MAX_PARENT_DEPTH } from './pomVersions.js';
 
 let root: string;
 beforeEach(async () => {
@@ -177,5 +177,24 @@ describe('hostile trees answer unknown, in bounded time and memory', () => {
     expect(versions[0]?.unknown).toContain('no <dependencyManagement> entry for it');
     expect(versions[dependencies - 1]).toMatchObject({ source: 'bom' });
     expect(versions[dependencies - 1]?.unknown).toContain(`searched ${MAX_BOM_SEARCHES} times`);
+  });
+  it('follows a chain of parents up to MAX_PARENT_DEPTH POMs, and past it answers unknown, saying why', async () => {
+    // app → p(n-2) → … → p0, siblings linked by relativePath; p0 manages x:d.
+    const chain = (length: number) => {
+      const parent = (index: number) =>
+        `<parent><groupId>g</groupId><artifactId>p${index}</artifactId><version>1</version><relativePath>../p${index}/pom.xml</relativePath></parent>`;
+      const files: Record<string, string> = { 'p0/pom.xml': pom('p0', managed(d('4'))) };
+      for (let index = 1; index < length - 1; index += 1) {
+        files[`p${index}/pom.xml`] = pom(`p${index}`, parent(index - 1));
+      }
+      files['app/pom.xml'] = pom('app', `${parent(length - 2)}${USES}`);
+      return files;
+    };
+    expect((await versionOfD(chain(MAX_PARENT_DEPTH)))?.spec).toBe('4');
+    await rm(root, { recursive: true, force: true });
+    await mkdir(root);
+    const cut = await versionOfD(chain(MAX_PARENT_DEPTH + 1));
+    expect(cut?.spec).toBeUndefined();
+    expect(cut?.unknown).toContain(`g:p0:1, which is past the ${MAX_PARENT_DEPTH} parents read`);
   });
 });

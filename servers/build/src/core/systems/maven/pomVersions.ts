@@ -22,6 +22,11 @@ const MAX_VALUE_CHARS = 1_000;
 /** BOMs importing BOMs deeper than this are not followed (the answer says so): a hostile tree cannot recurse. */
 export const MAX_BOM_DEPTH = 16;
 /**
+ * Parents followed at most this far (real chains are a handful deep). Each POM's properties and management are
+ * looked up along its whole chain, so thousands of POMs each the next one's parent would cost their square.
+ */
+export const MAX_PARENT_DEPTH = 64;
+/**
  * Imported BOMs one read of the tree searches at most, over all its lookups: a POM importing thousands of
  * BOMs and declaring thousands of versionless dependencies would otherwise cost their product in time and
  * in remembered answers. A real build needs a small part of it; past it the answer says so.
@@ -298,6 +303,7 @@ export class PomVersions {
       }
     }
     const outside = lineage[lineage.length - 1]?.parent;
+    const cut = lineage.length >= MAX_PARENT_DEPTH;
     const result: Management = { own, imports: [], found: new Map() };
     result.gap =
       outside === undefined
@@ -305,7 +311,7 @@ export class PomVersions {
         : {
             source: 'parent',
             via: `${outside.groupId ?? '?'}:${outside.artifactId ?? '?'}`,
-            reason: `the version comes from the parent ${outside.groupId ?? '?'}:${outside.artifactId ?? '?'}:${outside.version ?? '?'}, which is not in the tree (its <dependencyManagement> comes before any imported BOM's); only Maven (resolve: true) knows it.`,
+            reason: `the version comes from the parent ${outside.groupId ?? '?'}:${outside.artifactId ?? '?'}:${outside.version ?? '?'}, which is ${cut ? `past the ${MAX_PARENT_DEPTH} parents read (a longer chain is not followed)` : 'not in the tree'} (its <dependencyManagement> comes before any imported BOM's); only Maven (resolve: true) knows it.`,
           };
     this.management.set(pom, result);
     return result;
