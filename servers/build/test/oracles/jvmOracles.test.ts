@@ -14,6 +14,7 @@ import { declaredDependencies } from '../../src/core/dependencies/declaredDepend
 import type { BuildSystemModel, DeclaredDependency, Workspace } from '../../src/core/workspace/model.js';
 import { readWorkspace } from '../../src/core/workspace/readWorkspace.js';
 import { DEBIAN_REPO, MAVEN_SETTINGS, scratch, toolPresent, writeTree } from '../run/builds.js';
+import { directDependencies } from './mavenTgf.js';
 
 const run = promisify(execFile);
 
@@ -245,39 +246,10 @@ describe.skipIf(!mavenPresent)('Maven 3.8.7: reactor members, order and module e
     expect(order.indexOf('oracle:app')).toBe(order.length - 1);
   });
 
-  /**
-   * Each project's direct dependencies as Maven selected them. A project's TGF is `id g:a:packaging:version`
-   * nodes, `#`, then `from to scope` edges; the first node is the project itself, so its edges are the direct
-   * dependencies.
-   */
-  const directDependencies = () => {
-    const direct: Array<{ module: string; coordinates: string; version: string; scope: string }> = [];
-    for (const block of log.split(/--- maven-dependency-plugin:[^\n]+---\n/).slice(1)) {
-      const lines = block.split('\n').map((line) => line.replace(/^\[INFO\] /, ''));
-      const end = lines.indexOf('#');
-      const nodes = new Map(
-        lines.slice(0, end).map((line) => {
-          const [id, gav] = line.split(' ');
-          const [group, artifact, , version] = (gav as string).split(':');
-          return [id as string, { coordinates: `${group}:${artifact}`, version: version as string }];
-        }),
-      );
-      const self = nodes.get((lines[0] as string).split(' ')[0] as string);
-      for (const line of lines.slice(end + 1)) {
-        const edge = /^(\S+) (\S+) (\S+)$/.exec(line);
-        if (edge === null) break;
-        const to = nodes.get(edge[2] as string);
-        if (self !== undefined && to !== undefined && nodes.get(edge[1] as string) === self)
-          direct.push({ module: self.coordinates, ...to, scope: edge[3] as string });
-      }
-    }
-    return direct;
-  };
-
   it('has the module→module dependencies, with their scopes, that dependency:tree prints', async () => {
     const system = only(await ours(root), 'maven');
     const members = new Set(reactor());
-    const theirs = directDependencies()
+    const theirs = directDependencies(log)
       .filter((direct) => members.has(direct.coordinates))
       .map((direct) => `${direct.module} -> ${direct.coordinates} (${direct.scope})`);
     expect(theirs.length).toBeGreaterThan(0);
@@ -308,7 +280,7 @@ describe.skipIf(!mavenPresent)('Maven 3.8.7: reactor members, order and module e
     const declared = declaredDependencies(workspace, { system: 'maven' }).filter(
       (d) => d.configuration !== 'import',
     );
-    const theirs = directDependencies();
+    const theirs = directDependencies(log);
     expect(declared.map((d) => `${d.module} ${d.coordinates}`).sort()).toEqual(
       theirs.map((t) => `${t.module} ${t.coordinates}`).sort(),
     );

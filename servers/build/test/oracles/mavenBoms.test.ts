@@ -16,6 +16,7 @@ import { declaredDependencies } from '../../src/core/dependencies/declaredDepend
 import type { DeclaredDependency } from '../../src/core/workspace/model.js';
 import { readWorkspace } from '../../src/core/workspace/readWorkspace.js';
 import { MAVEN_SETTINGS, scratch, toolPresent, writeTree } from '../run/builds.js';
+import { directDependencies } from './mavenTgf.js';
 
 const run = promisify(execFile);
 const mavenPresent = toolPresent('mvn');
@@ -161,38 +162,13 @@ describe.skipIf(!mavenPresent)('Maven 3.8.7: versions from BOMs in the tree', ()
     if (root !== undefined) await rm(root, { recursive: true, force: true });
   });
 
-  /** Each module's direct dependencies from its TGF block: the first node is the module itself. */
-  const directDependencies = () => {
-    const direct: Array<{ module: string; coordinates: string; version: string; scope: string }> = [];
-    for (const block of log.split(/--- maven-dependency-plugin:[^\n]+---\n/).slice(1)) {
-      const lines = block.split('\n').map((line) => line.replace(/^\[INFO\] /, ''));
-      const end = lines.indexOf('#');
-      const nodes = new Map(
-        lines.slice(0, end).map((line) => {
-          const [id, gav] = line.split(' ');
-          const [group, artifact, , at] = (gav as string).split(':');
-          return [id as string, { coordinates: `${group}:${artifact}`, version: at as string }];
-        }),
-      );
-      const self = nodes.get((lines[0] as string).split(' ')[0] as string);
-      for (const line of lines.slice(end + 1)) {
-        const edge = /^(\S+) (\S+) (\S+)$/.exec(line);
-        if (edge === null) break;
-        const to = nodes.get(edge[2] as string);
-        if (self !== undefined && to !== undefined && nodes.get(edge[1] as string) === self)
-          direct.push({ module: self.coordinates, ...to, scope: edge[3] as string });
-      }
-    }
-    return direct;
-  };
-
   it("answers each BOM-managed version, scope, BOM and line to edit as Maven's", async () => {
     await using directory = await ConfinedDirectory.confinedTo(root);
     const workspace = await readWorkspace(directory, 'boms');
     const declared = declaredDependencies(workspace, { system: 'maven' }).filter(
       (d) => d.configuration !== 'import',
     );
-    const theirs = directDependencies();
+    const theirs = directDependencies(log);
     expect(theirs.map((t) => `${t.module} ${t.coordinates}`).sort()).toEqual(Object.keys(EXPECTED).sort());
     expect(declared.map((d) => `${d.module} ${d.coordinates}`).sort()).toEqual(Object.keys(EXPECTED).sort());
     for (const selected of theirs) {
