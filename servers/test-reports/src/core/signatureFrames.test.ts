@@ -10,7 +10,7 @@ import path from 'node:path';
 import { seededRandom } from '@groundwork/mcp-testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accessUnder, readAt } from '../testing/fixtureRun.js';
-import { generatedStack, trimByPatterns } from '../testing/generatedStacks.js';
+import { escapeXml, generatedStack, trimByPatterns } from '../testing/generatedStacks.js';
 import { signatureOf } from './failureClusters.js';
 import { eachFrame, isTestPath, type SourceFrame } from './stackFrames.js';
 import { stackOf } from './testResult.js';
@@ -91,12 +91,6 @@ describe('the signature frame, read in one scan', () => {
       timeout: 60_000,
     }, async () => {
       directory = await mkdtemp(path.join(tmpdir(), 'signature-frames-'));
-      const escapeXml = (text: string) =>
-        text
-          .replace(/&/g, '&amp;')
-          .replace(/</g, '&lt;')
-          .replace(/>/g, '&gt;')
-          .replace(/[\v\f\ufeff]/g, ' ');
       const cases = Array.from({ length: 3_000 }, (_, index) => {
         // Some short bodies (decoded at once), some with leading blank lines or colour codes.
         const stack = index % 7 === 0 ? 'boom\n\tat com.acme.A.b(A.java:3)' : stackOfAnyKind();

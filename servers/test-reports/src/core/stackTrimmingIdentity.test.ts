@@ -8,7 +8,7 @@ import path from 'node:path';
 import { seededRandom } from '@groundwork/mcp-testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accessUnder, readAt } from '../testing/fixtureRun.js';
-import { generatedStack, PATTERNS, trimByPatterns } from '../testing/generatedStacks.js';
+import { escapeXml, generatedStack, PATTERNS, trimByPatterns } from '../testing/generatedStacks.js';
 import { isNoiseFrame, trimStack } from './stackTrimming.js';
 import { stackOf } from './testResult.js';
 import { isFailing, trimmedStackOf } from './testRun.js';
@@ -45,12 +45,6 @@ describe('trimming by package prefix', () => {
       timeout: 60_000,
     }, async () => {
       directory = await mkdtemp(path.join(tmpdir(), 'stack-trimming-'));
-      const escapeXml = (text: string) =>
-        text
-          .replace(/&/g, '&amp;')
-          .replace(/</g, '&lt;')
-          .replace(/>/g, '&gt;')
-          .replace(/[\v\f\ufeff]/g, ' ');
       const cases = Array.from({ length: 2_000 }, (_, index) =>
         index % 3 === 0
           ? `<testcase classname="c${index % 17}" name="t${index}"/>`

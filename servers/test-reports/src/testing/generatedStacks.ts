@@ -187,3 +187,12 @@ export function generatedStack(random: () => number, jvmShare = 0.7): string {
   }
   return lines.join('\n');
 }
+
+/** A generated stack as JUnit element text: markup escaped; \v and \f (which XML 1.0 forbids) and U+FEFF made spaces. */
+export function escapeXml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\v\f\ufeff]/g, ' ');
+}
