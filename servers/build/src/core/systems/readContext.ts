@@ -1,6 +1,7 @@
 // What every build system reader is handed: the walked tree, and one place to report what it could not read.
 import { type BuildTree, readProblem } from '../workspace/buildTree.js';
 import type { BuildProblem, BuildSystemKind, BuildSystemModel } from '../workspace/model.js';
+import type { MavenRepository } from './maven/mavenRepository.js';
 
 export class ReadContext {
   readonly problems: BuildProblem[] = [];
@@ -8,6 +9,8 @@ export class ReadContext {
   constructor(
     readonly tree: BuildTree,
     readonly signal: AbortSignal | undefined,
+    /** The operator's local Maven repository, when one is read (BOMs and parents outside the tree). */
+    readonly mavenRepository?: MavenRepository | undefined,
   ) {}
 
   /** The file's text; undefined (and a problem naming the file) when it cannot be read. */

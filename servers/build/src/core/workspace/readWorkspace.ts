@@ -2,7 +2,9 @@
 // are cached per root. A repeated call first asks the root handle whether every folder and build file the
 // walk saw is unchanged (an lstat each, no walk: what keeps a warm answer on a 500-module build in
 // milliseconds); if not, it walks again and still reuses the answer when no build file's size, time or inode
-// changed (a folder's times move when a file outside the build is added).
+// changed (a folder's times move when a file outside the build is added). An answer that read the operator's
+// local Maven repository also keeps the identity of every repository folder and POM it read, checked the same
+// way: a changed (or newly added) repository POM is read again.
 import { createHash, randomUUID } from 'node:crypto';
 import type { ConfinedDirectory, EntryIdentity } from '@groundwork/mcp-common/files';
 import { BuildError } from '../buildError.js';
@@ -10,6 +12,7 @@ import { readCargoWorkspaces } from '../systems/cargo/cargoWorkspace.js';
 import { readGoModules } from '../systems/go/goModules.js';
 import { readGradleBuilds } from '../systems/gradle/gradleBuild.js';
 import { readMavenReactors } from '../systems/maven/mavenReactor.js';
+import { MavenRepository, type RepositoryLocation } from '../systems/maven/mavenRepository.js';
 import { readNodeWorkspaces } from '../systems/node/nodeWorkspace.js';
 import { ReadContext } from '../systems/readContext.js';
 import { BuildTree, DEFAULT_TREE_LIMITS, type TreeLimits } from './buildTree.js';
@@ -21,6 +24,8 @@ export interface ReadOptions {
   limits?: TreeLimits;
   /** The clock a walk is stamped with (tests move it on, to judge files written just before as settled). */
   now?: () => number;
+  /** The local Maven repository the operator allowed (absent: none is read). */
+  mavenRepository?: RepositoryLocation | undefined;
 }
 
 const CACHE_SIZE = 8;
@@ -36,6 +41,8 @@ interface CachedWorkspace {
   signature: string;
   /** What the walk saw, for the check without a walk; undefined when a link or a walk limit is involved. */
   identities: ReadonlyMap<string, EntryIdentity> | undefined;
+  /** What was read of the local Maven repository, as it was seen (empty when nothing was). */
+  repository: ReadonlyMap<string, EntryIdentity>;
   workspace: Workspace;
 }
 
@@ -51,12 +58,18 @@ export async function readWorkspace(
   options: ReadOptions = {},
 ): Promise<Workspace> {
   const limits = options.limits ?? DEFAULT_TREE_LIMITS;
-  const key = `${root.realPath}\0${JSON.stringify(limits)}`;
+  const location = options.mavenRepository;
+  const where =
+    location === undefined ? '' : `${location.directory?.realPath ?? 'absent'}\0${location.shown}`;
+  const key = `${root.realPath}\0${JSON.stringify(limits)}\0${where}`;
   const cached = cache.get(key);
+  const repositoryUnchanged = (entry: CachedWorkspace) =>
+    entry.repository.size === 0 || location?.directory?.unchangedSince(entry.repository) === true;
   if (
     cached?.identities !== undefined &&
     cached.rootName === rootName &&
-    root.unchangedSince(cached.identities)
+    root.unchangedSince(cached.identities) &&
+    repositoryUnchanged(cached)
   ) {
     return cached.workspace;
   }
@@ -64,12 +77,18 @@ export async function readWorkspace(
   await using tree = await BuildTree.walk(root, limits, options.signal);
   const signature = signatureOf(tree, rootName);
   // A just-changed file still stamps the answer (cursors stay valid across pages), but is not cached.
-  const cacheable = signature !== undefined && !racy(tree, walkedAt);
-  if (cacheable && cached !== undefined && cached.signature === signature) {
+  const treeCacheable = signature !== undefined && !racy(tree.identities, walkedAt);
+  if (
+    treeCacheable &&
+    cached !== undefined &&
+    cached.signature === signature &&
+    repositoryUnchanged(cached)
+  ) {
     cached.identities = tree.identities;
     return cached.workspace;
   }
-  const context = new ReadContext(tree, options.signal);
+  const repository = location === undefined ? undefined : new MavenRepository(location, options.signal);
+  const context = new ReadContext(tree, options.signal, repository);
   const systems = [
     ...(await readGradleBuilds(context, rootName)),
     ...(await readMavenReactors(context)),
@@ -95,17 +114,19 @@ export async function readWorkspace(
     ),
   };
   cache.delete(key);
-  if (cacheable) {
-    cache.set(key, { rootName, signature, identities: tree.identities, workspace });
+  // A repository POM read through a link is not seen by lstat: such an answer is not cached.
+  const read = repository === undefined ? new Map() : repository.identities;
+  if (treeCacheable && read !== undefined && !racy(read, walkedAt)) {
+    cache.set(key, { rootName, signature, identities: tree.identities, repository: read, workspace });
     if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   }
   return workspace;
 }
 
-/** Whether a folder or build file changed so recently that a second change may not move its times. */
-function racy(tree: BuildTree, walkedAt: number): boolean {
-  if (tree.identities === undefined) return false;
-  for (const identity of tree.identities.values()) {
+/** Whether a folder or file changed so recently that a second change may not move its times. */
+function racy(identities: ReadonlyMap<string, EntryIdentity> | undefined, walkedAt: number): boolean {
+  if (identities === undefined) return false;
+  for (const identity of identities.values()) {
     if (Math.max(identity.mtimeMs, identity.ctimeMs) > walkedAt - RACY_MS) return true;
   }
   return false;

@@ -6,7 +6,7 @@ import { getProperties } from 'properties-file';
 import { LineIndex } from '../../text/lineIndex.js';
 import type { BuildSystemModel, SourceLocation } from '../../workspace/model.js';
 import { emptySystem, fileIn, folderOf, joinPath, type ReadContext } from '../readContext.js';
-import { MAX_PARENT_DEPTH, PomVersions, resolveProperties } from './pomVersions.js';
+import { PomVersions, resolveProperties } from './pomVersions.js';
 
 type Element = Record<string | symbol, unknown>;
 
@@ -190,8 +190,7 @@ export async function readMavenReactors(context: ReadContext): Promise<BuildSyst
       if (dir !== undefined) listed.add(dir);
     }
   }
-  // One for all reactors: a BOM read for versions may be any POM of the tree, in a reactor or not.
-  const versions = new PomVersions(poms.values(), (pom) => ancestry(pom, poms));
+  const versions = await pomVersions(context, poms);
   const systems: BuildSystemModel[] = [];
   for (const root of [...poms.values()].filter((pom) => !listed.has(pom.dir))) {
     const system = emptySystem('maven', root.dir);
@@ -228,6 +227,23 @@ export async function readMavenReactors(context: ReadContext): Promise<BuildSyst
     systems.push(system);
   }
   return systems;
+}
+
+/**
+ * The versions the tree's POMs manage; one for all reactors: a BOM read for versions may be any POM of the
+ * tree, in a reactor or not. With a local repository, the tree is read again while its POMs ask for
+ * repository POMs not read yet (each round reads all it asked for; a parent's parent is known only once the
+ * parent is read), so the last reading sees every repository POM it needs, up to the repository's budget.
+ */
+async function pomVersions(context: ReadContext, poms: Map<string, Pom>): Promise<PomVersions> {
+  const tree = [...poms.values()];
+  const treeParent = (pom: Pom) => parentOf(pom, poms);
+  const repository = context.mavenRepository;
+  for (;;) {
+    const versions = new PomVersions(tree, treeParent, repository);
+    if (repository === undefined || !versions.needsRepository()) return versions;
+    await repository.readWanted();
+  }
 }
 
 /** The POM a `<parent>` names: its relativePath when that POM matches, else unknown (a repository's). */
@@ -321,21 +337,6 @@ function readReactor(
       });
     }
   }
-}
-
-/** The POM and its ancestors that are in the tree, nearest first, at most MAX_PARENT_DEPTH of them. */
-function ancestry(pom: Pom, poms: Map<string, Pom>): Pom[] {
-  const chain: Pom[] = [];
-  const seen = new Set<Pom>();
-  for (
-    let current: Pom | undefined = pom;
-    current !== undefined && !seen.has(current) && chain.length < MAX_PARENT_DEPTH;
-    current = parentOf(current, poms)
-  ) {
-    chain.push(current);
-    seen.add(current);
-  }
-  return chain;
 }
 
 function managedPluginVersion(key: string, lineage: readonly Pom[]): string | undefined {

@@ -2,10 +2,12 @@
 // `${…}` properties through the POM's lineage; <dependencyManagement> inherited (a child's entry before its
 // parents'); then the `import`-scope BOMs of that lineage in declaration order (child's first, the first BOM
 // that manages an artifact wins). A BOM that is a POM of the tree is read like any other POM: its own lineage,
-// properties and imports. What cannot be read (a BOM or a parent outside the tree, a cycle) leaves the answer
-// unknown, naming it: a version is never guessed.
+// properties and imports. A BOM or parent outside the tree is looked up in the operator's local repository,
+// when one is read (mavenRepository.ts), and read the same way. What cannot be read (a BOM or a parent in
+// neither, a cycle) leaves the answer unknown, naming it: a version is never guessed.
 import type { DeclaredVersion, SourceLocation } from '../../workspace/model.js';
 import type { Pom, PomDependency } from './mavenReactor.js';
+import type { MavenRepository } from './mavenRepository.js';
 
 const BUILT_IN = new Set([
   'project.version',
@@ -137,6 +139,8 @@ export interface Managed {
   lineage: readonly Pom[];
   /** The BOMs it was imported through, the importer's own import first (`g:a:v`); empty when inherited. */
   boms: string[];
+  /** Where each of `boms` is imported (its <version>, else the entry). */
+  imports: SourceLocation[];
 }
 
 /** Where the statically read management ends: entries after it (a later BOM's) cannot be trusted. */
@@ -156,7 +160,7 @@ interface Management {
   /** The lineage's own entries, the nearest POM's first. */
   own: Map<string, Managed>;
   /** The imported BOMs' managements in Maven's order, up to the gap. */
-  imports: Array<{ coordinates: string; management: Management }>;
+  imports: Array<{ coordinates: string; management: Management; at: SourceLocation }>;
   gap?: Gap | undefined;
   found: Map<string, Managed | Gap | undefined>;
 }
@@ -169,21 +173,59 @@ export class PomVersions {
   private readonly management = new Map<Pom, Management | 'in progress'>();
   private readonly lineages = new Map<Pom, readonly Pom[]>();
   private byCoordinates: Map<string, Pom[]> | undefined;
+  private readonly treeFiles: ReadonlySet<string>;
   private searches = 0;
 
-  /** `ancestry`: a POM and its parents in the tree, nearest first. */
+  /**
+   * `treeParent`: the POM of the tree a POM's <parent> names, if any. `repository`: where BOMs and parents
+   * outside the tree are looked up, when the operator allowed one.
+   */
   constructor(
-    private readonly poms: Iterable<Pom>,
-    private readonly ancestry: (pom: Pom) => readonly Pom[],
-  ) {}
+    private readonly poms: readonly Pom[],
+    private readonly treeParent: (pom: Pom) => Pom | undefined,
+    private readonly repository?: MavenRepository | undefined,
+  ) {
+    this.treeFiles = new Set(poms.map((pom) => pom.file));
+  }
 
-  /** A POM and its parents in the tree, nearest first: the POMs its properties and management come from. */
+  /**
+   * A POM and its parents, nearest first, at most MAX_PARENT_DEPTH of them: the POMs its properties and
+   * management come from. A tree POM's parent is the tree's when its relativePath names it, else the
+   * repository's; a repository POM's parent is the repository's only.
+   */
   lineageOf(pom: Pom): readonly Pom[] {
     const known = this.lineages.get(pom);
     if (known !== undefined) return known;
-    const lineage = this.ancestry(pom);
+    const lineage: Pom[] = [];
+    for (
+      let current: Pom | undefined = pom;
+      current !== undefined && !lineage.includes(current) && lineage.length < MAX_PARENT_DEPTH;
+      current =
+        (this.inTree(current) ? this.treeParent(current) : undefined) ?? this.repositoryParent(current)
+    ) {
+      lineage.push(current);
+    }
     this.lineages.set(pom, lineage);
     return lineage;
+  }
+
+  private inTree(pom: Pom): boolean {
+    return this.treeFiles.has(pom.file);
+  }
+
+  private repositoryParent(pom: Pom): Pom | undefined {
+    const coordinates = parentCoordinates(pom);
+    const found = coordinates === undefined ? undefined : this.repository?.pomAt(coordinates);
+    return typeof found === 'object' ? found : undefined;
+  }
+
+  /**
+   * Works out every tree POM's lineage and management, so that the repository POMs they need are asked for;
+   * whether some were asked for and not read yet (then the reading is done again once they are).
+   */
+  needsRepository(): boolean {
+    for (const pom of this.poms) this.managementOf(pom, [pom]);
+    return this.repository?.hasWanted() === true;
   }
 
   /** The entry that manages `dependency` in `pom`, where the management read statically stops, or neither. */
@@ -201,7 +243,7 @@ export class PomVersions {
     if (own !== undefined || management.imports.length === 0) return own ?? management.gap;
     if (management.found.has(key)) return management.found.get(key);
     let answer: Managed | Gap | undefined;
-    for (const { coordinates, management: imported } of management.imports) {
+    for (const { coordinates, management: imported, at } of management.imports) {
       if (++this.searches > MAX_BOM_SEARCHES) {
         // Not remembered: the answer is where the search stopped, not what the BOMs manage.
         return {
@@ -214,7 +256,7 @@ export class PomVersions {
       if (inner === undefined) continue;
       answer =
         'entry' in inner
-          ? { ...inner, boms: [coordinates, ...inner.boms] }
+          ? { ...inner, boms: [coordinates, ...inner.boms], imports: [at, ...inner.imports] }
           : { ...inner, via: `${coordinates} → ${inner.via}` };
       break;
     }
@@ -240,7 +282,12 @@ export class PomVersions {
           unknown: `the property ${resolved.unresolved} is not defined in the POMs read (a parent outside the tree, a profile or -D; or it refers to itself, or grows past ${MAX_VALUE_CHARS} characters); only Maven knows it.`,
         };
       }
-      return { spec: resolved.value, source: 'property', via: resolved.via, definedAt: resolved.at };
+      return {
+        spec: resolved.value,
+        source: 'property',
+        via: resolved.via,
+        definedAt: resolved.at === undefined ? undefined : this.editable([resolved.at], lineage),
+      };
     }
     if (managed === undefined) {
       return {
@@ -267,11 +314,29 @@ export class PomVersions {
       spec: resolved.unresolved === undefined ? resolved.value : undefined,
       source,
       via: `${through}${where}${resolved.via === undefined ? '' : ` \${${resolved.via}}`}`,
-      definedAt: resolved.at ?? entry.versionAt ?? entry.at,
+      definedAt: this.editable(
+        [resolved.at, entry.versionAt ?? entry.at, ...[...managed.imports].reverse()],
+        lineage,
+      ),
       ...(resolved.unresolved === undefined
         ? {}
         : { unknown: `the property ${resolved.unresolved} cannot be resolved from the POMs read.` }),
     };
+  }
+
+  /**
+   * The line to edit for a version: the first of `candidates` (nearest the value first) in the tree — a
+   * repository POM is not the build's to edit — else the <parent> line through which the lineage reaches the
+   * repository.
+   */
+  private editable(
+    candidates: ReadonlyArray<SourceLocation | undefined>,
+    lineage: readonly Pom[],
+  ): SourceLocation {
+    const inTree = candidates.find((at) => at !== undefined && this.treeFiles.has(at.file));
+    if (inTree !== undefined) return inTree;
+    const last = lineage.filter((pom) => this.inTree(pom)).pop();
+    return last?.parent?.at ?? (candidates.find((at) => at !== undefined) as SourceLocation);
   }
 
   /** `groupId:artifactId` with the groupId's properties resolved in `lineage` (how entries are matched). */
@@ -299,11 +364,11 @@ export class PomVersions {
           // The same BOM imported by a child and a parent: the child's import (its version) is the one.
           if (!importKeys.has(key)) imports.push(entry);
           importKeys.add(key);
-        } else if (!own.has(key)) own.set(key, { entry, pom: owner, lineage, boms: [] });
+        } else if (!own.has(key)) own.set(key, { entry, pom: owner, lineage, boms: [], imports: [] });
       }
     }
-    const outside = lineage[lineage.length - 1]?.parent;
-    const cut = lineage.length >= MAX_PARENT_DEPTH;
+    const last = lineage[lineage.length - 1] as Pom;
+    const outside = last.parent;
     const result: Management = { own, imports: [], found: new Map() };
     result.gap =
       outside === undefined
@@ -311,10 +376,26 @@ export class PomVersions {
         : {
             source: 'parent',
             via: `${outside.groupId ?? '?'}:${outside.artifactId ?? '?'}`,
-            reason: `the version comes from the parent ${outside.groupId ?? '?'}:${outside.artifactId ?? '?'}:${outside.version ?? '?'}, which is ${cut ? `past the ${MAX_PARENT_DEPTH} parents read (a longer chain is not followed)` : 'not in the tree'} (its <dependencyManagement> comes before any imported BOM's); only Maven (resolve: true) knows it.`,
+            reason: `the version comes from the parent ${outside.groupId ?? '?'}:${outside.artifactId ?? '?'}:${outside.version ?? '?'}, which is ${this.whyNotRead(last, lineage)} (its <dependencyManagement> comes before any imported BOM's); only Maven (resolve: true) knows it.`,
           };
     this.management.set(pom, result);
     return result;
+  }
+
+  /** Why the parent of `last`, the end of `lineage`, is not read. */
+  private whyNotRead(last: Pom, lineage: readonly Pom[]): string {
+    if (lineage.length >= MAX_PARENT_DEPTH) {
+      return `past the ${MAX_PARENT_DEPTH} parents read (a longer chain is not followed)`;
+    }
+    const coordinates = parentCoordinates(last);
+    const inTree = this.inTree(last) ? 'not in the tree' : 'a parent of a repository POM';
+    if (this.repository === undefined) return `${inTree} (${REPOSITORY_NOT_READ})`;
+    if (coordinates === undefined)
+      return `${inTree}, and its coordinates are not plain (a property or a range)`;
+    const found = this.repository.pomAt(coordinates);
+    return typeof found === 'string'
+      ? `${inTree} and ${found}`
+      : 'in a cycle of parents (Maven refuses this build)';
   }
 
   /** Adds each import's management, in order; the gap where reading stops, if any. */
@@ -324,12 +405,15 @@ export class PomVersions {
     lineage: readonly Pom[],
     stack: readonly Pom[],
   ): Gap | undefined {
+    // A BOM of the repository not read yet: its later imports are still asked for (read in the same round),
+    // and this reading is done again with them (MavenRepository), so the gap is never the answer.
+    let pending: Gap | undefined;
     for (const entry of imports) {
       const name = this.keyOf(entry, lineage);
       const version = resolveProperties(entry.version ?? '', lineage);
       const coordinates = `${name}:${version.unresolved === undefined ? version.value : (entry.version ?? '')}`;
       const candidates = version.unresolved === undefined ? this.pomsAt(coordinates) : [];
-      const bom = candidates.length === 1 ? candidates[0] : undefined;
+      let bom = candidates.length === 1 ? candidates[0] : undefined;
       if (candidates.length > 1) {
         const files = candidates.map((pom) => pom.file).join(', ');
         return {
@@ -338,15 +422,28 @@ export class PomVersions {
           reason: `${candidates.length} POMs of the tree are ${coordinates} (${files}): Maven refuses a reactor holding both, and which one it imports otherwise is the repository's; only Maven (resolve: true) knows it.`,
         };
       }
-      if (bom === undefined) {
+      if (bom === undefined && version.unresolved !== undefined) {
         return {
           source: 'bom',
           via: name,
-          reason:
-            version.unresolved === undefined
-              ? `the version comes from the imported BOM ${coordinates}, which is not a POM in the tree; only Maven (resolve: true) knows it.`
-              : `the imported BOM ${name}'s version names the property ${version.unresolved}, not defined in the POMs read; only Maven (resolve: true) knows it.`,
+          reason: `the imported BOM ${name}'s version names the property ${version.unresolved}, not defined in the POMs read; only Maven (resolve: true) knows it.`,
         };
+      }
+      if (bom === undefined) {
+        const found = isPlainVersion(version.value)
+          ? (this.repository?.pomAt(coordinates) ?? REPOSITORY_NOT_READ)
+          : `its version ${version.value} is a range or not a plain version`;
+        if (typeof found === 'string') {
+          const gap: Gap = {
+            source: 'bom',
+            via: name,
+            reason: `the version comes from the imported BOM ${coordinates}, which is not a POM in the tree (${found}); only Maven (resolve: true) knows it.`,
+          };
+          if (this.repository?.isPending(found) !== true) return pending ?? gap;
+          pending ??= gap;
+          continue;
+        }
+        bom = found;
       }
       if (stack.includes(bom)) {
         const cycle = [...stack.slice(stack.indexOf(bom)), bom].map((pom) => pom.file).join(' → ');
@@ -358,19 +455,21 @@ export class PomVersions {
         };
       }
       if (stack.length > MAX_BOM_DEPTH) {
-        return {
-          source: 'bom',
-          via: name,
-          reason: `BOMs import BOMs more than ${MAX_BOM_DEPTH} deep here; not followed further, only Maven (resolve: true) knows it.`,
-        };
+        return (
+          pending ?? {
+            source: 'bom',
+            via: name,
+            reason: `BOMs import BOMs more than ${MAX_BOM_DEPTH} deep here; not followed further, only Maven (resolve: true) knows it.`,
+          }
+        );
       }
       const imported = this.managementOf(bom, [...stack, bom]);
-      importer.imports.push({ coordinates, management: imported });
+      importer.imports.push({ coordinates, management: imported, at: entry.versionAt ?? entry.at });
       if (imported.gap !== undefined) {
-        return { ...imported.gap, via: `${coordinates} → ${imported.gap.via}` };
+        return pending ?? { ...imported.gap, via: `${coordinates} → ${imported.gap.via}` };
       }
     }
-    return undefined;
+    return pending;
   }
 
   /**
@@ -393,4 +492,20 @@ export class PomVersions {
     }
     return this.byCoordinates.get(coordinates) ?? [];
   }
+}
+
+const REPOSITORY_NOT_READ =
+  'the local Maven repository is not read: the operator starts the server with --read-maven-repository for that';
+
+/** A version Maven would look up as it is: not a range (`[1.0,2.0)`), not empty. */
+function isPlainVersion(version: string): boolean {
+  return version !== '' && !/[[\](),]/.test(version) && !version.includes('${');
+}
+
+/** `g:a:v` of the POM's <parent>, when all three are written plainly (no property, no range). */
+function parentCoordinates(pom: Pom): string | undefined {
+  const { groupId, artifactId, version } = pom.parent ?? {};
+  if (groupId === undefined || artifactId === undefined || version === undefined) return undefined;
+  if (groupId.includes('${') || artifactId.includes('${') || !isPlainVersion(version)) return undefined;
+  return `${groupId}:${artifactId}:${version}`;
 }

@@ -1,0 +1,161 @@
+// The operator's local Maven repository, read for the BOMs and parents a tree's POMs name but do not hold.
+// It is hostile input like the tree: opened as its own boundary (a link out of it is refused), each POM capped
+// in size, a budget of POMs per reading, coordinates checked before they become a path. What was read is
+// remembered with its identity so a cached answer can tell a changed repository POM (unchangedSince).
+import type { ConfinedDirectory, EntryIdentity } from '@groundwork/mcp-common/files';
+import { throwIfAborted } from '../../buildError.js';
+import { type Pom, parsePom } from './mavenReactor.js';
+
+/** A repository POM larger than this is not read (spring-boot-dependencies, among the largest, is ~100 KB). */
+export const MAX_REPOSITORY_POM_BYTES = 1024 * 1024;
+/**
+ * Repository POMs one reading of the tree reads at most. A Spring Boot build reads about a hundred (its
+ * parents and the BOMs spring-boot-dependencies imports); past the budget the answer is unknown and says so.
+ */
+export const MAX_REPOSITORY_POMS = 500;
+
+/** Maven's own rule for a groupId, artifactId or version: no path can be made of one. */
+const COORDINATE = /^[A-Za-z0-9_.-]+$/;
+
+/** Where the operator's repository is: its handle (undefined when it is not there) and how answers name it. */
+export interface RepositoryLocation {
+  directory: ConfinedDirectory | undefined;
+  /** Its name in answers: as the operator gave it, or `~/.m2/repository` (never a server path otherwise). */
+  shown: string;
+}
+
+/**
+ * One reading's view of the repository. PomVersions asks synchronously (pomAt); what it asks for and is not
+ * read yet is `wanted`, read by readWanted, and the tree is read again until nothing more is wanted.
+ */
+export class MavenRepository {
+  private readonly poms = new Map<string, Pom | string>();
+  private readonly wanted = new Set<string>();
+  private read = 0;
+  /** Every folder and POM read, relative to the repository, as it was seen; undefined once a link was read. */
+  identities: Map<string, EntryIdentity> | undefined = new Map();
+
+  constructor(
+    private readonly location: RepositoryLocation,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  /** The repository POM `group:artifact:version`, or why there is none (asked for: read on the next round). */
+  pomAt(coordinates: string): Pom | string {
+    const known = this.poms.get(coordinates);
+    if (known !== undefined) return known;
+    this.wanted.add(coordinates);
+    return PENDING;
+  }
+
+  /** Whether an answer is only "not read yet" (the reading goes another round). */
+  isPending(answer: Pom | string): boolean {
+    return answer === PENDING;
+  }
+
+  hasWanted(): boolean {
+    return this.wanted.size > 0;
+  }
+
+  /** Reads what was asked for; false when nothing was (the reading is complete). */
+  async readWanted(): Promise<boolean> {
+    if (this.wanted.size === 0) return false;
+    const batch = [...this.wanted];
+    this.wanted.clear();
+    for (const coordinates of batch) {
+      throwIfAborted(this.signal);
+      this.poms.set(
+        coordinates,
+        ++this.read > MAX_REPOSITORY_POMS
+          ? `was not read: ${MAX_REPOSITORY_POMS} POMs of the local repository ${this.location.shown} were read for this tree already`
+          : await this.readPom(coordinates),
+      );
+    }
+    return true;
+  }
+
+  private async readPom(coordinates: string): Promise<Pom | string> {
+    const [group = '', artifact = '', version = '', ...rest] = coordinates.split(':');
+    const shown = this.location.shown;
+    if (rest.length > 0 || ![group, artifact, version].every((part) => COORDINATE.test(part))) {
+      return `cannot be looked up in the local repository ${shown}: they are not plain Maven coordinates`;
+    }
+    const folders = [...group.split('.'), artifact, version];
+    if (folders.some((folder) => folder === '' || folder === '.' || folder === '..')) {
+      return `cannot be looked up in the local repository ${shown}: they are not plain Maven coordinates`;
+    }
+    const name = `${artifact}-${version}.pom`;
+    const relative = `${folders.join('/')}/${name}`;
+    const file = `${shown}/${relative}`;
+    const directory = this.location.directory;
+    if (directory === undefined) return `is not in the local repository ${shown} (it is not there)`;
+    this.remember('.', directory.stat);
+    const opened: ConfinedDirectory[] = [];
+    try {
+      let folder = directory;
+      let path = '';
+      for (const part of folders) {
+        path = path === '' ? part : `${path}/${part}`;
+        const entry = await folder.statEntry(part);
+        if (entry === undefined) return `is not in the local repository ${shown} (no ${path}/)`;
+        folder = await folder.openDirectory(part, { signal: this.signal });
+        opened.push(folder);
+        this.remember(path, entry.isSymbolicLink() ? undefined : folder.stat);
+      }
+      const [entry] = folder.statEntries([name]);
+      if (entry === undefined) return `is not in the local repository ${shown} (no ${relative})`;
+      let text: string;
+      if (entry.isSymbolicLink()) {
+        // Followed the checked way (a link out of the repository is refused); its target is not seen by lstat.
+        this.remember(relative, undefined);
+        const handle = await folder.openFile(name, { signal: this.signal });
+        try {
+          text = await handle.readText({ maxBytes: MAX_REPOSITORY_POM_BYTES, signal: this.signal });
+        } finally {
+          await handle.close();
+        }
+      } else {
+        text = folder.readTextSync(name, { maxBytes: MAX_REPOSITORY_POM_BYTES });
+        this.remember(relative, entry);
+      }
+      const pom = await parsePom(file, text).catch((error: Error) => {
+        throw Object.assign(new Error(`does not parse: ${error.message.split('\n')[0]}`), { code: 'SYNTAX' });
+      });
+      if (pom.artifactId !== artifact) {
+        return `is not in the local repository ${shown}: ${relative} is the POM of ${pom.groupId ?? '?'}:${pom.artifactId}`;
+      }
+      return pom;
+    } catch (error) {
+      throwIfAborted(this.signal);
+      return `could not be read from the local repository ${shown}: ${relative} ${refusal(error)}`;
+    } finally {
+      await Promise.all(opened.map((handle) => handle.close()));
+    }
+  }
+
+  private remember(relative: string, identity: EntryIdentity | undefined): void {
+    if (identity === undefined) this.identities = undefined;
+    else this.identities?.set(relative, identity);
+  }
+}
+
+const PENDING = 'is not read yet';
+
+/** Why a repository file was refused, in words that name no server path (mcp-common's refusals, by code). */
+function refusal(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  switch (code) {
+    case 'FILE_TOO_LARGE':
+      return `is larger than the ${MAX_REPOSITORY_POM_BYTES} bytes read of a repository POM`;
+    case 'WRONG_FILE_KIND':
+      return 'is not a regular file';
+    case 'PATH_NOT_ALLOWED':
+      return 'is a link that leads out of the repository';
+    case 'PATH_NOT_FOUND':
+      return 'is gone (it changed while it was read)';
+    case 'SYNTAX':
+      return (error as Error).message;
+    default:
+      return 'cannot be read (a loop of links, permissions, or it changed while it was read)';
+  }
+}
