@@ -7,6 +7,7 @@
 // Maven needs is a link into Debian's repository, so Maven writes nothing there. Each rule decides a version a
 // wrong rule would get different.
 import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -22,13 +23,24 @@ const run = promisify(execFile);
 const mavenPresent = toolPresent('mvn');
 const DEBIAN_REPO = '/usr/share/maven-repo';
 
+/** The release of a Debian BOM (besides its `debian` / `9.x` alias): a security update moves it. */
+function release(folder: string): string {
+  const where = path.join(DEBIAN_REPO, folder);
+  const versions = existsSync(where) ? readdirSync(where) : [];
+  return versions.find((version) => /^\d/.test(version) && !/^\d+\.x$/.test(version)) ?? 'absent';
+}
+// Shipped by Debian's junit5, libguice-java and libjetty9-java (today pulled in by the build tools' packages).
+const JUNIT = release('org/junit/junit-bom');
+const GUICE = release('com/google/inject/guice-bom');
+const JETTY = release('org/eclipse/jetty/jetty-bom');
+
 /** Debian's real BOMs and their parents, copied into the test repository (the reader refuses links out). */
 const DEBIAN_POMS = [
-  'org/junit/junit-bom/5.9.2',
+  `org/junit/junit-bom/${JUNIT}`,
   'org/junit/junit-parent/debian',
-  'com/google/inject/guice-bom/4.2.3',
+  `com/google/inject/guice-bom/${GUICE}`,
   'com/google/inject/guice-parent/debian',
-  'org/eclipse/jetty/jetty-bom/9.4.57.v20241219',
+  `org/eclipse/jetty/jetty-bom/${JETTY}`,
   'org/eclipse/jetty/jetty-project/9.x',
 ];
 
@@ -108,7 +120,7 @@ ${managed(entry('com.google.guava', 'guava', version(ref('guava.version'))), bom
     managed(
       entry('com.thoughtworks.qdox', 'qdox', version('2.0.3')),
       entry('com.google.guava', 'guava', version('debian')),
-      entry('org.junit.jupiter', 'junit-jupiter-api', version('5.9.2')),
+      entry('org.junit.jupiter', 'junit-jupiter-api', version(JUNIT)),
     ),
   ),
 };
@@ -124,6 +136,7 @@ const USED = [
   ['commons-logging', 'commons-logging'],
   ['commons-cli', 'commons-cli'],
   ['org.junit.jupiter', 'junit-jupiter-api'],
+  ['org.junit.platform', 'junit-platform-commons'],
   ['com.google.inject', 'guice'],
   ['org.eclipse.jetty', 'jetty-util'],
 ];
@@ -146,9 +159,9 @@ ${managed(entry('commons-io', 'commons-io', version('2.11.0')))}`),
 ${properties({ 'guava.version': 'debian' })}
 ${managed(
   bomImport('rp', 'bom-a'),
-  bomImport('org.junit', 'junit-bom', '5.9.2'),
-  bomImport('com.google.inject', 'guice-bom', '4.2.3'),
-  bomImport('org.eclipse.jetty', 'jetty-bom', '9.4.57.v20241219'),
+  bomImport('org.junit', 'junit-bom', JUNIT),
+  bomImport('com.google.inject', 'guice-bom', GUICE),
+  bomImport('org.eclipse.jetty', 'jetty-bom', JETTY),
 )}
   <dependencies>
 ${USED.map(([group, artifact]) => entry(group as string, artifact as string)).join('\n')}
@@ -175,7 +188,7 @@ const EXPECTED: Record<string, ReturnType<typeof FROM>> = {
   // jetty-bom's parent manages it too: app's imports come before its parent's (corp-bom).
   'commons-codec:commons-codec': FROM(
     'bom',
-    ['org.eclipse.jetty:jetty-bom:9.4.57.v20241219'],
+    [`org.eclipse.jetty:jetty-bom:${JETTY}`],
     'app/pom.xml',
     '<artifactId>jetty-bom</artifactId>',
   ),
@@ -187,15 +200,22 @@ const EXPECTED: Record<string, ReturnType<typeof FROM>> = {
     'app/pom.xml',
     '<artifactId>bom-a</artifactId>',
   ),
+  // junit-bom writes its version as a property its parent, junit-parent, defines.
+  'org.junit.platform:junit-platform-commons': FROM(
+    'bom',
+    [`org.junit:junit-bom:${JUNIT}`],
+    'app/pom.xml',
+    '<artifactId>junit-bom</artifactId>',
+  ),
   'com.google.inject:guice': FROM(
     'bom',
-    ['com.google.inject:guice-bom:4.2.3'],
+    [`com.google.inject:guice-bom:${GUICE}`],
     'app/pom.xml',
     '<artifactId>guice-bom</artifactId>',
   ),
   'org.eclipse.jetty:jetty-util': FROM(
     'bom',
-    ['org.eclipse.jetty:jetty-bom:9.4.57.v20241219'],
+    [`org.eclipse.jetty:jetty-bom:${JETTY}`],
     'app/pom.xml',
     '<artifactId>jetty-bom</artifactId>',
   ),

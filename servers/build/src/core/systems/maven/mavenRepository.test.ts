@@ -103,7 +103,7 @@ describe('the local Maven repository', () => {
     );
   });
 
-  it('refuses a repository POM that is a link out of the repository, a FIFO, or too large', async () => {
+  it('refuses a repository POM that is a link out of the repository, a FIFO, too large or broken', async () => {
     await write({ 'outside.pom': pom('r:bom', managed(d('6.6'))) });
     await mkdir(path.dirname(path.join(root, at('r:bom'))), { recursive: true });
     await symlink(path.join(root, 'outside.pom'), path.join(root, at('r:bom')));
@@ -126,6 +126,12 @@ describe('the local Maven repository', () => {
     const huge = await importing();
     expect(huge?.spec).toBeUndefined();
     expect(huge?.unknown).toContain('r/bom/1/bom-1.pom is larger than the 1048576 bytes read');
+
+    await rm(path.join(root, at('r:bom')));
+    await writeFile(path.join(root, at('r:bom')), '<settings/>');
+    const broken = await importing();
+    expect(broken?.spec).toBeUndefined();
+    expect(broken?.unknown).toContain('r/bom/1/bom-1.pom does not parse');
   });
 
   it('refuses coordinates that would make a path out of the repository', async () => {

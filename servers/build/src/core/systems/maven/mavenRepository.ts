@@ -14,7 +14,7 @@ export const MAX_REPOSITORY_POM_BYTES = 1024 * 1024;
  */
 export const MAX_REPOSITORY_POMS = 500;
 
-/** Maven's own rule for a groupId, artifactId or version: no path can be made of one. */
+/** Maven's own characters for a groupId's part, an artifactId or a version (`.` and `..` refused besides). */
 const COORDINATE = /^[A-Za-z0-9_.-]+$/;
 
 /** Where the operator's repository is: its handle (undefined when it is not there) and how answers name it. */
@@ -53,13 +53,13 @@ export class MavenRepository {
     return answer === PENDING;
   }
 
+  /** Whether something was asked for that is not read yet. */
   hasWanted(): boolean {
     return this.wanted.size > 0;
   }
 
-  /** Reads what was asked for; false when nothing was (the reading is complete). */
-  async readWanted(): Promise<boolean> {
-    if (this.wanted.size === 0) return false;
+  /** Reads what was asked for, in the order it was asked (the budget cuts the last ones asked). */
+  async readWanted(): Promise<void> {
     const batch = [...this.wanted];
     this.wanted.clear();
     for (const coordinates of batch) {
@@ -71,17 +71,13 @@ export class MavenRepository {
           : await this.readPom(coordinates),
       );
     }
-    return true;
   }
 
   private async readPom(coordinates: string): Promise<Pom | string> {
     const [group = '', artifact = '', version = '', ...rest] = coordinates.split(':');
     const shown = this.location.shown;
-    if (rest.length > 0 || ![group, artifact, version].every((part) => COORDINATE.test(part))) {
-      return `cannot be looked up in the local repository ${shown}: they are not plain Maven coordinates`;
-    }
     const folders = [...group.split('.'), artifact, version];
-    if (folders.some((folder) => folder === '' || folder === '.' || folder === '..')) {
+    if (rest.length > 0 || !folders.every((part) => COORDINATE.test(part) && part !== '.' && part !== '..')) {
       return `cannot be looked up in the local repository ${shown}: they are not plain Maven coordinates`;
     }
     const name = `${artifact}-${version}.pom`;
@@ -118,9 +114,10 @@ export class MavenRepository {
         text = folder.readTextSync(name, { maxBytes: MAX_REPOSITORY_POM_BYTES });
         this.remember(relative, entry);
       }
-      const pom = await parsePom(file, text).catch((error: Error) => {
-        throw Object.assign(new Error(`does not parse: ${error.message.split('\n')[0]}`), { code: 'SYNTAX' });
-      });
+      const pom = await parsePom(file, text).catch((error: Error) => error);
+      if (pom instanceof Error) {
+        return `could not be read from the local repository ${shown}: ${relative} does not parse (${pom.message.split('\n')[0]})`;
+      }
       if (pom.artifactId !== artifact) {
         return `is not in the local repository ${shown}: ${relative} is the POM of ${pom.groupId ?? '?'}:${pom.artifactId}`;
       }
@@ -153,8 +150,6 @@ function refusal(error: unknown): string {
       return 'is a link that leads out of the repository';
     case 'PATH_NOT_FOUND':
       return 'is gone (it changed while it was read)';
-    case 'SYNTAX':
-      return (error as Error).message;
     default:
       return 'cannot be read (a loop of links, permissions, or it changed while it was read)';
   }
