@@ -25,7 +25,7 @@ export const buildDependenciesTool = defineTool({
     name: 'build_dependencies',
     title: 'Build dependencies',
     description:
-      "Each module's declared dependencies (Gradle, Maven, npm/pnpm/yarn, Go, Cargo): configuration or scope, version spec, where the version comes from (literal, version catalog, property, <dependencyManagement>, BOM, parent POM, workspace) and the declaration's file:line — read statically, nothing runs (Maven BOMs and parents that are POMs of the tree included). What cannot be known without the build tool (a BOM or parent outside the tree, a Gradle platform) is marked `unknown`, never guessed. With resolve: true (only when the operator allowed build execution) the build tool's resolved graph instead: requested vs selected versions and the conflicts.",
+      "Each module's declared dependencies (Gradle, Maven, npm/pnpm/yarn, Go, Cargo): configuration or scope, version spec, where the version comes from (literal, version catalog, property, <dependencyManagement>, BOM, parent POM, workspace) and the declaration's file:line — read statically, nothing runs (Maven BOMs and parents that are POMs of the tree included, and those in ~/.m2/repository when the server was started with --read-maven-repository). What cannot be known without the build tool (a BOM or parent not read, a Gradle platform) is marked `unknown`, never guessed. With resolve: true (only when the operator allowed build execution) the build tool's resolved graph instead: requested vs selected versions and the conflicts.",
     input: z.object({
       path: pathArgument,
       system: systemSchema.optional().describe('Only this build system.'),

@@ -10,6 +10,7 @@ import { BuildExecutionNotAllowedError } from '../core/run/runErrors.js';
 import { RunLogs } from '../core/run/runLogs.js';
 import type { BuildSystemKind } from '../core/workspace/model.js';
 import { readWorkspace } from '../core/workspace/readWorkspace.js';
+import { READ_MAVEN_REPOSITORY } from './buildRoot.js';
 
 export const ALLOW_BUILD_EXECUTION = 'allow-build-execution';
 export const ALLOW_BUILD_WRAPPER = 'allow-build-wrapper';
@@ -24,6 +25,11 @@ export const buildSwitches: readonly ServerSwitch[] = [
     flag: ALLOW_BUILD_WRAPPER,
     env: 'GROUNDWORK_ALLOW_BUILD_WRAPPER',
     help: "also let a call use the build's gradlew / mvnw, which download and run a build tool distribution",
+  },
+  {
+    flag: READ_MAVEN_REPOSITORY,
+    env: 'GROUNDWORK_READ_MAVEN_REPOSITORY',
+    help: "read BOMs and parents outside the build from the server user's ~/.m2/repository (read only, nothing runs)",
   },
 ];
 
