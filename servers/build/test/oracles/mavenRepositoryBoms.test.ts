@@ -110,10 +110,15 @@ ${PLUGIN}`,
     `${properties({ 'guava.version': '31.1-jre' })}
 ${managed(entry('com.thoughtworks.qdox', 'qdox', version('1.12.1')))}`,
   ),
+  // bom-a manages guice with a classifier only: the plain guice is guice-bom's (Maven matches the classifier).
   'bom-a': repositoryPom(
     'bom-a',
     `${parent('rp', 'bom-parent')}
-${managed(entry('com.google.guava', 'guava', version(ref('guava.version'))), bomImport('rp', 'bom-b'))}`,
+${managed(
+  entry('com.google.guava', 'guava', version(ref('guava.version'))),
+  entry('com.google.inject', 'guice', `${version('classified-only')}<classifier>no_aop</classifier>`),
+  bomImport('rp', 'bom-b'),
+)}`,
   ),
   'bom-b': repositoryPom(
     'bom-b',

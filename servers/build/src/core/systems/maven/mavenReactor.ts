@@ -68,6 +68,7 @@ export interface PomDependency {
   version?: string | undefined;
   scope?: string | undefined;
   type?: string | undefined;
+  classifier?: string | undefined;
   at: SourceLocation;
   versionAt?: SourceLocation | undefined;
 }
@@ -113,6 +114,7 @@ export async function parsePom(file: string, source: string): Promise<Pom> {
       version: text(element, 'version'),
       scope: text(element, 'scope'),
       type: text(element, 'type'),
+      classifier: text(element, 'classifier'),
       at: locate(element),
       versionAt: versionElement === undefined ? undefined : locate(versionElement),
     };

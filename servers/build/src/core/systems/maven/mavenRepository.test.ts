@@ -84,6 +84,13 @@ describe('the local Maven repository', () => {
     expect(version?.unknown).toBeUndefined();
   });
 
+  it('matches managed entries by type and classifier too, as Maven does', async () => {
+    const classified = `<dependency><groupId>x</groupId><artifactId>d</artifactId><version>9</version><classifier>classes</classifier></dependency>`;
+    const tests = `<dependency><groupId>x</groupId><artifactId>d</artifactId><version>8</version><type>test-jar</type></dependency>`;
+    const version = await importing(pom('r:bom', managed(classified, tests, d('2.5'))));
+    expect(version?.spec).toBe('2.5');
+  });
+
   it('says the repository is not read unless the operator allowed it', async () => {
     await write({
       'tree/pom.xml': pom('g:app', `${managed(bom('r', 'bom'))}${USES}`),

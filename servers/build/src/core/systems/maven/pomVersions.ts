@@ -230,7 +230,7 @@ export class PomVersions {
 
   /** The entry that manages `dependency` in `pom`, where the management read statically stops, or neither. */
   managedFor(dependency: PomDependency, pom: Pom): Managed | Gap | undefined {
-    const key = this.keyOf(dependency, this.lineageOf(pom));
+    const key = this.managementKey(dependency, this.lineageOf(pom));
     const management = this.managementOf(pom, [pom]);
     if (management.gap?.refused) return management.gap;
     return this.lookup(management, key);
@@ -339,9 +339,17 @@ export class PomVersions {
     return last?.parent?.at ?? (candidates.find((at) => at !== undefined) as SourceLocation);
   }
 
-  /** `groupId:artifactId` with the groupId's properties resolved in `lineage` (how entries are matched). */
+  /** `groupId:artifactId` with the groupId's properties resolved in `lineage` (how a BOM is named). */
   private keyOf(dependency: PomDependency, lineage: readonly Pom[]): string {
     return `${resolveProperties(dependency.groupId, lineage).value}:${dependency.artifactId}`;
+  }
+
+  /**
+   * What Maven matches a dependency with its managed entry by: `groupId:artifactId`, the type and the classifier
+   * (a BOM manages `guice` and `guice:classes` apart, and may give them different versions).
+   */
+  private managementKey(dependency: PomDependency, lineage: readonly Pom[]): string {
+    return `${this.keyOf(dependency, lineage)}:${dependency.type ?? 'jar'}:${dependency.classifier ?? ''}`;
   }
 
   /**
@@ -364,7 +372,10 @@ export class PomVersions {
           // The same BOM imported by a child and a parent: the child's import (its version) is the one.
           if (!importKeys.has(key)) imports.push(entry);
           importKeys.add(key);
-        } else if (!own.has(key)) own.set(key, { entry, pom: owner, lineage, boms: [], imports: [] });
+        } else {
+          const managed = this.managementKey(entry, lineage);
+          if (!own.has(managed)) own.set(managed, { entry, pom: owner, lineage, boms: [], imports: [] });
+        }
       }
     }
     const last = lineage[lineage.length - 1] as Pom;
