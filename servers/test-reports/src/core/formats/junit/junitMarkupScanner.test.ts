@@ -4,7 +4,12 @@
 import { seededRandom } from '@groundwork/mcp-testkit';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
-import { JUnitMarkupScanner, type MarkupHandlers, UnsupportedMarkup } from './junitMarkupScanner.js';
+import {
+  JUnitMarkupScanner,
+  type MarkupHandlers,
+  RecordAttributes,
+  UnsupportedMarkup,
+} from './junitMarkupScanner.js';
 import { cleanXmlText } from './xmlTextCleaner.js';
 
 type Event = ['open', string, Record<string, string>] | ['close', string] | ['text', string];
@@ -16,7 +21,15 @@ interface Outcome {
 
 function recorder(events: Event[], withText: boolean): MarkupHandlers {
   return {
-    openTag: (name, attributes) => events.push(['open', name, { ...attributes }]),
+    openTag: (name, attributes) => {
+      // Some values asked for first, as the parser asks (the scanner decodes a value only when asked),
+      // then every one; each must read the same either way, and an absent one as undefined.
+      const early = ['message', 'time', 'name', 'absent'].map((attribute) => attributes.get(attribute));
+      const all = attributes.all();
+      for (const [index, attribute] of ['message', 'time', 'name', 'absent'].entries())
+        expect(early[index], attribute).toBe(Object.hasOwn(all, attribute) ? all[attribute] : undefined);
+      events.push(['open', name, all]);
+    },
     closeTag: (name) => events.push(['close', name]),
     ...(withText
       ? {
@@ -42,7 +55,7 @@ function withSaxes(pieces: readonly string[], withText: boolean): Outcome {
   parser.on('doctype', () => {
     stopped ??= 'doctype';
   });
-  parser.on('opentag', (tag) => handlers.openTag(tag.name, tag.attributes));
+  parser.on('opentag', (tag) => handlers.openTag(tag.name, new RecordAttributes(tag.attributes)));
   parser.on('closetag', (tag) => handlers.closeTag(tag.name));
   if (handlers.text !== undefined) {
     parser.on('text', handlers.text);
@@ -85,6 +98,11 @@ function document(random: () => number): string {
       'emoji by reference &#x1F600; &#128512;',
       '1,234.5',
       "it's > that",
+      'a/b > c />',
+      'by reference: &#13;&#10;&#9;&#xD;&#xa; end',
+      'a\u0001control character',
+      '&amp;lt; not a tag &#x3C; but a reference',
+      '\u00e9\u00e8 multi-byte \u4e2d at the end \u{1F600}',
       'com.acme.Feature$Inner',
       '[31mcoloured[0m',
     ]);
@@ -231,6 +249,12 @@ describe('the JUnit markup scanner against saxes', () => {
       '<?xml version="1.1"?><testsuite/>',
       '<testsuite><?pi data?></testsuite>',
       '<testsuite name="&unknown;"/>',
+      // In attributes no reader asks for: giving up must not wait for a value to be read.
+      '<testsuite tests="&unknown;"/>',
+      '<testsuite tests="&#0;"/>',
+      '<testsuite tests="a &amp b"/>',
+      '<testsuite tests="a<b"/>',
+      "<testsuite name='x' tests='<'/>",
       '<testsuite name="a" name="b"/>',
       '<testsuite __proto__="x"/>',
       '<testsuite><tést/></testsuite>',
@@ -239,6 +263,13 @@ describe('the JUnit markup scanner against saxes', () => {
       '<testsuite/><testsuite/>',
       '\uFEFF<testsuite/>',
     ];
-    for (const text of cases) expect(withScanner([text], false).stopped, text).toBeDefined();
+    for (const text of cases) {
+      expect(withScanner([text], false).stopped, text).toBeDefined();
+      const readingNothing = new JUnitMarkupScanner({ openTag: () => undefined, closeTag: () => undefined });
+      expect(() => {
+        readingNothing.write(text);
+        readingNothing.close();
+      }, text).toThrow(UnsupportedMarkup);
+    }
   });
 });

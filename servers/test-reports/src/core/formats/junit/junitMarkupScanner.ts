@@ -15,9 +15,33 @@ export class UnsupportedMarkup extends Error {
   }
 }
 
+/**
+ * A tag's attributes, valid only during the `openTag` call that is given them (the scanner reuses one).
+ * Read on demand: most values (a suite's counts, a passing test's message) are never asked for.
+ */
+export interface TagAttributes {
+  /** The value as XML defines it (references resolved, literal tabs and line ends as spaces). */
+  get(name: string): string | undefined;
+  /** Every attribute, in document order (the readers' comparison with saxes). */
+  all(): Record<string, string>;
+}
+
+/** saxes' attribute object behind the same interface. */
+export class RecordAttributes implements TagAttributes {
+  constructor(private readonly record: Record<string, string>) {}
+
+  get(name: string): string | undefined {
+    return Object.hasOwn(this.record, name) ? this.record[name] : undefined;
+  }
+
+  all(): Record<string, string> {
+    return { ...this.record };
+  }
+}
+
 export interface MarkupHandlers {
   /** As saxes' `opentag` (a self-closing tag is an open tag followed by its close tag). */
-  openTag(name: string, attributes: Record<string, string>): void;
+  openTag(name: string, attributes: TagAttributes): void;
   closeTag(name: string): void;
   /** Whitespace between tags, as saxes' `text` would deliver it (line ends normalized). */
   text?: (text: string) => void;
@@ -117,6 +141,13 @@ export class JUnitMarkupScanner {
   private declarationAllowed = true;
   private sawRoot = false;
   private pendingText = '';
+  private readonly attributes = new ScannedAttributes();
+  /**
+   * In the text being scanned, the first `<` and `&` at or after where they were last looked for (-1: not
+   * yet): values are read in order, so each text is searched once for each, not once per value.
+   */
+  private lessThan = -1;
+  private ampersand = -1;
 
   constructor(private readonly handlers: MarkupHandlers) {}
 
@@ -139,6 +170,8 @@ export class JUnitMarkupScanner {
 
   /** Reads every whole construct of `text`; returns where the first incomplete one starts. */
   private scan(text: string): number {
+    this.lessThan = -1;
+    this.ampersand = -1;
     const length = text.length;
     let position = 0;
     while (position < length) {
@@ -190,7 +223,8 @@ export class JUnitMarkupScanner {
     const nameEnd = nameEndAt(text, lt + 1);
     if (nameEnd === INCOMPLETE) return INCOMPLETE;
     const name = nameAt(text, lt + 1, nameEnd);
-    const attributes: Record<string, string> = {};
+    const attributes = this.attributes;
+    attributes.reset(text);
     let position = nameEnd;
     for (;;) {
       if (position >= text.length) return INCOMPLETE;
@@ -211,13 +245,22 @@ export class JUnitMarkupScanner {
       if (position >= text.length) return INCOMPLETE;
       const quote = text.charCodeAt(position);
       if (quote !== DOUBLE_QUOTE && quote !== SINGLE_QUOTE) throw new UnsupportedMarkup('an unquoted value');
-      const valueEnd = text.indexOf(quote === DOUBLE_QUOTE ? '"' : "'", position + 1);
+      const valueStart = position + 1;
+      const valueEnd = text.indexOf(quote === DOUBLE_QUOTE ? '"' : "'", valueStart);
       if (valueEnd < 0) return INCOMPLETE;
-      // Values are strings, what a plain object inherits is not; `__proto__` would not become a property
-      // (saxes' objects have no prototype).
-      if (typeof attributes[attribute] === 'string' || attribute === '__proto__')
+      // `__proto__` is refused as before, when values went into a plain object (saxes' have no prototype).
+      if (attributes.has(attribute) || attribute === '__proto__')
         throw new UnsupportedMarkup('a repeated or reserved attribute name');
-      attributes[attribute] = attributeValue(text.slice(position + 1, valueEnd));
+      if (this.lessThan < valueStart) this.lessThan = indexOrEnd(text, '<', valueStart);
+      if (this.lessThan < valueEnd) throw new UnsupportedMarkup('< in an attribute value');
+      if (this.ampersand < valueStart) this.ampersand = indexOrEnd(text, '&', valueStart);
+      // A value with references is decoded now, so that a malformed one makes the scanner give up here.
+      attributes.add(
+        attribute,
+        valueStart,
+        valueEnd,
+        this.ampersand < valueEnd ? attributeValue(text.slice(valueStart, valueEnd)) : undefined,
+      );
       position = valueEnd + 1;
     }
     let selfClosing = false;
@@ -309,9 +352,71 @@ function nameEndAt(text: string, from: number): number {
   return INCOMPLETE;
 }
 
-/** An attribute value as XML defines it: references resolved, each literal tab or line end a space. */
+/**
+ * The attributes of the tag being read, as where their values are in the scanned text: a value is sliced
+ * and decoded only when asked for (one with references was decoded when read, to check them).
+ */
+class ScannedAttributes implements TagAttributes {
+  private text = '';
+  private count = 0;
+  private readonly names: string[] = [];
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private readonly values: (string | undefined)[] = [];
+
+  reset(text: string): void {
+    this.text = text;
+    this.count = 0;
+  }
+
+  has(name: string): boolean {
+    return this.indexOf(name) >= 0;
+  }
+
+  add(name: string, start: number, end: number, value: string | undefined): void {
+    const index = this.count;
+    this.names[index] = name;
+    this.starts[index] = start;
+    this.ends[index] = end;
+    this.values[index] = value;
+    this.count = index + 1;
+  }
+
+  get(name: string): string | undefined {
+    const index = this.indexOf(name);
+    if (index < 0) return undefined;
+    let value = this.values[index];
+    if (value === undefined) {
+      value = attributeValue(this.text.slice(this.starts[index], this.ends[index]));
+      this.values[index] = value;
+    }
+    return value;
+  }
+
+  all(): Record<string, string> {
+    const record: Record<string, string> = {};
+    for (let index = 0; index < this.count; index += 1) {
+      const name = this.names[index] as string;
+      record[name] = this.get(name) as string;
+    }
+    return record;
+  }
+
+  private indexOf(name: string): number {
+    // Known names are the same constants (nameAt), so this is mostly an identity comparison.
+    for (let index = 0; index < this.count; index += 1) if (this.names[index] === name) return index;
+    return -1;
+  }
+}
+
+/** Where `search` next occurs in `text` from `from`, or the text's length. */
+function indexOrEnd(text: string, search: string, from: number): number {
+  const index = text.indexOf(search, from);
+  return index < 0 ? text.length : index;
+}
+
+/** An attribute value as XML defines it (it holds no `<`): references resolved, each literal tab or line end a space. */
 function attributeValue(raw: string): string {
-  if (raw.includes('<')) throw new UnsupportedMarkup('< in an attribute value');
   if (!NEEDS_DECODING.test(raw)) return raw;
   let value = '';
   let from = 0;

@@ -21,7 +21,13 @@ import {
 } from '../../testResult.js';
 import { stripAnsi } from '../ansiText.js';
 import { reportedLines } from '../go/goTestOutput.js';
-import { JUnitMarkupScanner, type MarkupHandlers, UnsupportedMarkup } from './junitMarkupScanner.js';
+import {
+  JUnitMarkupScanner,
+  type MarkupHandlers,
+  RecordAttributes,
+  type TagAttributes,
+  UnsupportedMarkup,
+} from './junitMarkupScanner.js';
 import { ReportChangedError, ReportFile } from './reportBodies.js';
 import { decodeBody, decodeXmlText, GT, LT, SLASH, XmlBodySplitter } from './xmlBodySplitter.js';
 import { cleanXmlText } from './xmlTextCleaner.js';
@@ -39,8 +45,14 @@ interface SuiteFrame {
   pending: TestCaseResult[];
 }
 
+/** What a test case's open tag says that its result needs (read when it opens: the attributes do not outlive it). */
 interface CaseFrame {
-  attributes: Record<string, string>;
+  name: string | undefined;
+  classname: string | undefined;
+  file: string | undefined;
+  line: string | undefined;
+  time: string | undefined;
+  status: string | undefined;
   skipped: boolean;
   failures: FailureDetail[];
   flakyAttempts: number;
@@ -166,7 +178,12 @@ export async function readJUnitWith(
   const elements: string[] = [];
   let current: CaseFrame | undefined;
   const reusableCase: CaseFrame = {
-    attributes: {},
+    name: undefined,
+    classname: undefined,
+    file: undefined,
+    line: undefined,
+    time: undefined,
+    status: undefined,
     skipped: false,
     failures: NO_FAILURES,
     flakyAttempts: 0,
@@ -188,7 +205,7 @@ export async function readJUnitWith(
     sink(testCase);
   };
 
-  const openTag = (name: string, attributes: Record<string, string>) => {
+  const openTag = (name: string, attributes: TagAttributes) => {
     const parent = elements[elements.length - 1];
     elements.push(name);
     if (!sawRoot) {
@@ -199,15 +216,21 @@ export async function readJUnitWith(
     }
     switch (name) {
       case 'testsuite': {
-        const frame: SuiteFrame = { name: detach(attributes.name ?? ''), output: '', pending: [] };
-        if (attributes.file !== undefined) frame.file = attributes.file;
+        const frame: SuiteFrame = { name: detach(attributes.get('name') ?? ''), output: '', pending: [] };
+        const file = attributes.get('file');
+        if (file !== undefined) frame.file = file;
         suites.push(frame);
         return;
       }
       case 'testcase':
         // Test cases never nest, so one frame is reused for all of them.
         current = reusableCase;
-        current.attributes = attributes;
+        current.name = attributes.get('name');
+        current.classname = attributes.get('classname') ?? attributes.get('class');
+        current.file = attributes.get('file') ?? attributes.get('filepath');
+        current.line = attributes.get('line');
+        current.time = attributes.get('time');
+        current.status = attributes.get('status');
         current.skipped = false;
         current.failures = NO_FAILURES;
         current.flakyAttempts = 0;
@@ -268,13 +291,15 @@ export async function readJUnitWith(
     spans.length = 0;
   };
 
-  const startFailure = (frame: CaseFrame, kind: 'failure' | 'error', attributes: Record<string, string>) => {
+  const startFailure = (frame: CaseFrame, kind: 'failure' | 'error', attributes: TagAttributes) => {
     const detail: FailureDetail = { kind };
     if (frame.outputLeftOut.length > 0) joinLeftOut(frame);
     if (options.details) {
-      if (attributes.message !== undefined && attributes.message !== '')
-        detail.message = head(stripAnsi(attributes.message), MAX_MESSAGE_CHARS);
-      if (attributes.type !== undefined && attributes.type !== '') detail.type = attributes.type;
+      const message = attributes.get('message');
+      if (message !== undefined && message !== '')
+        detail.message = head(stripAnsi(message), MAX_MESSAGE_CHARS);
+      const type = attributes.get('type');
+      if (type !== undefined && type !== '') detail.type = type;
       capture = { into: 'failure', detail };
       captured = '';
     }
@@ -409,7 +434,9 @@ async function saxesReader() {
         'the report declares a DOCTYPE; DTDs and entity declarations are refused (they enable XXE and entity-expansion attacks), and no test runner writes one',
       );
     });
-    parser.on('opentag', (tag: SaxesTagPlain) => handlers.openTag(tag.name, tag.attributes));
+    parser.on('opentag', (tag: SaxesTagPlain) =>
+      handlers.openTag(tag.name, new RecordAttributes(tag.attributes)),
+    );
     parser.on('closetag', (tag) => handlers.closeTag(tag.name));
     if (handlers.text !== undefined) {
       parser.on('text', handlers.text);
@@ -611,28 +638,27 @@ function joinOutput(before: string, more: string): string {
 }
 
 function finishCase(frame: CaseFrame, suite: SuiteFrame | undefined): TestCaseResult {
-  const attributes = frame.attributes;
   const status = statusOf(frame);
   // Vitest writes one <failure> per failed attempt of a retried test; Surefire one <rerunFailure> per rerun.
   const attempts = Math.max(1 + frame.flakyAttempts + frame.rerunAttempts, frame.failures.length);
   const testCase: TestCaseResult = {
     suite: suite?.name ?? '',
-    classname: interned(attributes.classname ?? attributes.class ?? ''),
+    classname: interned(frame.classname ?? ''),
     // Detached from the markup text when the run keeps it (see testRun's fold).
-    name: attributes.name ?? '',
+    name: frame.name ?? '',
     status,
     failures: status === 'failed' || status === 'errored' ? frame.failures : NO_FAILURES,
     attempts,
     failedAttempts: status === 'passed' ? frame.flakyAttempts : status === 'skipped' ? 0 : attempts,
   };
-  const file = attributes.file ?? attributes.filepath ?? suite?.file;
+  const file = frame.file ?? suite?.file;
   if (file !== undefined && file !== '') testCase.file = interned(file);
-  let line = attributes.line === undefined ? Number.NaN : Number.parseInt(attributes.line, 10);
+  let line = frame.line === undefined ? Number.NaN : Number.parseInt(frame.line, 10);
   // pytest (its suite is named `pytest` unless junit_suite_name says otherwise) writes the 0-based line of
   // the `def`, its item location; every other producer counts from 1.
   if (testCase.suite === 'pytest' && testCase.file?.endsWith('.py')) line += 1;
   if (Number.isInteger(line) && line > 0) testCase.line = line;
-  const duration = parseSeconds(attributes.time);
+  const duration = parseSeconds(frame.time);
   if (duration !== undefined) testCase.durationMs = duration;
   if (frame.output !== '') testCase.output = frame.output;
   return testCase;
@@ -663,7 +689,7 @@ function interned(value: string): string {
 }
 
 function statusOf(frame: CaseFrame): TestStatus {
-  const declared = frame.attributes.status?.toLowerCase();
+  const declared = frame.status?.toLowerCase();
   // A test marked skipped that also carries a failure (pytest's xfail, some runners' "skip on error") is a skip.
   if (frame.skipped || (declared !== undefined && SKIP_STATUSES.has(declared))) return 'skipped';
   if (frame.failures.some((failure) => failure.kind === 'error')) return 'errored';
