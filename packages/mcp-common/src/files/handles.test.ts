@@ -382,6 +382,47 @@ describe('AllowedPaths.openDirectory', () => {
     expect(code(() => sub.readTextSync('..', { maxBytes: 100 }))[0]).toBe('INVALID_PATH');
   });
 
+  it('opens a child folder synchronously, refusing links (in or out), other kinds, paths and missing names', async () => {
+    await symlink('sub', path.join(project, 'dir-link-in'));
+    await using root = await allowed.openDirectory('.');
+    const sub = root.openDirectorySync('sub');
+    expect(sub.given).toBe('sub');
+    expect(sub.realPath).toBe(path.join(project, 'sub'));
+    expect(sub.stat.isDirectory()).toBe(true);
+    expect(sub.readTextSync('b.txt', { maxBytes: 100 })).toBe('bravo');
+    const deep = sub.openDirectorySync('deep');
+    expect(deep.given).toBe('sub/deep');
+    await using c = await deep.openFile('c.txt');
+    expect(await c.readText({ maxBytes: 10 })).toBe('charlie');
+    await deep.close();
+    await sub.close();
+    // A second close is harmless.
+    await sub.close();
+    expect(root.readTextSync('a.txt', { maxBytes: 5 })).toBe('alpha');
+    const code = (attempt: () => unknown) => {
+      try {
+        attempt();
+      } catch (error) {
+        expect(error).toBeInstanceOf(ToolError);
+        return [(error as ToolError).code, (error as ToolError).message];
+      }
+      throw new Error('not refused');
+    };
+    expect(code(() => root.openDirectorySync('dir-link-out'))).toEqual([
+      'PATH_NOT_ACCESSIBLE',
+      "Path 'dir-link-out' is a symbolic link; it is not opened here.",
+    ]);
+    expect(code(() => root.openDirectorySync('dir-link-in'))[0]).toBe('PATH_NOT_ACCESSIBLE');
+    expect(code(() => root.openDirectorySync('a.txt'))[1]).toContain('is a regular file, not a directory');
+    expect(code(() => root.openDirectorySync('pipe'))[1]).toContain(
+      'is a FIFO (named pipe), not a directory',
+    );
+    expect(code(() => root.openDirectorySync('zero'))[0]).toBe('PATH_NOT_ACCESSIBLE');
+    expect(code(() => root.openDirectorySync('missing'))[0]).toBe('PATH_NOT_FOUND');
+    for (const name of ['..', '.', 'sub/deep', ''])
+      expect(code(() => root.openDirectorySync(name))[0]).toBe('INVALID_PATH');
+  });
+
   it('tells whether entries below it are unchanged, by lstat, and never through a folder turned into a link', async () => {
     const tree = path.join(project, 'watched');
     await mkdir(path.join(tree, 'x'), { recursive: true });

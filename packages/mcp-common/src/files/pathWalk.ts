@@ -2,7 +2,7 @@
 // never letting the kernel follow a symbolic link: each link is read and walked by us, every directory is
 // opened with O_NOFOLLOW|O_DIRECTORY (so no device or FIFO is ever opened on the way), and the work is
 // linear in the path (capped) and checks the abort signal at every step.
-import { constants, existsSync, readlinkSync, type Stats } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, type Stats } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Confinement } from './confinement.js';
@@ -34,10 +34,39 @@ const DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_NOC
 export const READ_FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY;
 export const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY;
 
+/** What a directory is held open by: a FileHandle, or a descriptor opened synchronously (SyncDescriptor). */
+interface DirectoryDescriptor {
+  readonly fd: number;
+  stat(): Promise<Stats>;
+  close(): Promise<void>;
+}
+
+/**
+ * A descriptor opened with openSync, closed with closeSync: a scan that opens hundreds of folders pays no trip
+ * through the threadpool for each. Unlike a FileHandle, nothing closes it when it is collected: close it.
+ */
+class SyncDescriptor implements DirectoryDescriptor {
+  private closed = false;
+
+  constructor(readonly fd: number) {}
+
+  stat(): Promise<Stats> {
+    return Promise.resolve(fstatSync(this.fd));
+  }
+
+  close(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      closeSync(this.fd);
+    }
+    return Promise.resolve();
+  }
+}
+
 /** An open directory and its real absolute path. */
 export class OpenDirectory {
   constructor(
-    readonly handle: FileHandle,
+    readonly handle: DirectoryDescriptor,
     readonly real: string,
   ) {}
 
@@ -58,6 +87,17 @@ export class OpenDirectory {
   /** Opens the directory `name` inside this one (never through a link, never anything but a directory). */
   async openChild(name: string): Promise<OpenDirectory> {
     return new OpenDirectory(await open(this.childPath(name), DIRECTORY_FLAGS), path.join(this.real, name));
+  }
+
+  /**
+   * The same as openChild, synchronously (a directory's open never waits on what is in it): for scans of large
+   * trees. The error is the system's (ELOOP for a link, ENOTDIR for anything but a directory, ENOENT).
+   */
+  openChildSync(name: string): OpenDirectory {
+    return new OpenDirectory(
+      new SyncDescriptor(openSync(this.childPath(name), DIRECTORY_FLAGS)),
+      path.join(this.real, name),
+    );
   }
 
   /** A second descriptor for this same directory (a `/proc/self/fd` link must be followed to reopen it). */
@@ -92,7 +132,7 @@ function descriptorLocation(fd: number): string {
 }
 
 /** Closes a directory a walk is done with; nothing waits for it, and it cannot fail in a way that matters. */
-function closeQuietly(handle: FileHandle): void {
+function closeQuietly(handle: DirectoryDescriptor): void {
   handle.close().catch(() => undefined);
 }
 
