@@ -1,6 +1,7 @@
 // One bounded walk of a build root: every folder (for workspace globs) and every file a build system reads,
 // found by name. Files are read later, on demand, through the folder handle they were listed from, so a link
 // out of the root, a FIFO or a swapped file is refused by mcp-common's confinement, never opened by path.
+import { setImmediate } from 'node:timers/promises';
 import { CancelledError } from '@groundwork/mcp-common/domainError';
 import type { ConfinedDirectory, EntryIdentity } from '@groundwork/mcp-common/files';
 import { BuildError, throwIfAborted } from '../buildError.js';
@@ -65,8 +66,8 @@ export const DEFAULT_TREE_LIMITS: TreeLimits = {
 
 const MAX_FOLDER_ENTRIES = 100_000;
 
-/** Sibling folders opened at once (descriptors held beyond those of folders with build files). */
-const OPEN_AHEAD = 16;
+/** Folders walked between two hand-backs of the event loop. */
+const YIELD_EVERY = 256;
 
 export interface TreeFile {
   /** Relative to the root, `/`-separated. */
@@ -109,70 +110,64 @@ export class BuildTree implements AsyncDisposable {
     const problems: BuildProblem[] = [];
     let truncated = false;
     const visit = async (folder: ConfinedDirectory, relative: string, depth: number): Promise<void> => {
-      throwIfAborted(signal);
-      if (folders.size >= limits.maxFolders) {
-        truncated = true;
-        return;
-      }
-      folders.add(relative);
-      identities.set(relative, folder.stat);
-      const entries = folder.listEntries({ maxEntries: MAX_FOLDER_ENTRIES });
-      const regular: string[] = [];
-      const subfolders: string[] = [];
-      let links = 0;
-      for (const entry of entries) {
-        const child = relative === '.' ? entry.name : `${relative}/${entry.name}`;
-        if (entry.kind === 'directory') {
-          if (isWalkedFolder(entry.name)) subfolders.push(entry.name);
-        } else if (isBuildFile(relative, entry.name)) {
-          if (entry.kind === 'regular file') regular.push(entry.name);
-          else if (entry.kind === 'symbolic link') {
-            files.set(child, { path: child, stat: undefined });
-            links++;
-          } else
-            problems.push({
-              file: child,
-              code: 'WRONG_FILE_KIND',
-              message: `${child} is a ${entry.kind}, not a regular file; it was not read.`,
-            });
-        }
-      }
-      const stats = folder.statEntries(regular);
-      for (const [index, name] of regular.entries()) {
-        const stat = stats[index];
-        const child = relative === '.' ? name : `${relative}/${name}`;
-        if (stat?.isFile() === true) {
-          files.set(child, { path: child, stat });
-          identities.set(child, stat);
-        }
-      }
-      if (links > 0) linked = true;
-      // Only folders holding build files stay open (to read them later): a big tree never holds many descriptors.
-      if (regular.length > 0 || links > 0 || relative === '.') handles.set(relative, folder);
       try {
-        if (depth >= limits.maxDepth) return;
-        const names = subfolders.sort();
-        for (let start = 0; start < names.length; start += OPEN_AHEAD) {
-          // Each open is a few trips through the threadpool: a batch of siblings opened at once waits for them
-          // together, then each is walked in order (so the answer does not depend on which open finished first).
-          const batch = names.slice(start, start + OPEN_AHEAD);
-          const opened = await Promise.all(
-            batch.map((name) => folder.openDirectory(name, { signal }).catch(() => undefined)),
-          );
-          for (const [index, name] of batch.entries()) {
-            const handle = opened[index];
-            if (handle === undefined) continue;
-            try {
-              await visit(handle, relative === '.' ? name : `${relative}/${name}`, depth + 1);
-            } catch (error) {
-              // The batch's later folders were opened but will not be walked.
-              await Promise.all(opened.slice(index + 1).map((later) => later?.close()));
-              throw error;
-            }
+        throwIfAborted(signal);
+        if (folders.size >= limits.maxFolders) {
+          truncated = true;
+          return;
+        }
+        folders.add(relative);
+        identities.set(relative, folder.stat);
+        const entries = folder.listEntries({ maxEntries: MAX_FOLDER_ENTRIES });
+        const regular: string[] = [];
+        const subfolders: string[] = [];
+        let links = 0;
+        for (const entry of entries) {
+          const child = relative === '.' ? entry.name : `${relative}/${entry.name}`;
+          if (entry.kind === 'directory') {
+            if (isWalkedFolder(entry.name)) subfolders.push(entry.name);
+          } else if (isBuildFile(relative, entry.name)) {
+            if (entry.kind === 'regular file') regular.push(entry.name);
+            else if (entry.kind === 'symbolic link') {
+              files.set(child, { path: child, stat: undefined });
+              links++;
+            } else
+              problems.push({
+                file: child,
+                code: 'WRONG_FILE_KIND',
+                message: `${child} is a ${entry.kind}, not a regular file; it was not read.`,
+              });
           }
         }
+        const stats = folder.statEntries(regular);
+        for (const [index, name] of regular.entries()) {
+          const stat = stats[index];
+          const child = relative === '.' ? name : `${relative}/${name}`;
+          if (stat?.isFile() === true) {
+            files.set(child, { path: child, stat });
+            identities.set(child, stat);
+          }
+        }
+        if (links > 0) linked = true;
+        // Only folders holding build files stay open (to read them later): a big tree never holds many descriptors.
+        if (regular.length > 0 || links > 0 || relative === '.') handles.set(relative, folder);
+        if (depth >= limits.maxDepth) return;
+        for (const name of subfolders.sort()) {
+          // Opened synchronously (a trip through the threadpool per folder cost more than the walk's own work);
+          // the event loop is handed back every YIELD_EVERY folders, so a cancellation is seen in a big tree.
+          let handle: ConfinedDirectory;
+          try {
+            handle = folder.openDirectorySync(name);
+          } catch {
+            continue;
+          }
+          if (folders.size % YIELD_EVERY === 0) await setImmediate();
+          await visit(handle, relative === '.' ? name : `${relative}/${name}`, depth + 1);
+        }
       } finally {
-        if (!handles.has(relative)) await folder.close();
+        // A folder is closed here unless it is kept (those are closed by close(), or below on an error); the
+        // root belongs to the caller. Descriptors opened synchronously are never closed by the collector.
+        if (folder !== root && !handles.has(relative)) await folder.close();
       }
     };
     try {
