@@ -1,5 +1,5 @@
-// Offsets to 1-based line numbers, for parsers that report offsets (fast-xml-parser) or none (TOML,
-// .properties): the line of a key is found by its text, the value by the parser.
+// Offsets to 1-based line numbers, for parsers that report offsets or none (TOML, .properties): the line of a
+// key is found by its text, the value by the parser.
 
 export class LineIndex {
   private readonly starts: number[] = [0];

@@ -23,4 +23,28 @@ describe('parsePom', () => {
       }),
     ]);
   });
+
+  it('reads values as XML defines them: references, CDATA and comments inside a value; lines of multi-line tags', async () => {
+    const pom = await parsePom(
+      'pom.xml',
+      '\uFEFF<?xml version="1.0"?>\n<project\n    xmlns="http://maven.apache.org/POM/4.0.0">\n  <groupId>a&amp;b&#46;c</groupId>\n  <artifactId><![CDATA[art]]>i<!-- no -->fact</artifactId>\n  <properties><p>  1 </p><p>2</p><empty/></properties>\n  <modules>\n    <module\n      >m</module>\n  </modules>\n</project>\n',
+    );
+    expect(pom).toMatchObject({ groupId: 'a&b.c', artifactId: 'artifact', packaging: 'jar' });
+    // The first of a property written twice; an empty one is the empty string.
+    expect(pom.properties.get('p')).toEqual({ value: '1', at: { file: 'pom.xml', line: 6 } });
+    expect(pom.properties.get('empty')?.value).toBe('');
+    expect([...pom.properties.keys()]).toEqual(['p', 'empty']);
+    expect(pom.modules).toEqual([{ path: 'm', at: { file: 'pom.xml', line: 8 } }]);
+  });
+
+  it('refuses what is not well-formed XML, with the line (Maven refuses such a POM too)', async () => {
+    await expect(
+      parsePom('pom.xml', '<project>\n  <groupId>g</artifactId>\n</project>'),
+    ).rejects.toMatchObject({
+      message: 'unexpected close tag.',
+      line: 2,
+    });
+    await expect(parsePom('pom.xml', '<project>&nbsp;</project>')).rejects.toThrow('undefined entity');
+    await expect(parsePom('pom.xml', '<parent/>')).rejects.toThrow('no <project> element');
+  });
 });

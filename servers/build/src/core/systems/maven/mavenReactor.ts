@@ -1,40 +1,68 @@
 // Maven reactors read statically: every pom.xml (text kept as text: `1.10` stays `1.10`), the reactor each
 // aggregator's <modules> builds, <parent> links, properties, <dependencyManagement> (with `import` BOMs),
 // dependencies with where their versions come from, build plugins and their versions, and the wrapper.
-import type { XMLParser } from 'fast-xml-parser';
 import { getProperties } from 'properties-file';
+import type { SaxesParser } from 'saxes';
 import { LineIndex } from '../../text/lineIndex.js';
 import type { BuildSystemModel, SourceLocation } from '../../workspace/model.js';
 import { emptySystem, fileIn, folderOf, joinPath, type ReadContext } from '../readContext.js';
 import { PomVersions, resolveProperties } from './pomVersions.js';
 
-type Element = Record<string | symbol, unknown>;
+/** An element of a POM: its name as written, the line of its `<`, its text (trimmed), its child elements. */
+interface Element {
+  name: string;
+  line: number;
+  text: string;
+  children: Element[];
+}
 
-let pomParser: Promise<{ parser: XMLParser; meta: symbol }> | undefined;
+let saxes: Promise<typeof SaxesParser> | undefined;
 
-/** The elements read as lists even when a POM has one of them. */
-const LIST_ELEMENTS = new Set(['module', 'dependency', 'plugin', 'profile', 'exclusion']);
+/** The XML parser, loaded when the first pom.xml is met rather than at every start (a Gradle build needs none). */
+function saxesOnce(): Promise<typeof SaxesParser> {
+  saxes ??= import('saxes').then(({ SaxesParser }) => SaxesParser);
+  return saxes;
+}
 
-/** The POM parser, loaded when the first pom.xml is met rather than at every start (a Gradle build needs none). */
-function pomParserOnce(): Promise<{ parser: XMLParser; meta: symbol }> {
-  pomParser ??= import('fast-xml-parser').then(({ XMLParser }) => ({
-    parser: new XMLParser({
-      ignoreAttributes: true,
-      parseTagValue: false,
-      parseAttributeValue: false,
-      trimValues: true,
-      alwaysCreateTextNode: true,
-      captureMetaData: true,
-      processEntities: true,
-      htmlEntities: false,
-      // The callbacks are handed the parser's path matcher, not a path string built for every element (no
-      // callback here reads the path: a tenth of a cold parse went into building them).
-      jPath: false,
-      isArray: (name) => LIST_ELEMENTS.has(name),
-    }),
-    meta: XMLParser.getMetaDataSymbol() as unknown as symbol,
-  }));
-  return pomParser;
+/**
+ * The POM's elements as a tree. A well-formed document or an error with the line (Maven refuses a POM that
+ * is not well-formed XML too); text and CDATA joined and trimmed (comments between the pieces of a value
+ * are dropped, as Maven's parser drops them); the five XML entities and character references resolved.
+ */
+async function elementsOf(source: string): Promise<Element> {
+  const Parser = await saxesOnce();
+  const parser = new Parser({ position: true });
+  const document: Element = { name: '', line: 1, text: '', children: [] };
+  const open: Element[] = [document];
+  const lines = new LineIndex(source);
+  let line = 1;
+  parser.on('opentagstart', () => {
+    // The line of the `<`: saxes is past the name and the character after it (a line end, in `<project\n
+    // xmlns=…>`), and `opentag` comes after the attributes. `position` counts UTF-16 units of the source.
+    line = lines.lineAt(source.lastIndexOf('<', parser.position - 1));
+  });
+  parser.on('opentag', (tag) => {
+    const element: Element = { name: tag.name, line, text: '', children: [] };
+    (open[open.length - 1] as Element).children.push(element);
+    open.push(element);
+  });
+  parser.on('closetag', () => {
+    const element = open.pop() as Element;
+    element.text = element.text.trim();
+  });
+  const addText = (text: string) => {
+    (open[open.length - 1] as Element).text += text;
+  };
+  parser.on('text', addText);
+  parser.on('cdata', addText);
+  try {
+    parser.write(source).close();
+  } catch (error) {
+    throw Object.assign(new Error((error as Error).message.replace(/^\d+:\d+: /, '')), {
+      line: parser.line,
+    });
+  }
+  return document;
 }
 
 export interface Pom {
@@ -73,33 +101,21 @@ export interface PomDependency {
   versionAt?: SourceLocation | undefined;
 }
 
-function child(element: unknown, name: string): Element | undefined {
-  const value = (element as Element | undefined)?.[name];
-  if (Array.isArray(value)) return value[0] as Element | undefined;
-  return typeof value === 'object' && value !== null ? (value as Element) : undefined;
+function child(element: Element | undefined, name: string): Element | undefined {
+  return element?.children.find((each) => each.name === name);
 }
 
-function children(element: unknown, name: string): Element[] {
-  const value = (element as Element | undefined)?.[name];
-  if (Array.isArray(value))
-    return value.filter((item): item is Element => typeof item === 'object' && item !== null);
-  return typeof value === 'object' && value !== null ? [value as Element] : [];
+function children(element: Element | undefined, name: string): Element[] {
+  return element?.children.filter((each) => each.name === name) ?? [];
 }
 
-function text(element: unknown, name: string): string | undefined {
-  const node = child(element, name);
-  const value = node?.['#text'];
-  return typeof value === 'string' ? value : value === undefined ? undefined : String(value);
+function text(element: Element | undefined, name: string): string | undefined {
+  return child(element, name)?.text;
 }
 
 export async function parsePom(file: string, source: string): Promise<Pom> {
-  const lines = new LineIndex(source);
-  const { parser, meta: META } = await pomParserOnce();
-  const locate = (element: unknown): SourceLocation => {
-    const meta = (element as Element | undefined)?.[META] as { startIndex?: number } | undefined;
-    return { file, line: meta?.startIndex === undefined ? 1 : lines.lineAt(meta.startIndex) };
-  };
-  const document = parser.parse(source) as Element;
+  const locate = (element: Element | undefined): SourceLocation => ({ file, line: element?.line ?? 1 });
+  const document = await elementsOf(source);
   const project = child(document, 'project');
   if (project === undefined) throw Object.assign(new Error('no <project> element'), { line: 1 });
   const parentElement = child(project, 'parent');
@@ -121,14 +137,14 @@ export async function parsePom(file: string, source: string): Promise<Pom> {
   };
   const properties = new Map<string, { value: string; at: SourceLocation }>();
   const propertiesElement = child(project, 'properties');
-  for (const [key, value] of Object.entries(propertiesElement ?? {})) {
-    const node = Array.isArray(value) ? value[0] : value;
-    const content = (node as Element | undefined)?.['#text'];
-    properties.set(key, { value: typeof content === 'string' ? content : '', at: locate(node) });
+  for (const property of propertiesElement?.children ?? []) {
+    // A property written twice: the first is the one read.
+    if (!properties.has(property.name))
+      properties.set(property.name, { value: property.text, at: locate(property) });
   }
   const build = child(project, 'build');
   const ownVersion = child(project, 'version');
-  const pluginsOf = (owner: unknown, managed: boolean) =>
+  const pluginsOf = (owner: Element | undefined, managed: boolean) =>
     children(child(owner, 'plugins'), 'plugin').map((plugin) => ({
       key: `${text(plugin, 'groupId') ?? 'org.apache.maven.plugins'}:${text(plugin, 'artifactId') ?? ''}`,
       version: text(plugin, 'version'),
@@ -158,10 +174,10 @@ export async function parsePom(file: string, source: string): Promise<Pom> {
             relativePath: text(parentElement, 'relativePath') ?? '../pom.xml',
             at: locate(parentElement),
           },
-    modules: children(child(project, 'modules'), 'module').flatMap((module) => {
-      const path = module['#text'];
-      return typeof path === 'string' ? [{ path, at: locate(module) }] : [];
-    }),
+    modules: children(child(project, 'modules'), 'module').map((module) => ({
+      path: module.text,
+      at: locate(module),
+    })),
     properties,
     managed: children(child(child(project, 'dependencyManagement'), 'dependencies'), 'dependency').flatMap(
       (d) => dependencyOf(d) ?? [],
