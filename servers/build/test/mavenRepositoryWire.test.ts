@@ -1,7 +1,7 @@
 // --read-maven-repository over the wire (the built bin on stdio): only a server started with it reads the
 // server user's ~/.m2/repository (here a scratch HOME), names it `~/.m2/repository`, never its server path;
 // without it the answer is unknown and names the flag.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 let scratch: string;
 let reading: StdioSession;
 let plain: StdioSession;
+let looping: StdioSession;
 
 const FILES: Record<string, string> = {
   'tree/pom.xml':
@@ -35,10 +36,20 @@ beforeAll(async () => {
     env,
   });
   plain = await connectOverStdio({ bin, clientName: 'build-m2-wire', args: ['--allowed-dir', tree], env });
+  // A HOME whose ~/.m2/repository is a link to itself: the repository cannot be opened at all.
+  await mkdir(path.join(scratch, 'loop-home', '.m2'), { recursive: true });
+  await symlink('repository', path.join(scratch, 'loop-home', '.m2', 'repository'));
+  looping = await connectOverStdio({
+    bin,
+    clientName: 'build-m2-wire',
+    args: ['--allowed-dir', tree, '--read-maven-repository'],
+    env: { HOME: path.join(scratch, 'loop-home') },
+  });
 });
 afterAll(async () => {
   await reading?.close();
   await plain?.close();
+  await looping?.close();
   if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
 });
 
@@ -71,5 +82,14 @@ describe('--read-maven-repository', () => {
     expect(version?.spec).toBeUndefined();
     expect(version?.unknown).toContain('r:bom:1, which is not a POM in the tree');
     expect(version?.unknown).toContain('--read-maven-repository');
+  });
+
+  it('still answers the build when the repository cannot be opened, saying why', async () => {
+    const version = await versionOfD(looping);
+    expect(version?.spec).toBeUndefined();
+    expect(version?.unknown).toContain(
+      'is not in the local repository ~/.m2/repository (it is a loop of links)',
+    );
+    expect(JSON.stringify(version)).not.toContain(scratch);
   });
 });

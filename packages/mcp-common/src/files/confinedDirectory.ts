@@ -315,7 +315,12 @@ export class ConfinedDirectory implements AsyncDisposable {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') throw new PathNotFoundError(given);
       // The kind only when refusing: what the entry is (a link, a file, a FIFO) is told by its lstat.
-      const entry = lstatSync(this.directory.childPath(name), { throwIfNoEntry: false });
+      let entry: Stats | undefined;
+      try {
+        entry = lstatSync(this.directory.childPath(name), { throwIfNoEntry: false });
+      } catch {
+        // Not even its kind can be told (a folder that can be listed but not entered): refused below.
+      }
       if (entry?.isSymbolicLink() === true || code === 'ELOOP')
         throw new PathAccessError(given, 'is a symbolic link; it is not opened here.');
       if (code === 'ENOTDIR' && entry !== undefined)

@@ -41,7 +41,8 @@ export async function withWorkspace<T>(
 
 /**
  * Maven's default local repository of the server's user, as its own boundary (a link out of it is refused);
- * named `~/.m2/repository` in answers, never by its server path. Absent, every lookup in it says so.
+ * named `~/.m2/repository` in answers, never by its server path. Absent or unopenable (a loop of links,
+ * permissions), every lookup in it says so, and the rest of the build is still answered.
  */
 async function openMavenRepository(signal: AbortSignal | undefined): Promise<RepositoryLocation> {
   const shown = '~/.m2/repository';
@@ -51,9 +52,18 @@ async function openMavenRepository(signal: AbortSignal | undefined): Promise<Rep
     });
     return { directory, shown };
   } catch (error) {
-    if (error instanceof PathNotFoundError || (error as { code?: unknown }).code === 'WRONG_FILE_KIND')
-      return { directory: undefined, shown };
-    throw error;
+    signal?.throwIfAborted();
+    if (error instanceof PathNotFoundError) return { directory: undefined, shown };
+    const code = (error as { code?: unknown }).code;
+    const unopened =
+      code === 'WRONG_FILE_KIND'
+        ? 'it is not a folder'
+        : code === 'ELOOP'
+          ? 'it is a loop of links'
+          : code === 'EACCES' || code === 'EPERM'
+            ? 'the server may not read it'
+            : 'it cannot be opened';
+    return { directory: undefined, shown, unopened };
   }
 }
 

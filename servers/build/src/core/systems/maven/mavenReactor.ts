@@ -251,7 +251,8 @@ export async function readMavenReactors(context: ReadContext): Promise<BuildSyst
  * The versions the tree's POMs manage; one for all reactors: a BOM read for versions may be any POM of the
  * tree, in a reactor or not. With a local repository, the tree is read again while its POMs ask for
  * repository POMs not read yet (each round reads all it asked for; a parent's parent is known only once the
- * parent is read), so the last reading sees every repository POM it needs, up to the repository's budget.
+ * parent is read), so the last reading sees every repository POM it needs, up to the repository's budget
+ * and its rounds.
  */
 async function pomVersions(context: ReadContext, poms: Map<string, Pom>): Promise<PomVersions> {
   const tree = [...poms.values()];

@@ -9,7 +9,7 @@ import { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeclaredVersion, Workspace } from '../../workspace/model.js';
 import { readWorkspace } from '../../workspace/readWorkspace.js';
-import { MAX_REPOSITORY_POMS } from './mavenRepository.js';
+import { MAX_REPOSITORY_POM_BYTES, MAX_REPOSITORY_POMS, MAX_REPOSITORY_ROUNDS } from './mavenRepository.js';
 import { MAX_PARENT_DEPTH } from './pomVersions.js';
 
 let root: string;
@@ -217,5 +217,47 @@ describe('the local Maven repository', () => {
     // Not the same size: the change is seen whatever the clock's resolution.
     await writeFile(path.join(root, at('r:bom')), pom('r:bom', managed(d('10.0'))));
     expect(versionOfD(await read(true, later))?.spec).toBe('10.0');
+  });
+
+  it('reads a refused repository POM again once it changes in place (its own identity kept, not only its folder)', async () => {
+    const later = () => Date.now() + 10_000;
+    const small = pom('r:bom', managed(d('4.2')));
+    await write({
+      'tree/pom.xml': pom('g:app', `${managed(bom('r', 'bom'))}${USES}`),
+      [at('r:bom')]: small.replace(
+        '</project>',
+        `<!-- ${'x'.repeat(MAX_REPOSITORY_POM_BYTES)} --></project>`,
+      ),
+    });
+    const refused = await read(true, later);
+    expect(versionOfD(refused)?.unknown).toContain('is larger than');
+    expect(await read(true, later)).toBe(refused);
+    // Rewritten in place: the folder r/bom/1/ keeps its times, the file does not.
+    await writeFile(path.join(root, at('r:bom')), small);
+    expect(versionOfD(await read(true, later))?.spec).toBe('4.2');
+  });
+
+  it(`follows a chain of repository POMs at most ${MAX_REPOSITORY_ROUNDS} rounds of reading deep, and says so past them`, async () => {
+    // Three repository BOMs, each with a chain of 30 repository parents whose last imports the next BOM: one
+    // round of reading per link (93), under the parent and BOM depth caps.
+    const files: Record<string, string> = {
+      'tree/pom.xml': pom('g:app', `${managed(bom('r', 'c0'))}${USES}`),
+    };
+    for (let index = 0; index < 3; index += 1) {
+      files[at(`r:c${index}`)] = pom(`r:c${index}`, parent('r', `p${index}-0`));
+      for (let depth = 0; depth < 30; depth += 1) {
+        const last = depth === 29;
+        files[at(`r:p${index}-${depth}`)] = pom(
+          `r:p${index}-${depth}`,
+          last
+            ? managed(index === 2 ? d('5') : bom('r', `c${index + 1}`))
+            : parent('r', `p${index}-${depth + 1}`),
+        );
+      }
+    }
+    await write(files);
+    const version = versionOfD(await read());
+    expect(version?.spec).toBeUndefined();
+    expect(version?.unknown).toContain(`followed ${MAX_REPOSITORY_ROUNDS} parents and imports deep`);
   });
 });

@@ -13,13 +13,20 @@ export const MAX_REPOSITORY_POM_BYTES = 1024 * 1024;
  * parents and the BOMs spring-boot-dependencies imports); past the budget the answer is unknown and says so.
  */
 export const MAX_REPOSITORY_POMS = 500;
+/**
+ * Rounds of reading one tree goes at most: each round recomputes every tree POM's management, and a round is
+ * needed per link of a chain of repository POMs (a parent's parent, a BOM's import); real builds need a few.
+ */
+export const MAX_REPOSITORY_ROUNDS = 64;
 
 /** Maven's own characters for a groupId's part, an artifactId or a version (`.` and `..` refused besides). */
 const COORDINATE = /^[A-Za-z0-9_.-]+$/;
 
-/** Where the operator's repository is: its handle (undefined when it is not there) and how answers name it. */
+/** Where the operator's repository is: its handle (undefined when it cannot be opened) and how answers name it. */
 export interface RepositoryLocation {
   directory: ConfinedDirectory | undefined;
+  /** Why there is no handle, in words naming no server path (default: it is not there). */
+  unopened?: string | undefined;
   /** Its name in answers: as the operator gave it, or `~/.m2/repository` (never a server path otherwise). */
   shown: string;
 }
@@ -32,6 +39,7 @@ export class MavenRepository {
   private readonly poms = new Map<string, Pom | string>();
   private readonly wanted = new Set<string>();
   private read = 0;
+  private rounds = 0;
   /** Every folder and POM read, relative to the repository, as it was seen; undefined once a link was read. */
   identities: Map<string, EntryIdentity> | undefined = new Map();
 
@@ -58,10 +66,18 @@ export class MavenRepository {
     return this.wanted.size > 0;
   }
 
-  /** Reads what was asked for, in the order it was asked (the budget cuts the last ones asked). */
+  /**
+   * Reads what was asked for, in the order it was asked (the budget cuts the last ones asked); past
+   * MAX_REPOSITORY_ROUNDS rounds, answers it unread.
+   */
   async readWanted(): Promise<void> {
     const batch = [...this.wanted];
     this.wanted.clear();
+    if (++this.rounds >= MAX_REPOSITORY_ROUNDS) {
+      const reason = `was not read: the local repository's POMs were followed ${MAX_REPOSITORY_ROUNDS} parents and imports deep for this tree`;
+      for (const coordinates of batch) this.poms.set(coordinates, reason);
+      return;
+    }
     for (const coordinates of batch) {
       throwIfAborted(this.signal);
       this.poms.set(
@@ -84,7 +100,8 @@ export class MavenRepository {
     const relative = `${folders.join('/')}/${name}`;
     const file = `${shown}/${relative}`;
     const directory = this.location.directory;
-    if (directory === undefined) return `is not in the local repository ${shown} (it is not there)`;
+    if (directory === undefined)
+      return `is not in the local repository ${shown} (${this.location.unopened ?? 'it is not there'})`;
     this.remember('.', directory.stat);
     const opened: ConfinedDirectory[] = [];
     try {
@@ -94,9 +111,11 @@ export class MavenRepository {
         path = path === '' ? part : `${path}/${part}`;
         const entry = await folder.statEntry(part);
         if (entry === undefined) return `is not in the local repository ${shown} (no ${path}/)`;
+        // Remembered before it is opened: a folder refused (permissions, not a folder) is checked again
+        // when it changes, not only when its parent does.
+        this.remember(path, entry.isSymbolicLink() ? undefined : entry);
         folder = await folder.openDirectory(part, { signal: this.signal });
         opened.push(folder);
-        this.remember(path, entry.isSymbolicLink() ? undefined : folder.stat);
       }
       const [entry] = folder.statEntries([name]);
       if (entry === undefined) return `is not in the local repository ${shown} (no ${relative})`;
@@ -111,8 +130,9 @@ export class MavenRepository {
           await handle.close();
         }
       } else {
-        text = folder.readTextSync(name, { maxBytes: MAX_REPOSITORY_POM_BYTES });
+        // Remembered before it is read: a POM refused (too large, unreadable) is read again once it changes.
         this.remember(relative, entry);
+        text = folder.readTextSync(name, { maxBytes: MAX_REPOSITORY_POM_BYTES });
       }
       const pom = await parsePom(file, text).catch((error: Error) => error);
       if (pom instanceof Error) {
