@@ -14,7 +14,7 @@ import { declaredDependencies } from '../../src/core/dependencies/declaredDepend
 import type { BuildSystemModel, DeclaredDependency, Workspace } from '../../src/core/workspace/model.js';
 import { readWorkspace } from '../../src/core/workspace/readWorkspace.js';
 import { DEBIAN_REPO, MAVEN_SETTINGS, scratch, toolPresent, writeTree } from '../run/builds.js';
-import { directDependencies } from './mavenTgf.js';
+import { dependencyTreeLog, directDependencies } from './mavenTgf.js';
 
 const run = promisify(execFile);
 
@@ -218,11 +218,7 @@ describe.skipIf(!mavenPresent)('Maven 3.8.7: reactor members, order and module e
   beforeAll(async () => {
     root = await scratch('oracle-maven');
     await writeTree(root, MAVEN_BUILD);
-    ({ stdout: log } = await run(
-      'mvn',
-      ['-o', '-B', '-Dstyle.color=never', '-s', 'settings.xml', 'dependency:tree', '-DoutputType=tgf'],
-      { cwd: root, maxBuffer: 16 << 20 },
-    ));
+    log = await dependencyTreeLog(root);
   }, 300_000);
   afterAll(async () => {
     if (root !== undefined) await rm(root, { recursive: true, force: true });

@@ -6,19 +6,16 @@
 // that inherits management and a property from its parent, two BOMs managing the same artifact (the first
 // import wins; a child's import comes before its parent's), a BOM importing a BOM (its own entry first), a
 // managed scope from a BOM, and the importer's own <dependencyManagement> entry beating every BOM.
-import { execFile } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declaredDependencies } from '../../src/core/dependencies/declaredDependencies.js';
 import type { DeclaredDependency } from '../../src/core/workspace/model.js';
 import { readWorkspace } from '../../src/core/workspace/readWorkspace.js';
 import { MAVEN_SETTINGS, scratch, toolPresent, writeTree } from '../run/builds.js';
-import { directDependencies } from './mavenTgf.js';
+import { dependencyTreeLog, directDependencies } from './mavenTgf.js';
 
-const run = promisify(execFile);
 const mavenPresent = toolPresent('mvn');
 
 const ref = (name: string) => `$${'{'}${name}}`;
@@ -152,11 +149,7 @@ describe.skipIf(!mavenPresent)('Maven 3.8.7: versions from BOMs in the tree', ()
   beforeAll(async () => {
     root = await scratch('oracle-maven-boms');
     await writeTree(root, BUILD);
-    ({ stdout: log } = await run(
-      'mvn',
-      ['-o', '-B', '-Dstyle.color=never', '-s', 'settings.xml', 'dependency:tree', '-DoutputType=tgf'],
-      { cwd: root, maxBuffer: 16 << 20 },
-    ));
+    log = await dependencyTreeLog(root);
   }, 300_000);
   afterAll(async () => {
     if (root !== undefined) await rm(root, { recursive: true, force: true });

@@ -6,20 +6,17 @@
 // BOM — and copies of Debian's real junit-bom, guice-bom and jetty-bom with their parents; everything else
 // Maven needs is a link into Debian's repository, so Maven writes nothing there. Each rule decides a version a
 // wrong rule would get different.
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { ConfinedDirectory } from '@groundwork/mcp-common/files';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declaredDependencies } from '../../src/core/dependencies/declaredDependencies.js';
 import type { DeclaredDependency } from '../../src/core/workspace/model.js';
 import { readWorkspace } from '../../src/core/workspace/readWorkspace.js';
 import { scratch, toolPresent, writeTree } from '../run/builds.js';
-import { directDependencies } from './mavenTgf.js';
+import { dependencyTreeLog, directDependencies } from './mavenTgf.js';
 
-const run = promisify(execFile);
 const mavenPresent = toolPresent('mvn');
 const DEBIAN_REPO = '/usr/share/maven-repo';
 
@@ -267,11 +264,7 @@ describe.skipIf(!mavenPresent)('Maven 3.8.7: versions from BOMs and parents in a
       ...TREE,
       'settings.xml': `<settings>\n  <localRepository>${repository}</localRepository>\n  <offline>true</offline>\n</settings>\n`,
     });
-    ({ stdout: log } = await run(
-      'mvn',
-      ['-o', '-B', '-Dstyle.color=never', '-s', 'settings.xml', 'dependency:tree', '-DoutputType=tgf'],
-      { cwd: tree, maxBuffer: 16 << 20 },
-    ));
+    log = await dependencyTreeLog(tree);
   }, 300_000);
   afterAll(async () => {
     if (root !== undefined) await rm(root, { recursive: true, force: true });

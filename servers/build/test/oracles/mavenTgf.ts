@@ -1,4 +1,18 @@
 // What `mvn dependency:tree -DoutputType=tgf` printed, read back: the oracle the Maven differential tests compare with.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** Maven's log of `dependency:tree -DoutputType=tgf` over the reactor at `cwd`, offline, with its settings.xml. */
+export async function dependencyTreeLog(cwd: string): Promise<string> {
+  const { stdout } = await run(
+    'mvn',
+    ['-o', '-B', '-Dstyle.color=never', '-s', 'settings.xml', 'dependency:tree', '-DoutputType=tgf'],
+    { cwd, maxBuffer: 16 << 20 },
+  );
+  return stdout;
+}
 
 interface TgfDependency {
   module: string;
