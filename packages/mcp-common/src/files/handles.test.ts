@@ -309,6 +309,17 @@ describe('path argument caps', () => {
   });
 });
 
+/** The refusal a synchronous call throws: its code and message (it must be mcp-common's ToolError). */
+function refusalOf(attempt: () => unknown): [string, string] {
+  try {
+    attempt();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ToolError);
+    return [(error as ToolError).code, (error as ToolError).message];
+  }
+  throw new Error('not refused');
+}
+
 describe('AllowedPaths.openDirectory', () => {
   it('lists entries with their kinds and opens children relative to itself', async () => {
     await using dir = await allowed.openDirectory('sub');
@@ -361,25 +372,16 @@ describe('AllowedPaths.openDirectory', () => {
     expect(root.readTextSync('a.txt', { maxBytes: 5 })).toBe('alpha');
     await using sub = await allowed.openDirectory('sub');
     expect(sub.readTextSync('b.txt', { maxBytes: 100 })).toBe('bravo');
-    const code = (attempt: () => unknown) => {
-      try {
-        attempt();
-      } catch (error) {
-        expect(error).toBeInstanceOf(ToolError);
-        return [(error as ToolError).code, (error as ToolError).message];
-      }
-      throw new Error('not refused');
-    };
-    expect(code(() => root.readTextSync('a.txt', { maxBytes: 4 }))[0]).toBe('FILE_TOO_LARGE');
-    expect(code(() => root.readTextSync('link-out', { maxBytes: 100 }))).toEqual([
+    expect(refusalOf(() => root.readTextSync('a.txt', { maxBytes: 4 }))[0]).toBe('FILE_TOO_LARGE');
+    expect(refusalOf(() => root.readTextSync('link-out', { maxBytes: 100 }))).toEqual([
       'PATH_NOT_ACCESSIBLE',
       "Path 'link-out' is a symbolic link; it is not read here.",
     ]);
-    expect(code(() => root.readTextSync('pipe', { maxBytes: 100 }))[0]).toBe('WRONG_FILE_KIND');
-    expect(code(() => root.readTextSync('sub', { maxBytes: 100 }))[0]).toBe('WRONG_FILE_KIND');
-    expect(code(() => root.readTextSync('missing', { maxBytes: 100 }))[0]).toBe('PATH_NOT_FOUND');
-    expect(code(() => root.readTextSync('sub/b.txt', { maxBytes: 100 }))[0]).toBe('INVALID_PATH');
-    expect(code(() => sub.readTextSync('..', { maxBytes: 100 }))[0]).toBe('INVALID_PATH');
+    expect(refusalOf(() => root.readTextSync('pipe', { maxBytes: 100 }))[0]).toBe('WRONG_FILE_KIND');
+    expect(refusalOf(() => root.readTextSync('sub', { maxBytes: 100 }))[0]).toBe('WRONG_FILE_KIND');
+    expect(refusalOf(() => root.readTextSync('missing', { maxBytes: 100 }))[0]).toBe('PATH_NOT_FOUND');
+    expect(refusalOf(() => root.readTextSync('sub/b.txt', { maxBytes: 100 }))[0]).toBe('INVALID_PATH');
+    expect(refusalOf(() => sub.readTextSync('..', { maxBytes: 100 }))[0]).toBe('INVALID_PATH');
   });
 
   it('opens a child folder synchronously, refusing links (in or out), other kinds, paths and missing names', async () => {
@@ -399,28 +401,21 @@ describe('AllowedPaths.openDirectory', () => {
     // A second close is harmless.
     await sub.close();
     expect(root.readTextSync('a.txt', { maxBytes: 5 })).toBe('alpha');
-    const code = (attempt: () => unknown) => {
-      try {
-        attempt();
-      } catch (error) {
-        expect(error).toBeInstanceOf(ToolError);
-        return [(error as ToolError).code, (error as ToolError).message];
-      }
-      throw new Error('not refused');
-    };
-    expect(code(() => root.openDirectorySync('dir-link-out'))).toEqual([
+    expect(refusalOf(() => root.openDirectorySync('dir-link-out'))).toEqual([
       'PATH_NOT_ACCESSIBLE',
       "Path 'dir-link-out' is a symbolic link; it is not opened here.",
     ]);
-    expect(code(() => root.openDirectorySync('dir-link-in'))[0]).toBe('PATH_NOT_ACCESSIBLE');
-    expect(code(() => root.openDirectorySync('a.txt'))[1]).toContain('is a regular file, not a directory');
-    expect(code(() => root.openDirectorySync('pipe'))[1]).toContain(
+    expect(refusalOf(() => root.openDirectorySync('dir-link-in'))[0]).toBe('PATH_NOT_ACCESSIBLE');
+    expect(refusalOf(() => root.openDirectorySync('a.txt'))[1]).toContain(
+      'is a regular file, not a directory',
+    );
+    expect(refusalOf(() => root.openDirectorySync('pipe'))[1]).toContain(
       'is a FIFO (named pipe), not a directory',
     );
-    expect(code(() => root.openDirectorySync('zero'))[0]).toBe('PATH_NOT_ACCESSIBLE');
-    expect(code(() => root.openDirectorySync('missing'))[0]).toBe('PATH_NOT_FOUND');
+    expect(refusalOf(() => root.openDirectorySync('zero'))[0]).toBe('PATH_NOT_ACCESSIBLE');
+    expect(refusalOf(() => root.openDirectorySync('missing'))[0]).toBe('PATH_NOT_FOUND');
     for (const name of ['..', '.', 'sub/deep', ''])
-      expect(code(() => root.openDirectorySync(name))[0]).toBe('INVALID_PATH');
+      expect(refusalOf(() => root.openDirectorySync(name))[0]).toBe('INVALID_PATH');
   });
 
   it('tells whether entries below it are unchanged, by lstat, and never through a folder turned into a link', async () => {
