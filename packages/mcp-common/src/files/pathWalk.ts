@@ -50,16 +50,15 @@ class SyncDescriptor implements DirectoryDescriptor {
 
   constructor(readonly fd: number) {}
 
-  stat(): Promise<Stats> {
-    return Promise.resolve(fstatSync(this.fd));
+  // Async, as a FileHandle's are: an error is a rejection (closeQuietly catches it), never a throw.
+  async stat(): Promise<Stats> {
+    return fstatSync(this.fd);
   }
 
-  close(): Promise<void> {
-    if (!this.closed) {
-      this.closed = true;
-      closeSync(this.fd);
-    }
-    return Promise.resolve();
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
   }
 }
 
