@@ -1,5 +1,6 @@
 // Child process: the work list_failures does on one report (discover, stream with details, fold, trim
-// stacks, pick the failures), timed; with `grouped`, also clustered by cause as `group: true` does.
+// stacks, pick the failures), timed; with `grouped`, read for signatures and clustered by cause as
+// `group: true` does.
 import path from 'node:path';
 import { AllowedPaths } from '@groundwork/mcp-common';
 import { clusterFailures } from '../src/core/failureClusters.js';
@@ -11,7 +12,7 @@ const grouped = process.argv[3] === 'grouped';
 const started = performance.now();
 const cpuBefore = process.cpuUsage();
 const found = await discoverReports(await AllowedPaths.under(path.dirname(file)), file);
-const run = await readRun(found.reports, { details: true });
+const run = await readRun(found.reports, { details: true, signatures: grouped });
 await found.close();
 const failing = run.tests.values().filter(isFailing);
 const clusters = grouped ? clusterFailures(failing).length : 0;

@@ -13,9 +13,9 @@
 //   stands in: a failed assertion is evidence about its own test only, so tests cluster when they fail on the
 //   same line (parameterised tests), not because their assertions read alike.
 import { createHash } from 'node:crypto';
-import { eachFrame, isTestPath, projectFrameIn, type SourceFrame } from './stackFrames.js';
-import { KEPT, KEPT_FRAME, startTrimming, trimLine } from './stackTrimming.js';
-import { type FoldedTest, testId, trimmedLinesOf } from './testRun.js';
+import { nameOf, signatureFrameIn } from './signatureFrame.js';
+import { type FailureDetail, stackOf } from './testResult.js';
+import { type FoldedTest, testId } from './testRun.js';
 
 export interface FailureSignature {
   type: string;
@@ -167,111 +167,28 @@ export function maskVarying(text: string): string {
 
 /** The frame part of the signature (see the module comment). */
 function signatureFrame(test: FoldedTest): string {
-  const chosen: Pick<SourceFrame, 'path' | 'line'> | undefined =
-    firstCodeFrame(test) ??
-    (shownPath(test) === undefined ? undefined : { path: shownPath(test) as string, line: test.line ?? 0 });
-  if (chosen === undefined) return '';
-  return `${baseName(chosen.path)}:${chosen.line}`;
+  const shown = shownFailure(test);
+  const frame = shown === undefined ? '' : frameOfFailure(shown);
+  if (frame !== '') return frame;
+  const path = test.sourceFile ?? test.file;
+  return path === undefined ? '' : nameOf({ path, line: test.line ?? 0 });
 }
 
 /**
- * The innermost frame outside the tests, else the innermost frame, of the shown failure's trimmed stack.
- * Read in one scan of the text known without finishing the stack (its kept beginning, mostly), each line
- * trimmed and read for a frame once; only a frame further in than that, or a stack trimmed already, is read
- * through trimmedLinesOf (which finishes the stack).
+ * The failure whose stack is shown (trimmedStackOf): the first with a stack. A body the reader kept in the
+ * report with its frame worked out is known to hold one, so it is not read again for that.
  */
-function firstCodeFrame(test: FoldedTest): SourceFrame | undefined {
-  const known = knownStack(test);
-  if (known !== undefined) {
-    const frame = codeFrameIn(known.text, known.whole);
-    if (frame !== FURTHER_IN) return frame;
-  }
-  const choice = new FrameChoice();
-  for (const frame of eachFrame(trimmedLinesOf(test))) if (choice.offer(frame)) break;
-  return choice.chosen();
+function shownFailure(test: FoldedTest): FailureDetail | undefined {
+  return test.failures.find(
+    (failure) =>
+      (failure.unfinished !== undefined && failure.signatureFrame !== undefined) ||
+      stackOf(failure) !== undefined,
+  );
 }
 
-/**
- * The untrimmed text of the lines trimmedLinesOf starts with: the whole stack, or its beginning (`whole`
- * false); undefined when that is not known without finishing the stack, or the stack is trimmed already.
- */
-function knownStack(test: FoldedTest): { text: string; whole: boolean } | undefined {
-  if (test.trimmedStack !== undefined) return undefined;
-  // The shown failure is the first with a stack: a kept beginning has a line, a stack at least one.
-  for (const failure of test.failures) {
-    if (failure.unfinished !== undefined) {
-      const known = failure.unfinished.known();
-      return known.text === '' ? undefined : known;
-    }
-    if (failure.stack !== undefined) return { text: failure.stack, whole: true };
-  }
-  return undefined;
-}
-
-const FURTHER_IN = Symbol('the frame lies further in');
-
-/** The chosen frame of the stack's lines in `text` (all of it when `whole`, else its first lines). */
-function codeFrameIn(text: string, whole: boolean): SourceFrame | undefined | typeof FURTHER_IN {
-  const trimming = startTrimming();
-  const choice = new FrameChoice();
-  for (let lineStart = 0; lineStart <= text.length; ) {
-    let lineEnd = text.indexOf('\n', lineStart);
-    if (lineEnd < 0) lineEnd = text.length;
-    const verdict = trimLine(trimming, text, lineStart, lineEnd);
-    if (verdict === KEPT || verdict === KEPT_FRAME) {
-      const kept = trimming.line.trimEnd();
-      // trimLine found the line no noise frame; cut at its end it may be one (a pattern ends in `$`).
-      const frame = projectFrameIn(kept, kept === trimming.line);
-      if (frame !== undefined && choice.offer(frame)) return choice.chosen();
-    }
-    lineStart = lineEnd + 1;
-  }
-  return whole ? choice.chosen() : FURTHER_IN;
-}
-
-/**
- * The choice among a stack's frames, offered top first. Python prints the innermost frame last (a stack of
- * .py frames only is read to its end); every other runtime first, so the choice is made at the first frame
- * outside the tests.
- */
-class FrameChoice {
-  private first: SourceFrame | undefined;
-  private found: SourceFrame | undefined;
-  private python: SourceFrame[] | undefined;
-
-  /** True once the choice is made: no later frame changes it. */
-  offer(frame: SourceFrame): boolean {
-    if (this.python !== undefined) {
-      this.python.push(frame);
-      return false;
-    }
-    if (this.first === undefined) {
-      this.first = frame;
-      if (frame.path.endsWith('.py')) {
-        this.python = [frame];
-        return false;
-      }
-    }
-    if (isTestPath(frame.path)) return false;
-    this.found = frame;
-    return true;
-  }
-
-  chosen(): SourceFrame | undefined {
-    if (this.python === undefined) return this.found ?? this.first;
-    const all = this.python;
-    const innermostFirst = all.every((frame) => frame.path.endsWith('.py')) ? all.reverse() : all;
-    return innermostFirst.find((frame) => !isTestPath(frame.path)) ?? innermostFirst[0];
-  }
-}
-
-function shownPath(test: FoldedTest): string | undefined {
-  return test.sourceFile ?? test.file;
-}
-
-function baseName(file: string): string {
-  const normalized = file.replace(/\\/g, '/');
-  return normalized.slice(normalized.lastIndexOf('/') + 1);
+function frameOfFailure(failure: FailureDetail): string {
+  failure.signatureFrame ??= signatureFrameIn(stackOf(failure) ?? '', true) as string;
+  return failure.signatureFrame;
 }
 
 /** How the members of a cluster differ: the distinct first lines of their messages, and how many there are. */

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { accessUnder, readAt } from '../testing/fixtureRun.js';
 import { escapeXml, generatedStack, trimByPatterns } from '../testing/generatedStacks.js';
 import { signatureOf } from './failureClusters.js';
+import { KeptBody } from './formats/junit/junitParser.js';
 import { eachFrame, isTestPath, type SourceFrame } from './stackFrames.js';
 import { stackOf } from './testResult.js';
 import { type FoldedTest, isFailing, trimmedStackOf } from './testRun.js';
@@ -87,7 +88,7 @@ describe('the signature frame, read in one scan', () => {
       if (directory !== undefined) await rm(directory, { recursive: true, force: true });
     });
 
-    it('is the frame the replaced pipeline read, before the stack is finished and after it is trimmed', {
+    it('is the frame the replaced pipeline read, worked out as read or when clustered, before the stack is finished and after it is trimmed', {
       timeout: 60_000,
     }, async () => {
       directory = await mkdtemp(path.join(tmpdir(), 'signature-frames-'));
@@ -99,26 +100,38 @@ describe('the signature frame, read in one scan', () => {
       });
       const file = path.join(directory, 'report.xml');
       await writeFile(file, `<?xml version="1.0"?>\n<testsuite name="s">${cases.join('\n')}</testsuite>\n`);
-      const run = await readAt(await accessUnder(directory), file, { details: true });
-      const failing = [...run.tests.values()].filter(isFailing);
-      expect(failing.length).toBe(3_000);
-      const kinds = { kept: 0, whole: 0 };
-      const differing: string[] = [];
-      for (const test of failing) {
-        const failure = test.failures[0];
-        if (failure?.unfinished?.known().text) kinds.kept += 1;
-        else if (failure?.stack !== undefined) kinds.whole += 1;
-        const before = signatureOf(test).frame;
-        const stack = failure === undefined ? undefined : stackOf(failure);
-        const expected = frameAsBefore(test, stack);
-        trimmedStackOf(test);
-        const after = signatureOf(test).frame;
-        if (before !== expected || after !== expected) differing.push(`${before} ${after} ${expected}`);
+      for (const signatures of [true, false]) {
+        const run = await readAt(await accessUnder(directory), file, { details: true, signatures });
+        const failing = [...run.tests.values()].filter(isFailing);
+        expect(failing.length).toBe(3_000);
+        const kinds = { kept: 0, text: 0, whole: 0, asRead: 0, notAsRead: 0 };
+        const differing: string[] = [];
+        for (const test of failing) {
+          const failure = test.failures[0];
+          if (failure === undefined) throw new Error(`${test.name} has no failure`);
+          const unfinished = failure.unfinished;
+          if (unfinished instanceof KeptBody) kinds.kept += 1;
+          else if (unfinished !== undefined) kinds.text += 1;
+          else if (failure.stack !== undefined) kinds.whole += 1;
+          const asRead = failure.signatureFrame !== undefined;
+          const before = signatureOf(test).frame;
+          const stack = stackOf(failure);
+          // Of the bodies not finished as read (those with a stack: one without needs no frame).
+          if (unfinished !== undefined && stack !== undefined) kinds[asRead ? 'asRead' : 'notAsRead'] += 1;
+          const expected = frameAsBefore(test, stack);
+          trimmedStackOf(test);
+          const after = signatureOf(test).frame;
+          if (before !== expected || after !== expected) differing.push(`${before} ${after} ${expected}`);
+        }
+        expect(differing.slice(0, 3)).toEqual([]);
+        // Every way of holding a stack was read: kept in the report, kept as text, finished at once.
+        expect(kinds.kept).toBeGreaterThan(1_000);
+        expect(kinds.text).toBeGreaterThan(100);
+        expect(kinds.whole).toBeGreaterThan(100);
+        // Asked for signatures, the reader worked out the frame of every body it did not finish; else of none.
+        expect(kinds[signatures ? 'notAsRead' : 'asRead']).toBe(0);
+        expect(kinds[signatures ? 'asRead' : 'notAsRead']).toBeGreaterThan(1_100);
       }
-      expect(differing.slice(0, 3)).toEqual([]);
-      // Both ways of knowing a stack were read: a kept beginning, and a stack finished at once.
-      expect(kinds.kept).toBeGreaterThan(1_000);
-      expect(kinds.whole).toBeGreaterThan(100);
     });
   });
 });

@@ -13,6 +13,12 @@ export interface FailureDetail {
   stack?: string;
   /** A stack read but not yet cleaned (a JUnit body): stackOf finishes it when it is first read. */
   unfinished?: UnfinishedStack;
+  /**
+   * The frame a cluster signature names for this failure's stack (`Service.java:163`; '' for a stack
+   * without a frame), once worked out: by the JUnit reader while a kept body's bytes are at hand (when
+   * the read was asked for signatures), else when the failure is first clustered.
+   */
+  signatureFrame?: string;
   expected?: string;
   actual?: string;
 }
@@ -24,13 +30,6 @@ export interface FailureDetail {
 export interface UnfinishedStack {
   /** The stack as `stack` holds it once finished ('' for none). */
   finish(): string;
-  /** The finished stack's lines in order, finishing no more of it than is read (a signature reads a few). */
-  lines(): Iterable<string>;
-  /**
-   * What is known of the lines without finishing: the finished stack (`whole`), or the text of the first
-   * lines `lines()` gives before finishing ('' when it gives none that way).
-   */
-  known(): { text: string; whole: boolean };
 }
 
 /** The failure's stack, finished if it was not yet. */
@@ -42,12 +41,6 @@ export function stackOf(failure: FailureDetail): string | undefined {
     if (stack !== '') failure.stack = stack;
   }
   return failure.stack;
-}
-
-/** The lines of the failure's stack (none without one), finishing as few of them as are read. */
-export function stackLines(failure: FailureDetail): Iterable<string> {
-  if (failure.unfinished !== undefined) return failure.unfinished.lines();
-  return failure.stack === undefined ? [] : linesOf(failure.stack);
 }
 
 /** The lines of `text`, split at LF (a text ending in LF ends with an empty line). */
@@ -90,6 +83,12 @@ export type CaseSink = (testCase: TestCaseResult) => void;
 export interface ParseOptions {
   /** Collect messages, stacks and output (list_failures, failure_context); off for counts only. */
   details: boolean;
+  /**
+   * With details: work out each failure's signature frame as it is read (FailureDetail.signatureFrame),
+   * where that is cheaper than later (a JUnit body kept in the report is at hand only then). For reads
+   * whose failures are clustered.
+   */
+  signatures?: boolean;
   signal?: AbortSignal;
   /** Bytes read so far, for progress on large files. */
   onBytes?: (bytesRead: number) => void;

@@ -10,15 +10,12 @@ import { parseJUnitFile } from './formats/junit/junitParser.js';
 import { parseTapFile } from './formats/tap/tapParser.js';
 import type { FoundReport } from './reportDiscovery.js';
 import { ReportParseError } from './reportErrors.js';
-import { type TrimmedStack, trimmedLines, trimStack } from './stackTrimming.js';
+import { type TrimmedStack, trimStack } from './stackTrimming.js';
 import {
   type CaseSink,
-  type FailureDetail,
-  linesOf,
   MAX_OUTPUT_CHARS,
   type ParseOptions,
   type ReportFormat,
-  stackLines,
   stackOf,
   type TestCaseResult,
   tail,
@@ -53,31 +50,6 @@ export function trimmedStackOf(test: FoldedTest): TrimmedStack | undefined {
     test.foldedFrames = trimmed.folded;
   }
   return { stack: test.trimmedStack, folded: test.foldedFrames ?? 0 };
-}
-
-/**
- * The lines of trimmedStackOf's stack, trimming (and finishing the raw stack) no further than they are
- * read: a cluster signature needs the first project frame, mostly the first line or two.
- */
-export function trimmedLinesOf(test: FoldedTest): Iterable<string> {
-  if (test.trimmedStack !== undefined) return linesOf(test.trimmedStack);
-  return shownLines(test.failures);
-}
-
-function* shownLines(failures: readonly FailureDetail[]): Generator<string> {
-  // The shown failure is the first with a stack: the first whose stack has a line.
-  for (const failure of failures) {
-    const lines = stackLines(failure)[Symbol.iterator]();
-    const first = lines.next();
-    if (first.done === true) continue;
-    yield* trimmedLines(withFirst(first.value, lines));
-    return;
-  }
-}
-
-function* withFirst(first: string, rest: Iterator<string>): Generator<string> {
-  yield first;
-  for (let next = rest.next(); next.done !== true; next = rest.next()) yield next.value;
 }
 
 export interface TestRun {
@@ -198,6 +170,8 @@ function memberKey(test: Pick<TestCaseResult, 'name' | 'file'>): string {
 
 export interface ReadRunOptions {
   details: boolean;
+  /** With details: the failures will be clustered (see ParseOptions.signatures). */
+  signatures?: boolean;
   signal?: AbortSignal;
   /** Keep messages and stacks only for these tests (failure_context needs one). */
   keepDetails?: (id: string) => boolean;
@@ -252,6 +226,7 @@ export async function readRun(found: readonly FoundReport[], options: ReadRunOpt
       } else {
         read.tests = await PARSERS[report.format](handle, sink, {
           details: options.details,
+          ...(options.signatures === true ? { signatures: true } : {}),
           reportName: report.name,
           ...(options.signal === undefined ? {} : { signal: options.signal }),
           onBytes: (bytes) => options.onProgress?.(before + bytes, totalBytes),

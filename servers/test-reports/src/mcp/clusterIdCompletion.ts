@@ -14,7 +14,7 @@ interface ClusterWords {
 const MAX_CLUSTERS_PER_RUN = 10_000;
 const MAX_WORDS = 256;
 
-const runs = new CompletionRuns<ClusterWords[]>(true, (run) =>
+const runs = new CompletionRuns<ClusterWords[]>({ details: true, signatures: true }, (run) =>
   clusterFailures(run.tests.values().filter(isFailing))
     .slice(0, MAX_CLUSTERS_PER_RUN)
     .map((cluster) => ({

@@ -4,7 +4,7 @@
 // asks for one run read it once (a caller cancelled mid-read leaves the read to the others).
 import { type CompletionContext, DomainError } from '@groundwork/mcp-common';
 import { discoverReports } from '../core/reportDiscovery.js';
-import { readRun, type TestRun } from '../core/testRun.js';
+import { type ReadRunOptions, readRun, type TestRun } from '../core/testRun.js';
 import { SharedReads } from './sharedReads.js';
 
 // Runs remembered at once per kind of completion.
@@ -13,9 +13,9 @@ const MAX_RUNS = 4;
 export class CompletionRuns<V> {
   private readonly reads = new SharedReads<V>(MAX_RUNS);
 
-  /** `details`: whether the derivation needs messages and stacks (slower to read). */
+  /** `reading`: whether the derivation needs messages and stacks (slower to read), and signatures. */
   constructor(
-    private readonly details: boolean,
+    private readonly reading: Pick<ReadRunOptions, 'details' | 'signatures'>,
     private readonly derive: (run: TestRun) => V,
   ) {}
 
@@ -42,7 +42,7 @@ export class CompletionRuns<V> {
       ].join('\u0001');
       return await this.reads.get(key, ctx.signal, (signal) => {
         reading = true;
-        return readRun(found.reports, { details: this.details, signal })
+        return readRun(found.reports, { ...this.reading, signal })
           .then((run) => this.derive(run))
           .finally(() => found.close());
       });

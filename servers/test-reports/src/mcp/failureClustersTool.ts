@@ -96,7 +96,7 @@ export const failureClustersTool = defineTool({
     ...readsReports,
   },
   async apply(args, ctx) {
-    const { run } = await readReportsAt(args.path, ctx, { details: true });
+    const { run } = await readReportsAt(args.path, ctx, { details: true, signatures: true });
     const failing = run.tests.values().filter(isFailing);
     const clusters = clusterFailures(failing);
     const reports = describeReports(run, ctx);

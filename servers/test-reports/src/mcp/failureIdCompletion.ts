@@ -15,7 +15,7 @@ interface FailingTest {
 const MAX_IDS_PER_RUN = 10_000;
 const MAX_WORDS = 256;
 
-const runs = new CompletionRuns<FailingTest[]>(false, (run) => {
+const runs = new CompletionRuns<FailingTest[]>({ details: false }, (run) => {
   const failing: FailingTest[] = [];
   for (const test of run.tests.values()) {
     if (!isFailing(test)) continue;

@@ -81,7 +81,7 @@ export const listFailuresTool = defineTool({
     ...readsReports,
   },
   async apply(args, ctx) {
-    const { run } = await readReportsAt(args.path, ctx, { details: true });
+    const { run } = await readReportsAt(args.path, ctx, { details: true, signatures: args.group });
     let failing: FoldedTest[] = [...run.tests.values()].filter(isFailing);
     const clusterOf = new Map<FoldedTest, string>();
     const clusters = args.group ? clusterFailures(failing) : undefined;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { discoverReports } from '../core/reportDiscovery.js';
 import { type ExpectationReport, executedTests } from '../core/runExpectations.js';
 import { head } from '../core/testResult.js';
-import { isFailing, readRun, type TestRun } from '../core/testRun.js';
+import { isFailing, type ReadRunOptions, readRun, type TestRun } from '../core/testRun.js';
 
 export interface ReadReports {
   run: TestRun;
@@ -16,7 +16,7 @@ export interface ReadReports {
 export async function readReportsAt(
   given: string,
   ctx: ToolContext,
-  options: { details: boolean; keepDetails?: (id: string) => boolean },
+  options: Pick<ReadRunOptions, 'details' | 'signatures' | 'keepDetails'>,
 ): Promise<ReadReports> {
   // Opened once, through ctx.allowedPaths: links, FIFOs and paths outside are refused on the way.
   const found = await discoverReports(ctx.allowedPaths, given, ctx.signal);
@@ -24,9 +24,8 @@ export async function readReportsAt(
   let run: TestRun;
   try {
     run = await readRun(found.reports, {
-      details: options.details,
+      ...options,
       signal: ctx.signal,
-      ...(options.keepDetails === undefined ? {} : { keepDetails: options.keepDetails }),
       onProgress: (done, total) => ctx.progress(done, total, 'bytes of reports read'),
     });
   } finally {

@@ -129,7 +129,10 @@ export const suspectCommitsTool = defineTool({
         "give either 'cluster' (an id from failure_clusters) or 'id' (a failure id from list_failures), not both or neither.",
       );
     }
-    const { run, target } = await readReportsAt(args.path, ctx, { details: true });
+    const { run, target } = await readReportsAt(args.path, ctx, {
+      details: true,
+      signatures: args.cluster !== undefined,
+    });
     const failing = run.tests.values().filter(isFailing);
     const failures = chosenFailures(failing, args.cluster, args.id);
     const projectRoot =

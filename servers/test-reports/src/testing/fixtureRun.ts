@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { AllowedPaths } from '@groundwork/mcp-common';
 import type { FileAccess } from '../core/fileAccess.js';
 import { discoverReports } from '../core/reportDiscovery.js';
-import { type FoldedTest, readRun, type TestRun } from '../core/testRun.js';
+import { type FoldedTest, type ReadRunOptions, readRun, type TestRun } from '../core/testRun.js';
 
 export const fixturesDir = fileURLToPath(new URL('../../test/fixtures/', import.meta.url));
 
@@ -20,9 +20,7 @@ export function accessUnder(root: string): Promise<FileAccess> {
 export async function readAt(
   access: FileAccess,
   given: string,
-  options: { details: boolean; keepDetails?: (id: string) => boolean; signal?: AbortSignal } = {
-    details: true,
-  },
+  options: Omit<ReadRunOptions, 'onProgress'> = { details: true },
 ): Promise<TestRun> {
   const found = await discoverReports(access, given, options.signal);
   try {

@@ -5,11 +5,11 @@ import { throwIfAborted } from '@groundwork/mcp-common/domainError';
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
 import type { SaxesTagPlain } from 'saxes';
 import { ReportParseError } from '../../reportErrors.js';
+import { signatureFrameIn } from '../../signatureFrame.js';
 import {
   type CaseSink,
   type FailureDetail,
   head,
-  linesOf,
   MAX_MESSAGE_CHARS,
   MAX_OUTPUT_CHARS,
   MAX_STACK_CHARS,
@@ -147,7 +147,13 @@ export async function readJUnitWith(
       ? {
           failureBody: (buffer: Buffer, from: number, to: number) => {
             if (capture?.into === 'failure' && captured === '') {
-              capture.kept = keptBody(capture.detail, buffer, from, to, fileOffset, report);
+              capture.kept = keptBody(
+                capture.detail,
+                buffer.subarray(from, to),
+                fileOffset + from,
+                report,
+                options.signatures === true,
+              );
               if (capture.kept !== undefined) return;
             }
             collect(decodeBody(buffer.subarray(from, to)));
@@ -342,7 +348,7 @@ export async function readJUnitWith(
       case 'error':
         if (capture?.into === 'failure') {
           if (capture.kept !== undefined) capture.detail.unfinished = capture.kept;
-          else finishFailure(capture.detail, captured);
+          else finishFailure(capture.detail, captured, options.signatures === true);
           capture = undefined;
         }
         return;
@@ -446,11 +452,17 @@ async function saxesReader() {
   };
 }
 
-function finishFailure(detail: FailureDetail, body: string): void {
+/** `signatures`: see ParseOptions. */
+function finishFailure(detail: FailureDetail, body: string, signatures: boolean): void {
   // Most bodies are never shown: cleaned when first read. One that may be a Go panic (`goroutine N [`
   // follows the panic line) or must give the message is finished now.
   if (!isGeneric(detail) && !body.includes('goroutine')) {
-    if (body !== '') detail.unfinished = new TextBody(body, startOf(body));
+    if (body === '') return;
+    detail.unfinished = new TextBody(body);
+    if (signatures) {
+      const frame = signatureFrameOfText(body);
+      if (frame !== undefined) detail.signatureFrame = frame;
+    }
     return;
   }
   const text = finishedBody(body);
@@ -477,143 +489,136 @@ function isGeneric(detail: FailureDetail): boolean {
   return detail.message === undefined || GENERIC_MESSAGES.has(detail.message);
 }
 
-/** Of a body, at most this much is cleaned to find its first lines (a cluster signature's frame). */
-const PREFIX_CHARS = 1_024;
-
-/** A body's beginning whose lines UnfinishedBody may give before finishing it: up to a line end. */
-function startOf(body: string): string {
-  const cut = body.length > PREFIX_CHARS ? body.lastIndexOf('\n', PREFIX_CHARS) : -1;
-  return cut < 0 ? '' : body.slice(0, cut + 1);
-}
-
 /**
- * Of a body held whole as bytes (see XmlBodySplitter's failureBody), a longer one is kept as where it is in
- * the report and the text of its first HEAD_BYTES (up to a line end); a shorter one is decoded now.
+ * A body held whole as bytes (see XmlBodySplitter's failureBody) longer than this is kept as where it is in
+ * the report; a shorter one is decoded now.
  */
-const HEAD_BYTES = 512;
+const KEPT_BODY_BYTES = 512;
 const LF = 0x0a;
 const GOROUTINE = Buffer.from('goroutine', 'latin1');
 const BRACKET = 0x5b;
 const CHARACTER_REFERENCE = Buffer.from('&#', 'latin1');
 
 /**
- * The body `buffer[from..to)` (the report's bytes from `fileOffset + from`) kept in the report, or undefined
- * when it must be decoded now: short, or one finishFailure must read whole (a generic message, a Go panic
- * or a character reference that may spell one).
+ * The body `bytes` (the report's from `at`) kept in the report, or undefined when it must be decoded now:
+ * short, or one finishFailure must read whole (a generic message, a Go panic or a character reference
+ * that may spell one). With `signatures`, its signature frame is worked out now, from the bytes at hand.
  */
 function keptBody(
   detail: FailureDetail,
-  buffer: Buffer,
-  from: number,
-  to: number,
-  fileOffset: number,
+  bytes: Buffer,
+  at: number,
   report: ReportFile,
+  signatures: boolean,
 ): KeptBody | undefined {
-  if (to - from <= HEAD_BYTES || isGeneric(detail)) return undefined;
-  const bytes = buffer.subarray(from, to);
+  if (bytes.length <= KEPT_BODY_BYTES || isGeneric(detail)) return undefined;
   // finishFailure reads a Go panic from a body with `goroutine N [`: one without `[` (or a reference that
   // may spell it) cannot be one, and a search for one byte is far quicker than for a word.
   if (bytes.indexOf(CHARACTER_REFERENCE) >= 0) return undefined;
   if (bytes.indexOf(BRACKET) >= 0 && bytes.indexOf(GOROUTINE) >= 0) return undefined;
-  const cut = bytes.lastIndexOf(LF, HEAD_BYTES - 1);
-  // A beginning with CDATA or a comment is not decoded apart from the rest.
-  const plain = cut >= 0 && bytes.subarray(0, cut).indexOf(LT) < 0;
-  const start = plain ? decodeXmlText(bytes.toString('utf8', 0, cut + 1)) : '';
-  return new KeptBody(start, report, fileOffset + from, fileOffset + to);
+  if (signatures) {
+    const frame = signatureFrameOfBody(bytes);
+    // A body of nothing but whitespace and colour codes is no stack.
+    if (frame === undefined) return undefined;
+    detail.signatureFrame = frame;
+  }
+  return new KeptBody(report, at, at + bytes.length);
 }
 
 /**
- * A failure body kept as read (or where it is in the report), finished (cleaned, trimmed, bounded) when
- * first read. Its first lines are had by cleaning only its beginning (`start`, a prefix of the body text
- * ending in a line end): cleaning is line by line except for an OSC escape (which may span lines: a
+ * The signature frame of the body `bytes` (undefined for one that finishes empty), read off its
+ * beginning's lines where they hold it (only those bytes decoded), else off the whole stack.
+ */
+function signatureFrameOfBody(bytes: Buffer): string | undefined {
+  // A beginning up to a line end, without CDATA or comments (those are not decoded apart from the rest):
+  // its first few lines, then more of it.
+  const most = bytes.lastIndexOf(LF, BEGINNING_CHARS - 1);
+  if (most >= 0 && bytes.subarray(0, most).indexOf(LT) < 0) {
+    let cut = -1;
+    for (let lines = 0; lines < FIRST_LINES && cut < most; lines += 1) cut = bytes.indexOf(LF, cut + 1);
+    if (cut < most) {
+      const frame = frameOfBeginning(decodeXmlText(bytes.toString('utf8', 0, cut + 1)));
+      if (frame !== undefined) return frame;
+    }
+    const frame = frameOfBeginning(decodeXmlText(bytes.toString('utf8', 0, most + 1)));
+    if (frame !== undefined) return frame;
+  }
+  return frameOfWhole(decodeBody(bytes));
+}
+
+/** Lines of a body read for its frame before more of its beginning: a message line and two frames. */
+const FIRST_LINES = 3;
+
+/** signatureFrameOfBody of a body decoded already. */
+function signatureFrameOfText(body: string): string | undefined {
+  const cut = body.lastIndexOf('\n', BEGINNING_CHARS - 1);
+  if (cut >= 0) {
+    const frame = frameOfBeginning(body.slice(0, cut + 1));
+    if (frame !== undefined) return frame;
+  }
+  return frameOfWhole(body);
+}
+
+/** Of a body, at most this much is read for its first lines before the whole of it. */
+const BEGINNING_CHARS = 512;
+
+/** The signature frame of the lines a body's beginning gives (finishedLines), if they hold it. */
+function frameOfBeginning(beginning: string): string | undefined {
+  const lines = finishedLines(beginning);
+  return lines === '' ? undefined : signatureFrameIn(lines, false);
+}
+
+function frameOfWhole(body: string): string | undefined {
+  const stack = finishedStack(body);
+  return stack === '' ? undefined : signatureFrameIn(stack, true);
+}
+
+/**
+ * Of a body's beginning (its text up to a line end), the lines that are the finished body's first lines,
+ * as one text ('' for none). Cleaning is line by line except for an OSC escape (which may span lines: a
  * beginning with an escape is not used), and the trimming at the ends can only change the first line's
  * indentation (trimmed here too) and the last lines (those with nothing but whitespace after them in the
  * beginning are not used).
  */
-abstract class UnfinishedBody implements UnfinishedStack {
-  private finished: string | undefined;
-
-  constructor(private readonly start: string) {}
-
-  /** The body as finishFailure is given it: at most one character over MAX_STACK_CHARS. */
-  protected abstract text(): string;
-
-  finish(): string {
-    this.finished ??= head(finishedBody(this.text()), MAX_STACK_CHARS);
-    return this.finished;
-  }
-
-  known(): { text: string; whole: boolean } {
-    return this.finished === undefined
-      ? { text: this.beginning(), whole: false }
-      : { text: this.finished, whole: true };
-  }
-
-  *lines(): Generator<string> {
-    let given = 0;
-    const beginning = this.finished === undefined ? this.beginning() : '';
-    if (beginning !== '') {
-      for (const line of linesOf(beginning)) {
-        given += 1;
-        yield line;
-      }
-    }
-    // Not kept: a signature that reads past the beginning (a stack of test and framework frames only) reads
-    // the body again rather than hold every such stack of the run.
-    const stack = this.finished ?? head(finishedBody(this.text()), MAX_STACK_CHARS);
-    if (stack === '') return;
-    let skipped = 0;
-    for (const line of linesOf(stack)) {
-      skipped += 1;
-      if (skipped > given) yield line;
-    }
-  }
-
-  /** The lines of the cleaned beginning that are the finished body's first lines, as one text ('' for none). */
-  private beginning(): string {
-    const start = this.start;
-    if (start === '' || start.includes('\x1B')) return '';
-    const cleaned = stripAnsi(cleanXmlText(start)).trimStart();
-    // The lines before the last line with text (its own end may be trimmed in the whole body).
-    let end = cleaned.length - 1;
-    while (end >= 0 && isWhitespace(cleaned.charCodeAt(end))) end -= 1;
-    const lastText = cleaned.lastIndexOf('\n', end);
-    return lastText > 0 ? cleaned.slice(0, lastText) : '';
-  }
+function finishedLines(beginning: string): string {
+  if (beginning.includes('\x1B')) return '';
+  const cleaned = stripAnsi(cleanXmlText(beginning)).trimStart();
+  // The lines before the last line with text (its own end may be trimmed in the whole body).
+  let end = cleaned.length - 1;
+  while (end >= 0 && isWhitespace(cleaned.charCodeAt(end))) end -= 1;
+  const lastText = cleaned.lastIndexOf('\n', end);
+  return lastText > 0 ? cleaned.slice(0, lastText) : '';
 }
 
-/** A body kept as its text. */
-class TextBody extends UnfinishedBody {
-  constructor(
-    private readonly body: string,
-    start: string,
-  ) {
-    super(start);
-  }
+/** A body's text (at most one character over MAX_STACK_CHARS) finished as a stack: cleaned, trimmed, bounded. */
+function finishedStack(text: string): string {
+  return head(finishedBody(text.slice(0, MAX_STACK_CHARS + 1)), MAX_STACK_CHARS);
+}
 
-  protected text(): string {
-    return this.body;
+/** A body kept as its text, finished when first read. */
+class TextBody implements UnfinishedStack {
+  constructor(private readonly body: string) {}
+
+  finish(): string {
+    return head(finishedBody(this.body), MAX_STACK_CHARS);
   }
 }
 
 /** A body kept as where it is in the report (bytes `at` to `end`), read again when finished. */
-export class KeptBody extends UnfinishedBody {
+export class KeptBody implements UnfinishedStack {
   constructor(
-    start: string,
     private readonly report: ReportFile,
     private readonly at: number,
     private readonly end: number,
-  ) {
-    super(start);
-  }
+  ) {}
 
-  protected text(): string {
+  finish(): string {
     // With the bytes around it: the `>` ending the open tag and the `</` of the close tag, a check that
     // the file still holds this body where it was (beside its size and modification time).
     const bytes = this.report.read(this.at - 1, this.end + 2);
     if (bytes[0] !== GT || bytes[bytes.length - 2] !== LT || bytes[bytes.length - 1] !== SLASH)
       throw new ReportChangedError();
-    return decodeBody(bytes.subarray(1, bytes.length - 2)).slice(0, MAX_STACK_CHARS + 1);
+    return finishedStack(decodeBody(bytes.subarray(1, bytes.length - 2)));
   }
 }
 

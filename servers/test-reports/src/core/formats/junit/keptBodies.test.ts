@@ -71,7 +71,7 @@ describe('failure bodies kept in the report', () => {
     await rm(directory, { recursive: true, force: true });
   });
 
-  it('give every failure the stack saxes reads, and the same cluster signature before and after', {
+  it('give every failure the stack saxes reads, and the same cluster signature before and after, worked out as read or not', {
     timeout: 120_000,
   }, async () => {
     const document = reportOf(Array.from({ length: 1_500 }, randomBody));
@@ -80,7 +80,11 @@ describe('failure bodies kept in the report', () => {
     const file = path.join(directory, 'report.xml');
     await writeFile(file, document);
     const texts = failureTexts(document);
-    const run = await readAt(await accessUnder(directory), file, { details: true });
+    const access = await accessUnder(directory);
+    // Read as failure_clusters reads it (each kept body's signature frame worked out from its bytes), and
+    // as list_failures does (worked out when clustered, from the finished stack).
+    const asRead = [...(await readAt(access, file, { details: true, signatures: true })).tests.values()];
+    const run = await readAt(access, file, { details: true });
     const failing = [...run.tests.values()].filter(isFailing);
     expect(failing.length).toBe(1_500);
     let kept = 0;
@@ -91,6 +95,7 @@ describe('failure bodies kept in the report', () => {
       const signature = signatureOf(test);
       expect(stackOf(failure) ?? '', `t${index}`).toBe(expectedStack(texts[index] as string));
       expect(signatureOf(test), `t${index}`).toEqual(signature);
+      expect(signatureOf(asRead[index] as FoldedTest), `t${index}`).toEqual(signature);
     });
     // Not vacuous: most bodies were kept in the report, and some were not (short, panics, references, too long).
     expect(kept).toBeGreaterThan(600);
