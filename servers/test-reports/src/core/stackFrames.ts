@@ -78,9 +78,12 @@ function frameOf(line: string, goFunction: string | undefined): SourceFrame | un
   const java = JAVA.exec(line);
   if (java !== null) {
     const className = java[1] ?? '';
-    const pkg = className.includes('.')
-      ? className.slice(0, className.lastIndexOf('.')).replace(/\$.*$/, '')
-      : '';
+    // The package: up to the last dot (found by hand, String#lastIndexOf is slow), then up to a `$`.
+    let dot = className.length - 1;
+    while (dot >= 0 && className.charCodeAt(dot) !== 0x2e) dot -= 1;
+    let pkg = dot < 0 ? '' : className.slice(0, dot);
+    const dollar = pkg.indexOf('$');
+    if (dollar >= 0) pkg = pkg.slice(0, dollar);
     return {
       path: pkg === '' ? (java[3] ?? '') : `${pkg.replace(/\./g, '/')}/${java[3]}`,
       line: Number(java[4]),
@@ -129,10 +132,10 @@ const TEST_FILE = [
 ];
 
 /** Every TEST_FILE match contains one of these: a path with none is not tried against the patterns. */
-const TEST_FILE_WORDS = ['test', 'spec', 'Test', 'Spec', 'IT'];
+const TEST_FILE_WORDS = /test|spec|Test|Spec|IT/;
 
 /** Whether a path looks like a test file rather than code under test. */
 export function isTestPath(path: string): boolean {
-  if (!TEST_FILE_WORDS.some((word) => path.includes(word))) return false;
+  if (!TEST_FILE_WORDS.test(path)) return false;
   return TEST_FILE.some((pattern) => pattern.test(path));
 }
