@@ -6,10 +6,51 @@ import { KEPT, KEPT_FRAME, startTrimming, trimLine } from './stackTrimming.js';
 
 /**
  * The frame a signature names for the stack whose lines `text` holds: all of them when `whole` ('' for a
- * stack without a frame), else its first lines (undefined when the frame may lie further in). One scan, each
- * line trimmed and read for a frame once.
+ * stack without a frame), else its first lines (undefined when the frame may lie further in).
  */
 export function signatureFrameIn(text: string, whole: boolean): string | undefined {
+  const direct = directFrameIn(text, whole);
+  return direct !== FURTHER ? direct : trimmedFrameIn(text, whole);
+}
+
+const FURTHER = Symbol('read the stack as trimmed');
+
+/**
+ * How many lines directFrameIn reads: fewer than trimming keeps of frames (25) and of lines (80), so none of
+ * them can be past trimming's limits.
+ */
+const DIRECT_LINES = 24;
+
+/**
+ * signatureFrameIn for most stacks, without trimming's bookkeeping: each line is read for a project frame
+ * (projectFrameIn, which leaves noise frames out as trimming folds them). That is the frame trimming would
+ * give while the lines are within its limits (DIRECT_LINES) and no Python frame comes first: trimming then
+ * folds exactly the noise frames, and leaves out only runners' `... N more` lines (no frame) and the source
+ * lines after a Python noise frame (so a `File "` line sends the stack to trimming, as does a first frame of
+ * Python, whose innermost frame is its last). FURTHER when trimming must decide.
+ */
+function directFrameIn(text: string, whole: boolean): string | undefined | typeof FURTHER {
+  let first: SourceFrame | undefined;
+  let lineStart = 0;
+  for (let index = 0; index < DIRECT_LINES; index += 1) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = text.length;
+    const line = text.slice(lineStart, lineEnd);
+    if (line.trimStart().startsWith('File "')) return FURTHER;
+    const frame = projectFrameIn(line.trimEnd(), false);
+    if (frame !== undefined) {
+      if (first === undefined && frame.path.endsWith('.py')) return FURTHER;
+      first ??= frame;
+      if (!isTestPath(frame.path)) return nameOf(frame);
+    }
+    if (lineEnd === text.length) return whole ? nameOf(first) : undefined;
+    lineStart = lineEnd + 1;
+  }
+  return FURTHER;
+}
+
+/** signatureFrameIn by the lines as stackTrimming trims them: one scan, each line trimmed and read once. */
+function trimmedFrameIn(text: string, whole: boolean): string | undefined {
   const trimming = startTrimming();
   const choice = new FrameChoice();
   for (let lineStart = 0; lineStart <= text.length; ) {

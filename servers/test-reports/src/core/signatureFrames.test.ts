@@ -82,6 +82,35 @@ describe('the signature frame, read in one scan', () => {
     expect(differing.slice(0, 3)).toEqual([]);
   });
 
+  it('is the innermost project frame of a Python traceback, and never a line left out after a noise frame', () => {
+    const stacks: [string, string][] = [
+      // pytest's short form: outermost first, so the innermost frame is the last.
+      ['src/shop/cart.py:42: in total\n    return rate(x)\nsrc/shop/tax.py:7: ValueError', 'tax.py:7'],
+      [
+        'Traceback (most recent call last):\n  File "/repo/src/shop/cart.py", line 42, in total\n    return rate(x)\n  File "/repo/src/shop/tax.py", line 7, in rate\n    raise ValueError()',
+        'tax.py:7',
+      ],
+      // The source line after a noise frame is left out, even one that reads as a frame.
+      [
+        '  File "/usr/lib/python3.11/site-packages/pluggy/_hooks.py", line 3, in call\n    util.go:12: boom\n  File "/repo/src/shop/cart.py", line 42, in total',
+        'cart.py:42',
+      ],
+    ];
+    for (const [stack, frame] of stacks) {
+      const test: FoldedTest = {
+        suite: 's',
+        classname: 'c',
+        name: 't',
+        status: 'failed',
+        failures: [{ kind: 'failure', message: 'm', stack }],
+        attempts: 1,
+        failedAttempts: 1,
+      };
+      expect(frameAsBefore(test, stack), stack).toBe(frame);
+      expect(signatureOf(test).frame, stack).toBe(frame);
+    }
+  });
+
   describe('on a generated report read as list_failures reads it', () => {
     let directory: string | undefined;
     afterAll(async () => {

@@ -151,6 +151,14 @@ const OTHER_LINES = [
   'File "/usr/lib/python3.11/site-packages/_pytest/python.py", line 194, in pytest_pyfunc_call',
   '        result = testfunction(**testargs)',
   'File "/usr/lib/python3.12/unittest/case.py", line 58, in testPartExecutor',
+  'File "/repo/src/shop/cart.py", line 42, in total',
+  'File "/repo/src/shop/tax.py", line 7, in rate',
+  // pytest's short tracebacks (--tb=short/line).
+  'src/shop/cart.py:42: in total',
+  'src/shop/tax.py:7: ValueError',
+  // Not a frame pattern, but read as one by stackFrames (a Go test's output line): left out after a
+  // Python noise frame, as that frame's source line.
+  '    util.go:12: boom',
   'goroutine 7 [running]:',
   'testing.tRunner(0xc000102b60, 0x5a2f98)',
   '/usr/local/go/src/testing/testing.go:1689 +0x1b1',
