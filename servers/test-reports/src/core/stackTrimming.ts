@@ -222,7 +222,11 @@ function isJvmNoise(text: string, start: number): boolean {
   if (!text.startsWith('at ', start)) return false;
   const name = start + 3;
   if (isJvmNoisePackage(text, name)) return true;
-  // A loader or module prefix can only end at the first character outside [\w.@-], and must end in `/`.
+  // A loader or module prefix can only end at the first character outside [\w.@-], and must end in `/`;
+  // `(` is outside, so a frame without `/` before its first `(` (most project frames) has none. Found by
+  // searching: walking a string character by character is far slower.
+  const paren = text.indexOf('(', name);
+  if (paren >= 0 && !text.slice(name, paren).includes('/')) return false;
   let end = name;
   while (end < text.length && isPrefixChar(text.charCodeAt(end))) end += 1;
   if (end === name || text.charCodeAt(end) !== 0x2f) return false;
