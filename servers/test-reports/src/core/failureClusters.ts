@@ -44,22 +44,24 @@ export function clusterFailures(failing: readonly FoldedTest[]): FailureCluster[
   // A cluster's suites as a set too: one cause across 2,000 suites made searching the list most of the time.
   const suitesOf = new Map<FailureCluster, Set<string>>();
   for (const test of failing) {
-    const signature = signatureOf(test);
-    let byMessage = byParts.get(signature.type);
+    const { type, message } = messagePartsOfTest(test);
+    const frame = signatureFrame(test);
+    let byMessage = byParts.get(type);
     if (byMessage === undefined) {
       byMessage = new Map();
-      byParts.set(signature.type, byMessage);
+      byParts.set(type, byMessage);
     }
-    let byFrame = byMessage.get(signature.message);
+    let byFrame = byMessage.get(message);
     if (byFrame === undefined) {
       byFrame = new Map();
-      byMessage.set(signature.message, byFrame);
+      byMessage.set(message, byFrame);
     }
-    let cluster = byFrame.get(signature.frame);
+    let cluster = byFrame.get(frame);
     if (cluster === undefined) {
-      const key = `${signature.type}\u0000${signature.message}\u0000${signature.frame}`;
+      const key = `${type}\u0000${message}\u0000${frame}`;
+      const signature = { type, message, frame };
       cluster = { id: clusterId(key), signature, count: 0, representative: test, members: [], suites: [] };
-      byFrame.set(signature.frame, cluster);
+      byFrame.set(frame, cluster);
       clusters.push(cluster);
       suitesOf.set(cluster, new Set());
     }
@@ -81,9 +83,14 @@ export function clusterId(key: string): string {
 }
 
 export function signatureOf(test: FoldedTest): FailureSignature {
-  const failure = test.failures[0];
-  const { type, message } = messagePartsOf(failure?.type, (failure?.message ?? '').trim());
+  const { type, message } = messagePartsOfTest(test);
   return { type, message, frame: signatureFrame(test) };
+}
+
+/** The type and message parts of the signature: of the test's first failure. */
+function messagePartsOfTest(test: FoldedTest): Pick<FailureSignature, 'type' | 'message'> {
+  const failure = test.failures[0];
+  return messagePartsOf(failure?.type, (failure?.message ?? '').trim());
 }
 
 /**
@@ -179,11 +186,13 @@ function signatureFrame(test: FoldedTest): string {
  * report with its frame worked out is known to hold one, so it is not read again for that.
  */
 function shownFailure(test: FoldedTest): FailureDetail | undefined {
-  return test.failures.find(
-    (failure) =>
+  for (const failure of test.failures)
+    if (
       (failure.unfinished !== undefined && failure.signatureFrame !== undefined) ||
-      stackOf(failure) !== undefined,
-  );
+      stackOf(failure) !== undefined
+    )
+      return failure;
+  return undefined;
 }
 
 function frameOfFailure(failure: FailureDetail): string {

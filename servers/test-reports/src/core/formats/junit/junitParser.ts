@@ -305,7 +305,8 @@ export async function readJUnitWith(
       if (message !== undefined && message !== '')
         detail.message = head(stripAnsi(message), MAX_MESSAGE_CHARS);
       const type = attributes.get('type');
-      if (type !== undefined && type !== '') detail.type = type;
+      // Shared: a run's failures name few types.
+      if (type !== undefined && type !== '') detail.type = interned(type);
       capture = { into: 'failure', detail };
       captured = '';
     }
