@@ -45,6 +45,11 @@ export interface MarkupHandlers {
   closeTag(name: string): void;
   /** Whitespace between tags, as saxes' `text` would deliver it (line ends normalized). */
   text?: (text: string) => void;
+  /**
+   * Whether `text` takes the whitespace read now (what it is given between two tags is read in the state
+   * the first of them left): while false, the scanner does not even slice it.
+   */
+  textWanted?: () => boolean;
 }
 
 /** A construct cut by the end of a piece waits for the next; one this long is not a runner's. */
@@ -206,7 +211,8 @@ export class JUnitMarkupScanner {
     }
     this.declarationAllowed = false;
     // saxes skips whitespace before the first construct and reports the rest as text.
-    if (this.handlers.text !== undefined && !this.atStart) this.pendingText += text.slice(from, to);
+    if (this.handlers.text !== undefined && !this.atStart && this.handlers.textWanted?.() !== false)
+      this.pendingText += text.slice(from, to);
   }
 
   private flushText(): void {

@@ -369,8 +369,13 @@ export async function readJUnitWith(
     }
   };
 
-  // Without a text handler the readers do not even slice the text between elements.
-  const handlers: MarkupHandlers = { openTag, closeTag, ...(options.details ? { text: collect } : {}) };
+  // Without a text handler the readers do not even slice the text between elements; with one, the fast
+  // reader slices only what is collected (inside an element whose text is kept).
+  const handlers: MarkupHandlers = {
+    openTag,
+    closeTag,
+    ...(options.details ? { text: collect, textWanted: () => capture !== undefined } : {}),
+  };
   const markup: { write(text: string): void; close(): void } =
     parser === undefined ? new JUnitMarkupScanner(handlers) : parser(handlers, () => splitter.consumed);
 
