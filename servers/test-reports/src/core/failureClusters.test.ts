@@ -4,7 +4,8 @@
 // type, message, cluster id, count, member list and suite list is the same.
 import { seededRandom } from '@groundwork/mcp-testkit';
 import { describe, expect, it } from 'vitest';
-import { clusterFailures, clusterId, maskVarying, signatureOf } from './failureClusters.js';
+import { clusterFailures, clusterId } from './failureClusters.js';
+import { maskVarying, signatureOf } from './failureSignature.js';
 import type { FoldedTest } from './testRun.js';
 
 /** signatureOf's type and message as they were, worked out for every failure. */

@@ -11,7 +11,7 @@ import { seededRandom } from '@groundwork/mcp-testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accessUnder, readAt } from '../testing/fixtureRun.js';
 import { escapeXml, generatedStack, trimByPatterns } from '../testing/generatedStacks.js';
-import { signatureOf } from './failureClusters.js';
+import { signatureOf } from './failureSignature.js';
 import { KeptBody } from './formats/junit/junitParser.js';
 import { eachFrame, isTestPath, type SourceFrame } from './stackFrames.js';
 import { stackOf } from './testResult.js';

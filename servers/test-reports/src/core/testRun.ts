@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { CancelledError } from '@groundwork/mcp-common/domainError';
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
+import { type FailureSignature, SignatureTable, signatureOf } from './failureSignature.js';
 import { parseCtrfFile } from './formats/ctrf/ctrfParser.js';
 import { parseGoTestJsonFile } from './formats/go/goTestJsonParser.js';
 import { parseJestJsonFile } from './formats/jest/jestJsonParser.js';
@@ -32,6 +33,11 @@ export interface ReportRead {
 }
 
 export interface FoldedTest extends TestCaseResult {
+  /**
+   * The cluster signature of a failing test, when the run was read for signatures (ReadRunOptions): worked out
+   * as each attempt is folded in, while what it is made of was just read.
+   */
+  signature?: FailureSignature;
   /**
    * The trimmed stack of the last failure, and how many frames trimming folded away: read them with
    * trimmedStackOf, which trims on first use (most failures of a large run are never shown).
@@ -64,6 +70,8 @@ export interface TestRun {
  * when asked for (compare_runs and flaky_tests match tests across runs by them).
  */
 export class TestTable implements Iterable<[string, FoldedTest]> {
+  /** The run's signatures, each held once (see FoldedTest.signature). */
+  readonly signatures = new SignatureTable();
   /** suite NUL classname → name NUL file → where the test is in `order`. */
   private readonly groups = new Map<string, Map<string, number>>();
   /** Every test in the order first read; a deleted one leaves a hole. */
@@ -292,6 +300,7 @@ function fold(tests: TestTable, attempt: TestCaseResult, options: ReadRunOptions
   const incoming = compact(attempt, keep);
   if (known === undefined) {
     tests.add(incoming);
+    if (options.signatures === true && isFailing(incoming)) signIn(tests, incoming);
     return;
   }
   known.attempts += incoming.attempts;
@@ -316,6 +325,12 @@ function fold(tests: TestTable, attempt: TestCaseResult, options: ReadRunOptions
   if (incoming.output !== undefined) known.output = incoming.output;
   if (incoming.line !== undefined) known.line = incoming.line;
   if (incoming.sourceFile !== undefined) known.sourceFile = incoming.sourceFile;
+  if (options.signatures === true) signIn(tests, known);
+}
+
+/** Works out the signature of a failing test as it now stands (see FoldedTest.signature). */
+function signIn(tests: TestTable, test: FoldedTest): void {
+  test.signature = tests.signatures.intern(signatureOf(test));
 }
 
 /**

@@ -10,7 +10,8 @@ import { seededRandom } from '@groundwork/mcp-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessUnder, readAt } from '../../../testing/fixtureRun.js';
 import { expectedStack, failureTexts } from '../../../testing/saxesFailureTexts.js';
-import { signatureOf } from '../../failureClusters.js';
+import { clusterFailures } from '../../failureClusters.js';
+import { signatureOf } from '../../failureSignature.js';
 import { stackOf } from '../../testResult.js';
 import { type FoldedTest, isFailing } from '../../testRun.js';
 import { KeptBody } from './junitParser.js';
@@ -96,7 +97,16 @@ describe('failure bodies kept in the report', () => {
       expect(stackOf(failure) ?? '', `t${index}`).toBe(expectedStack(texts[index] as string));
       expect(signatureOf(test), `t${index}`).toEqual(signature);
       expect(signatureOf(asRead[index] as FoldedTest), `t${index}`).toEqual(signature);
+      // Worked out as the run was read, and held by the test.
+      expect((asRead[index] as FoldedTest).signature, `t${index}`).toEqual(signature);
     });
+    // So clustering either read gives the same clusters.
+    const clustersOf = (tests: readonly FoldedTest[]) =>
+      clusterFailures(tests.filter(isFailing)).map((cluster) => ({
+        id: cluster.id,
+        members: cluster.members.map((member) => member.name),
+      }));
+    expect(clustersOf(asRead)).toEqual(clustersOf(failing));
     // Not vacuous: most bodies were kept in the report, and some were not (short, panics, references, too long).
     expect(kept).toBeGreaterThan(600);
     expect(kept).toBeLessThan(1_450);
