@@ -4,7 +4,7 @@ import { splitExpectedActual } from './expectedActual.js';
 import type { FileAccess } from './fileAccess.js';
 import { locateSources, type SourceLocation } from './sourceContext.js';
 import { framesIn, type SourceFrame } from './stackFrames.js';
-import { stackOf } from './testResult.js';
+import { outputOf, stackOf } from './testResult.js';
 import { type FoldedTest, shownFile, testId, trimmedStackOf } from './testRun.js';
 
 export interface FailureContext {
@@ -48,7 +48,9 @@ export async function buildFailureContext(
   const first = test.failures[0];
   const trimmed = trimmedStackOf(test);
   const message = first?.message ?? '';
-  const rawText = [...test.failures.map((failure) => stackOf(failure) ?? ''), test.output ?? ''].join('\n');
+  const rawText = [...test.failures.map((failure) => stackOf(failure) ?? ''), outputOf(test) ?? ''].join(
+    '\n',
+  );
   const stated =
     first?.expected !== undefined && first.actual !== undefined
       ? { expected: first.expected, actual: first.actual }
@@ -74,7 +76,7 @@ export async function buildFailureContext(
     ...(stated === undefined ? {} : stated),
     stack: trimmed?.stack ?? '',
     folded_frames: trimmed?.folded ?? 0,
-    ...(test.output === undefined ? {} : { output: test.output }),
+    ...(outputOf(test) === undefined ? {} : { output: outputOf(test) as string }),
     sources,
     attempts: test.attempts,
     truncated: false,

@@ -32,6 +32,23 @@ export interface UnfinishedStack {
   finish(): string;
 }
 
+/** Output as read, cleaned only when first asked for (a page shows the output of 20 failures of 30,000). */
+export interface UnfinishedOutput {
+  /** The output as `output` holds it once finished ('' for none). */
+  finish(): string;
+}
+
+/** The test's output, finished if it was not yet. */
+export function outputOf(test: TestCaseResult): string | undefined {
+  const unfinished = test.unfinishedOutput;
+  if (unfinished !== undefined) {
+    test.unfinishedOutput = undefined;
+    const output = unfinished.finish();
+    if (output !== '') test.output = output;
+  }
+  return test.output;
+}
+
 /** The failure's stack, finished if it was not yet. */
 export function stackOf(failure: FailureDetail): string | undefined {
   const unfinished = failure.unfinished;
@@ -69,8 +86,13 @@ export interface TestCaseResult {
   durationMs?: number;
   /** Empty unless the test failed or errored (details are only collected when asked for). */
   failures: FailureDetail[];
-  /** The tail of the test's stdout/stderr (and its suite's, when the test had none), bounded. */
+  /**
+   * The tail of the test's stdout/stderr (and its suite's, when the test had none), bounded; read it with
+   * outputOf (it may not be finished yet).
+   */
   output?: string;
+  /** Output read but not yet cleaned (a JUnit report's): outputOf finishes it when it is first read. */
+  unfinishedOutput?: UnfinishedOutput;
   /** How many times the test ran (reruns and duplicate retries included). */
   attempts: number;
   /** How many of those attempts failed before a pass; > 0 with status `passed` means flaky. */

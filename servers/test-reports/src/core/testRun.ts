@@ -15,6 +15,7 @@ import { type TrimmedStack, trimStack } from './stackTrimming.js';
 import {
   type CaseSink,
   MAX_OUTPUT_CHARS,
+  outputOf,
   type ParseOptions,
   type ReportFormat,
   stackOf,
@@ -322,7 +323,12 @@ function fold(tests: TestTable, attempt: TestCaseResult, options: ReadRunOptions
   known.failures = incoming.failures;
   delete known.trimmedStack;
   delete known.foldedFrames;
-  if (incoming.output !== undefined) known.output = incoming.output;
+  // An attempt that printed nothing leaves the output known: finished now to tell (a retry is rare).
+  const output = outputOf(incoming);
+  if (output !== undefined) {
+    known.output = output;
+    known.unfinishedOutput = undefined;
+  }
   if (incoming.line !== undefined) known.line = incoming.line;
   if (incoming.sourceFile !== undefined) known.sourceFile = incoming.sourceFile;
   if (options.signatures === true) signIn(tests, known);
@@ -344,6 +350,7 @@ function compact(testCase: TestCaseResult, keepDetails: boolean): FoldedTest {
     if (folded.failures.length > 0)
       folded.failures = testCase.failures.map((failure) => ({ kind: failure.kind }));
     if (folded.output !== undefined) delete folded.output;
+    if (folded.unfinishedOutput !== undefined) folded.unfinishedOutput = undefined;
     return folded;
   }
   if (folded.output !== undefined) folded.output = tail(folded.output, MAX_OUTPUT_CHARS);

@@ -10,6 +10,7 @@ import {
 } from '@groundwork/mcp-common';
 import { z } from 'zod';
 import { clusterFailures } from '../core/failureClusters.js';
+import { outputOf } from '../core/testResult.js';
 import { type FoldedTest, isFailing, shownFile, testId, trimmedStackOf } from '../core/testRun.js';
 import {
   describeReports,
@@ -145,7 +146,7 @@ function failureOut(test: FoldedTest) {
     ...(first?.type === undefined ? {} : { type: first.type }),
     stack: trimmed?.stack ?? '',
     folded_frames: trimmed?.folded ?? 0,
-    ...(test.output === undefined ? {} : { output: test.output }),
+    ...(outputOf(test) === undefined ? {} : { output: outputOf(test) as string }),
     attempts: test.attempts,
     failure_count: test.failures.length,
   };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { byName, readFixture, statuses } from '../../../testing/fixtureRun.js';
 import { summarizeRun } from '../../runSummary.js';
+import { outputOf, type TestCaseResult } from '../../testResult.js';
 import { type FoldedTest, trimmedStackOf } from '../../testRun.js';
 
 describe('JUnit XML', () => {
@@ -68,14 +69,17 @@ describe('JUnit XML', () => {
     expect(trimmedStackOf(colored as FoldedTest)?.stack).toBe(
       'AssertionError: boom\n    at check (src/out.js:3:9)',
     );
-    expect(colored?.output).toBe('case stdout line 1\ncase stdout bold line 2');
-    expect(tests.get('suite output only')?.output).toBe('suite level log warn\nsuite level err');
+    expect(colored && outputOf(colored)).toBe('case stdout line 1\ncase stdout bold line 2');
+    expect(outputOf(tests.get('suite output only') as TestCaseResult)).toBe(
+      'suite level log warn\nsuite level err',
+    );
     expect(tests.get('no time at all')?.durationMs).toBeUndefined();
   });
 
   it('keeps output written inside a failure and the failure text around it', async () => {
     const test = byName(await readFixture('junit-variants/failure-output.xml')).get('output inside failure');
-    expect(test).toMatchObject({ file: 'src/inner.py', line: 7, output: 'printed inside the failure' });
+    expect(test).toMatchObject({ file: 'src/inner.py', line: 7 });
+    expect(test && outputOf(test)).toBe('printed inside the failure');
     expect(test?.failures[0]?.message).toBe('bad value');
     expect(trimmedStackOf(test as FoldedTest)?.stack).toBe('Traceback');
   });
@@ -101,7 +105,8 @@ describe('JUnit XML', () => {
       talksToThePriceService: 'passed',
     });
     expect(tests.get('totalsThePrices')).toMatchObject({ attempts: 3, failedAttempts: 3 });
-    expect(tests.get('refusesNegativePrices')).toMatchObject({ attempts: 2, output: 'adding price -1' });
+    expect(tests.get('refusesNegativePrices')).toMatchObject({ attempts: 2 });
+    expect(outputOf(tests.get('refusesNegativePrices') as TestCaseResult)).toBe('adding price -1');
     expect(tests.get('talksToThePriceService')).toMatchObject({ attempts: 2, failedAttempts: 1 });
     expect(summarizeRun(run)).toMatchObject({ total: 4, passed: 2, failed: 1, errored: 1, flaky: 1 });
     expect(trimmedStackOf(tests.get('totalsThePrices') as FoldedTest)?.stack).toBe(
@@ -122,7 +127,7 @@ describe('JUnit XML', () => {
       'convertsCurrencies()': 'skipped',
     });
     expect(byName(run).get('appliesTax()')?.durationMs).toBe(1_230_500);
-    expect(byName(run).get('roundsToCents()')?.output).toBe('rates loaded: 3');
+    expect(outputOf(byName(run).get('roundsToCents()') as TestCaseResult)).toBe('rates loaded: 3');
   });
 
   it('reads pytest --junitxml with file and line attributes (0-based there) and xfail as a skip', async () => {

@@ -17,6 +17,7 @@ import {
   type TestCaseResult,
   type TestStatus,
   tail,
+  type UnfinishedOutput,
   type UnfinishedStack,
 } from '../../testResult.js';
 import { stripAnsi } from '../ansiText.js';
@@ -57,7 +58,8 @@ interface CaseFrame {
   failures: FailureDetail[];
   flakyAttempts: number;
   rerunAttempts: number;
-  output: string;
+  /** Its output elements' text as read, if any. */
+  output: CaseOutput | undefined;
   /**
    * Where its output elements left out so far are (start, end pairs of report offsets): read again if a
    * failure follows them, else never.
@@ -194,7 +196,7 @@ export async function readJUnitWith(
     failures: NO_FAILURES,
     flakyAttempts: 0,
     rerunAttempts: 0,
-    output: '',
+    output: undefined,
     outputLeftOut: [],
   };
   let capture: Capture | undefined;
@@ -241,7 +243,7 @@ export async function readJUnitWith(
         current.failures = NO_FAILURES;
         current.flakyAttempts = 0;
         current.rerunAttempts = 0;
-        current.output = '';
+        current.output = undefined;
         current.outputLeftOut.length = 0;
         return;
       case 'failure':
@@ -286,14 +288,11 @@ export async function readJUnitWith(
       throw new ReportChangedError();
     return tail(decodeBody(bytes.subarray(1, bytes.length - 2)), MAX_OUTPUT_CHARS);
   };
-  /** Output left out before a failure, joined as it would have been at its close tag. */
+  /** Output left out before a failure, read as it would have been at its close tag. */
   const joinLeftOut = (frame: CaseFrame) => {
     const spans = frame.outputLeftOut;
     for (let index = 0; index < spans.length; index += 2)
-      frame.output = tail(
-        joinOutput(frame.output, outputText(spans[index] as number, spans[index + 1] as number)),
-        MAX_OUTPUT_CHARS,
-      );
+      (frame.output ??= new CaseOutput()).add(outputText(spans[index] as number, spans[index + 1] as number));
     spans.length = 0;
   };
 
@@ -330,8 +329,12 @@ export async function readJUnitWith(
         const suite = suites.pop();
         if (suite === undefined) return;
         for (const pending of suite.pending) {
-          if (pending.failures.length > 0 && pending.output === undefined && suite.output !== '')
-            pending.output = suite.output;
+          // A failure without output of its own shows its suite's.
+          if (pending.failures.length > 0 && suite.output !== '') {
+            if (pending.unfinishedOutput instanceof CaseOutput)
+              pending.unfinishedOutput.otherwise = suite.output;
+            else if (pending.output === undefined) pending.output = suite.output;
+          }
           emit(pending);
         }
         return;
@@ -356,7 +359,7 @@ export async function readJUnitWith(
       case 'system-out':
       case 'system-err': {
         if (capture?.into === 'case-output' && current !== undefined) {
-          current.output = tail(joinOutput(current.output, captured), MAX_OUTPUT_CHARS);
+          (current.output ??= new CaseOutput()).add(captured);
         } else if (capture?.into === 'suite-output') {
           const suite = suites[suites.length - 1];
           if (suite !== undefined) suite.output = tail(joinOutput(suite.output, captured), MAX_OUTPUT_CHARS);
@@ -642,6 +645,35 @@ function messageFromBody(text: string): string {
   return lines.find((line) => line !== '' && !line.startsWith('=== RUN')) ?? '';
 }
 
+/**
+ * A test case's output as read: the text of each of its output elements (each bounded), cleaned and joined
+ * only when it is first read (most failures' output is never shown). A few texts are joined as they come,
+ * so that a case with thousands of output elements holds no more than one's worth.
+ */
+class CaseOutput implements UnfinishedOutput {
+  private joined = '';
+  private readonly texts: string[] = [];
+  /** What to show when the case's own output is empty: its suite's (see closeTag). */
+  otherwise: string | undefined;
+
+  add(text: string): void {
+    this.texts.push(text);
+    if (this.texts.length > MAX_UNJOINED_TEXTS) this.join();
+  }
+
+  finish(): string {
+    this.join();
+    return this.joined === '' ? (this.otherwise ?? '') : this.joined;
+  }
+
+  private join(): void {
+    for (const text of this.texts) this.joined = tail(joinOutput(this.joined, text), MAX_OUTPUT_CHARS);
+    this.texts.length = 0;
+  }
+}
+
+const MAX_UNJOINED_TEXTS = 8;
+
 function joinOutput(before: string, more: string): string {
   const added = stripAnsi(cleanXmlText(more)).trim();
   if (added === '') return before;
@@ -671,7 +703,7 @@ function finishCase(frame: CaseFrame, suite: SuiteFrame | undefined): TestCaseRe
   if (Number.isInteger(line) && line > 0) testCase.line = line;
   const duration = parseSeconds(frame.time);
   if (duration !== undefined) testCase.durationMs = duration;
-  if (frame.output !== '') testCase.output = frame.output;
+  if (frame.output !== undefined) testCase.unfinishedOutput = frame.output;
   return testCase;
 }
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { seededRandom } from '@groundwork/mcp-testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessUnder, readAt } from '../../../testing/fixtureRun.js';
-import { stackOf } from '../../testResult.js';
+import { outputOf, stackOf } from '../../testResult.js';
 import { type FoldedTest, isFailing } from '../../testRun.js';
 
 const random = seededRandom(2_512);
@@ -83,7 +83,7 @@ async function failingOf(directory: string, name: string, bytes: string | Buffer
   return [...run.tests.values()].filter(isFailing).map((test: FoldedTest) => ({
     name: test.name,
     status: test.status,
-    ...(test.output === undefined ? {} : { output: test.output }),
+    ...(outputOf(test) === undefined ? {} : { output: outputOf(test) as string }),
     messages: test.failures.map((failure) => failure.message),
     stacks: test.failures.map((failure) => stackOf(failure) ?? ''),
   }));
