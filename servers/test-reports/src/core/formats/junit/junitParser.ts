@@ -555,8 +555,8 @@ function signatureFrameOfBody(bytes: Buffer): string | undefined {
   return frameOfWhole(decodeBody(bytes));
 }
 
-/** Lines of a body read for its frame before more of its beginning: a message line and two frames. */
-const FIRST_LINES = 3;
+/** Lines of a body read for its frame before more of its beginning: a message line and a frame. */
+const FIRST_LINES = 2;
 
 /** signatureFrameOfBody of a body decoded already. */
 function signatureFrameOfText(body: string): string | undefined {
@@ -583,20 +583,14 @@ function frameOfWhole(body: string): string | undefined {
 }
 
 /**
- * Of a body's beginning (its text up to a line end), the lines that are the finished body's first lines,
- * as one text ('' for none). Cleaning is line by line except for an OSC escape (which may span lines: a
- * beginning with an escape is not used), and the trimming at the ends can only change the first line's
- * indentation (trimmed here too) and the last lines (those with nothing but whitespace after them in the
- * beginning are not used).
+ * Of a body's beginning (its text up to a line end), the lines as the finished body begins with them ('' for
+ * none). Cleaning is line by line except for an OSC escape (which may span lines: a beginning with an escape
+ * is not used), and the trimming at the ends changes only the first line's indentation (trimmed here too)
+ * and the last line's end, which a frame is read without.
  */
 function finishedLines(beginning: string): string {
   if (beginning.includes('\x1B')) return '';
-  const cleaned = stripAnsi(cleanXmlText(beginning)).trimStart();
-  // The lines before the last line with text (its own end may be trimmed in the whole body).
-  let end = cleaned.length - 1;
-  while (end >= 0 && isWhitespace(cleaned.charCodeAt(end))) end -= 1;
-  const lastText = cleaned.lastIndexOf('\n', end);
-  return lastText > 0 ? cleaned.slice(0, lastText) : '';
+  return stripAnsi(cleanXmlText(beginning)).trimStart();
 }
 
 /** A body's text (at most one character over MAX_STACK_CHARS) finished as a stack: cleaned, trimmed, bounded. */
@@ -629,11 +623,6 @@ export class KeptBody implements UnfinishedStack {
       throw new ReportChangedError();
     return finishedStack(decodeBody(bytes.subarray(1, bytes.length - 2)));
   }
-}
-
-/** What String#trim removes. */
-function isWhitespace(code: number): boolean {
-  return String.fromCharCode(code).trim() === '';
 }
 
 const GENERIC_MESSAGES = new Set(['Failed', 'failed', '']);
