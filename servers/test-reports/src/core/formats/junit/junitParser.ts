@@ -292,7 +292,7 @@ export async function readJUnitWith(
   const joinLeftOut = (frame: CaseFrame) => {
     const spans = frame.outputLeftOut;
     for (let index = 0; index < spans.length; index += 2)
-      (frame.output ??= new CaseOutput()).add(outputText(spans[index] as number, spans[index + 1] as number));
+      outputOfCase(frame).add(outputText(spans[index] as number, spans[index + 1] as number));
     spans.length = 0;
   };
 
@@ -359,7 +359,7 @@ export async function readJUnitWith(
       case 'system-out':
       case 'system-err': {
         if (capture?.into === 'case-output' && current !== undefined) {
-          (current.output ??= new CaseOutput()).add(captured);
+          outputOfCase(current).add(captured);
         } else if (capture?.into === 'suite-output') {
           const suite = suites[suites.length - 1];
           if (suite !== undefined) suite.output = tail(joinOutput(suite.output, captured), MAX_OUTPUT_CHARS);
@@ -662,6 +662,12 @@ class CaseOutput implements UnfinishedOutput {
 }
 
 const MAX_UNJOINED_TEXTS = 8;
+
+/** The output of the case `frame` reads, begun if it was not yet. */
+function outputOfCase(frame: CaseFrame): CaseOutput {
+  frame.output ??= new CaseOutput();
+  return frame.output;
+}
 
 function joinOutput(before: string, more: string): string {
   const added = stripAnsi(cleanXmlText(more)).trim();
