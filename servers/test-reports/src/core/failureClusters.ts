@@ -14,10 +14,7 @@ export interface FailureCluster {
   suites: string[];
 }
 
-/**
- * The failures of `failing` grouped by signature, the largest cluster first (then in reading order). A run read
- * for signatures holds each failure's already (FoldedTest.signature); any other is worked out here.
- */
+/** The failures of `failing` grouped by signature, the largest cluster first (then in reading order). */
 export function clusterFailures(failing: readonly FoldedTest[]): FailureCluster[] {
   const signatures = new SignatureTable();
   const bySignature = new Map<FailureSignature, FailureCluster>();
@@ -25,7 +22,7 @@ export function clusterFailures(failing: readonly FoldedTest[]): FailureCluster[
   // A cluster's suites as a set too: one cause across 2,000 suites made searching the list most of the time.
   const suitesOf = new Map<FailureCluster, Set<string>>();
   for (const test of failing) {
-    const signature = signatures.intern(test.signature ?? signatureOf(test));
+    const signature = signatures.intern(signatureOf(test));
     let cluster = bySignature.get(signature);
     if (cluster === undefined) {
       const key = `${signature.type}\u0000${signature.message}\u0000${signature.frame}`;

@@ -140,10 +140,7 @@ function frameOfFailure(failure: FailureDetail): string {
   return failure.signatureFrame;
 }
 
-/**
- * Signatures read alike shared as one object, so that grouping failures by signature compares strings whose
- * hashes are known (and a run holds each signature once).
- */
+/** Signatures read alike, held as one object each (clustering groups failures by that object). */
 export class SignatureTable {
   private readonly byType = new Map<string, Map<string, Map<string, FailureSignature>>>();
 

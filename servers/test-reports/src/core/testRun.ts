@@ -3,7 +3,6 @@
 import { createHash } from 'node:crypto';
 import { CancelledError } from '@groundwork/mcp-common/domainError';
 import type { ConfinedFile } from '@groundwork/mcp-common/files';
-import { type FailureSignature, SignatureTable, signatureOf } from './failureSignature.js';
 import { parseCtrfFile } from './formats/ctrf/ctrfParser.js';
 import { parseGoTestJsonFile } from './formats/go/goTestJsonParser.js';
 import { parseJestJsonFile } from './formats/jest/jestJsonParser.js';
@@ -34,11 +33,6 @@ export interface ReportRead {
 }
 
 export interface FoldedTest extends TestCaseResult {
-  /**
-   * The cluster signature of a failing test, when the run was read for signatures (ReadRunOptions): worked out
-   * as each attempt is folded in, while what it is made of was just read.
-   */
-  signature?: FailureSignature;
   /**
    * The trimmed stack of the last failure, and how many frames trimming folded away: read them with
    * trimmedStackOf, which trims on first use (most failures of a large run are never shown).
@@ -71,8 +65,6 @@ export interface TestRun {
  * when asked for (compare_runs and flaky_tests match tests across runs by them).
  */
 export class TestTable implements Iterable<[string, FoldedTest]> {
-  /** The run's signatures, each held once (see FoldedTest.signature). */
-  readonly signatures = new SignatureTable();
   /** suite NUL classname → name NUL file → where the test is in `order`. */
   private readonly groups = new Map<string, Map<string, number>>();
   /** Every test in the order first read; a deleted one leaves a hole. */
@@ -301,7 +293,6 @@ function fold(tests: TestTable, attempt: TestCaseResult, options: ReadRunOptions
   const incoming = compact(attempt, keep);
   if (known === undefined) {
     tests.add(incoming);
-    if (options.signatures === true && isFailing(incoming)) signIn(tests, incoming);
     return;
   }
   known.attempts += incoming.attempts;
@@ -331,12 +322,6 @@ function fold(tests: TestTable, attempt: TestCaseResult, options: ReadRunOptions
   }
   if (incoming.line !== undefined) known.line = incoming.line;
   if (incoming.sourceFile !== undefined) known.sourceFile = incoming.sourceFile;
-  if (options.signatures === true) signIn(tests, known);
-}
-
-/** Works out the signature of a failing test as it now stands (see FoldedTest.signature). */
-function signIn(tests: TestTable, test: FoldedTest): void {
-  test.signature = tests.signatures.intern(signatureOf(test));
 }
 
 /**

@@ -97,8 +97,6 @@ describe('failure bodies kept in the report', () => {
       expect(stackOf(failure) ?? '', `t${index}`).toBe(expectedStack(texts[index] as string));
       expect(signatureOf(test), `t${index}`).toEqual(signature);
       expect(signatureOf(asRead[index] as FoldedTest), `t${index}`).toEqual(signature);
-      // Worked out as the run was read, and held by the test.
-      expect((asRead[index] as FoldedTest).signature, `t${index}`).toEqual(signature);
     });
     // So clustering either read gives the same clusters.
     const clustersOf = (tests: readonly FoldedTest[]) =>
