@@ -1,8 +1,8 @@
 // Stacks are mostly frames of test frameworks, runtimes and reflection. Folding those leaves the frames
 // of the project (test and code under test), which is what an agent has to read.
 //
-// A stack is trimmed when it is shown (a page of failures), and a cluster signature reads only the first
-// kept lines. JVM frames, most of what there is, are told apart by their package prefix, without a regex
+// A stack is trimmed when it is shown (a page of failures); a cluster signature reads its lines as trimming
+// would (signatureFrame). JVM frames, most of what there is, are told apart by their package prefix, without a regex
 // (the three patterns that did it backtracked over every frame's class name); the other runtimes'
 // patterns see only the other lines.
 
@@ -81,21 +81,6 @@ export function trimStack(stack: string): TrimmedStack {
   if (trimming.run > 0) kept.push(foldedRun(trimming.run));
   while (kept.length > 0 && kept[kept.length - 1]?.trim() === '') kept.pop();
   return { stack: kept.join('\n'), folded: trimming.folded };
-}
-
-/**
- * The lines trimStack keeps of a stack's `lines`, one at a time (trailing blank lines included): a caller
- * that needs only the first frames stops there.
- */
-export function* trimmedLines(lines: Iterable<string>): Generator<string> {
-  const trimming = startTrimming();
-  for (const line of lines) {
-    const verdict = trimLine(trimming, line, 0, line.length);
-    if (verdict === FOLDED || verdict === LEFT_OUT) continue;
-    if (trimming.runBefore > 0) yield foldedRun(trimming.runBefore);
-    if (verdict !== KEPT_PAST_MAX) yield line.trimEnd();
-  }
-  if (trimming.run > 0) yield foldedRun(trimming.run);
 }
 
 /** Where trimming is in a stack: what it has kept and folded so far (see trimLine). */
