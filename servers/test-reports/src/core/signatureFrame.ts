@@ -6,11 +6,22 @@ import { KEPT, KEPT_FRAME, startTrimming, trimLine } from './stackTrimming.js';
 
 /**
  * The frame a signature names for the stack whose lines `text` holds: all of them when `whole` ('' for a
- * stack without a frame), else its first lines (undefined when the frame may lie further in).
+ * stack without a frame), else its first lines (undefined when the frame may lie further in). Of first lines,
+ * the last with text may be the stack's last, whose end the whole stack's trimming removes: reading a line
+ * directly is the same either way (a frame is read without its end), but trimming counts frames by patterns
+ * that end in `$`, so it reads only the lines before that one.
  */
 export function signatureFrameIn(text: string, whole: boolean): string | undefined {
   const direct = directFrameIn(text, whole);
-  return direct !== FURTHER ? direct : trimmedFrameIn(text, whole);
+  if (direct !== FURTHER) return direct;
+  return trimmedFrameIn(whole ? text : beforeLastTextLine(text), whole);
+}
+
+/** The lines of `text` before its last line with text, as one text ('' for none). */
+function beforeLastTextLine(text: string): string {
+  const end = text.trimEnd().length;
+  const lastText = text.lastIndexOf('\n', end - 1);
+  return lastText > 0 ? text.slice(0, lastText) : '';
 }
 
 const FURTHER = Symbol('read the stack as trimmed');

@@ -26,13 +26,10 @@ export function framesIn(text: string): SourceFrame[] {
   return [...eachFrame(text)];
 }
 
-/**
- * framesIn one at a time (of a text or of its lines), read as they are asked for: a caller that needs only the first few (a cluster
- * signature) stops reading there, which is most of the time of clustering 30,000 long stacks.
- */
-export function* eachFrame(text: string | Iterable<string>): Generator<SourceFrame> {
+/** framesIn one at a time, read as they are asked for (a caller that needs the first stops there). */
+export function* eachFrame(text: string): Generator<SourceFrame> {
   let lastGoFunction: string | undefined;
-  for (const line of typeof text === 'string' ? linesOf(text) : text) {
+  for (const line of linesOf(text)) {
     const goFunction = /^[\w./*()-]+\(.*\)$/.test(line.trim()) ? line.trim().replace(/\(.*$/, '') : undefined;
     // Every frame form names a line (`:12`, `line 12`); a line that names none (a message, a folded count)
     // is no frame, and the noise patterns matter for it only as a Go function line before its frame.

@@ -15,8 +15,8 @@ export interface FailureDetail {
   unfinished?: UnfinishedStack;
   /**
    * The frame a cluster signature names for this failure's stack (`Service.java:163`; '' for a stack
-   * without a frame), once worked out: by the JUnit reader while a kept body's bytes are at hand (when
-   * the read was asked for signatures), else when the failure is first clustered.
+   * without a frame), once worked out: by the JUnit reader as it reads the body (when the read was asked
+   * for signatures), else when the failure is first clustered.
    */
   signatureFrame?: string;
   expected?: string;

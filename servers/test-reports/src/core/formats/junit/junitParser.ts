@@ -586,7 +586,7 @@ function frameOfWhole(body: string): string | undefined {
  * Of a body's beginning (its text up to a line end), the lines as the finished body begins with them ('' for
  * none). Cleaning is line by line except for an OSC escape (which may span lines: a beginning with an escape
  * is not used), and the trimming at the ends changes only the first line's indentation (trimmed here too)
- * and the last line's end, which a frame is read without.
+ * and the last text line's end (see signatureFrameIn).
  */
 function finishedLines(beginning: string): string {
   if (beginning.includes('\x1B')) return '';
