@@ -4,6 +4,7 @@
 // Shapes: BENCH_SHAPES (`mixed,failure-heavy`): the original mix (10 % failing, 40–80-frame stacks, BENCH_MB)
 // and a failure-heavy report (30 % failing, 80-frame stacks, BENCH_HEAVY_MB, 235).
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { generateJUnit } from './generateJUnit.js';
+import { callOnTheWire, type WireCall } from './wireCall.js';
 
 const run = promisify(execFile);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -66,6 +68,12 @@ function median(all: Measurement[]): Measurement {
 }
 
 const fmt = (value: number, digits = 0) => value.toFixed(digits);
+const middleOf = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+// list_failures is also timed as a client sees it, on the built bin (when built: `pnpm build`).
+const bin = path.join(here, '..', 'dist', 'bin.js');
+const onTheWire = existsSync(bin);
 
 await mkdir(dataDir, { recursive: true });
 const [summaryScript, junit2jsonScript, listFailuresScript] = await Promise.all([
@@ -98,12 +106,20 @@ for (const shape of shapes) {
   const withFailures = shape === 'failure-heavy';
   const plainAll: Measurement[] = [];
   const groupedAll: Measurement[] = [];
+  const wirePlain: WireCall[] = [];
+  const wireGrouped: WireCall[] = [];
   for (let index = 0; index < runs; index += 1) {
     oursAll.push(await measure(summaryScript, report.file));
     theirsAll.push(await measure(junit2jsonScript, report.file));
     if (withFailures) {
       plainAll.push(await measure(listFailuresScript, report.file, 'plain'));
       groupedAll.push(await measure(listFailuresScript, report.file, 'grouped'));
+      if (onTheWire) {
+        const args = { path: report.file, limit: 20 };
+        const directory = path.dirname(report.file);
+        wirePlain.push(await callOnTheWire(bin, directory, 'list_failures', args));
+        wireGrouped.push(await callOnTheWire(bin, directory, 'list_failures', { ...args, group: true }));
+      }
     }
   }
   const ours = median(oursAll);
@@ -146,6 +162,17 @@ for (const shape of shapes) {
     console.log(
       `clustering adds ${fmt(added * 100, 1)} % wall, ${fmt(addedCpu * 100, 1)} % CPU (target <= 20 %: ${added <= 0.2 ? 'met' : 'NOT met'}); grouped list_failures is ${fmt(versus, 1)}x faster than junit2json (target >= 5x: ${versus >= 5 ? 'met' : 'NOT met'})`,
     );
+    if (onTheWire) {
+      const plainMs = middleOf(wirePlain.map((call) => call.elapsedMs));
+      const groupedMs = middleOf(wireGrouped.map((call) => call.elapsedMs));
+      const total = (wirePlain[0] as WireCall).structured.total;
+      const clusterCount = (wireGrouped[0] as WireCall).structured.cluster_count;
+      if (total !== report.failed + report.errored || clusterCount !== clusters)
+        throw new Error(`the bin answered ${total} failures in ${clusterCount} clusters`);
+      console.log(
+        `on the wire (the built bin over stdio, a fresh server per call, tools/call to answer): list_failures ${fmt(plainMs)} ms, with group ${fmt(groupedMs)} ms (clustering adds ${fmt((groupedMs / plainMs - 1) * 100, 1)} %; ${fmt(theirs.elapsedMs / plainMs, 1)}x and ${fmt(theirs.elapsedMs / groupedMs, 1)}x junit2json's read)`,
+      );
+    } else console.log('on the wire: not measured (build the bin first: pnpm build)');
   }
 }
 
